@@ -1,0 +1,29 @@
+//! mm2-checkpoint: the checkpointing half of Kafka MirrorMaker 2, wire- and behaviour-compatible
+//! with Java MM2, built so that stopping a task can never race with its start-up (KAFKA-21435).
+//!
+//! Layers (one concept per module, named after MM2's classes):
+//! - pure core, no Kafka I/O: [`offset_sync`], [`checkpoint`], [`heartbeat`] (records and their
+//!   byte formats, on top of [`wire`]), [`replication_policy`], [`offset_sync_store`] (offset
+//!   translation), [`checkpoint_store`], [`checkpoint_rules`] (what to emit and what to commit),
+//!   [`filters`] and [`mirror_checkpoint_config`];
+//! - runtime: [`kafka`] owns every Kafka client, [`scheduler`] runs start-up and periodic jobs,
+//!   [`checkpoint_task`] composes them into MM2's `MirrorCheckpointTask`, [`diagnostics`]
+//!   counts what is alive;
+//! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
+//!   with `unsafe`.
+
+pub mod checkpoint;
+pub mod checkpoint_rules;
+pub mod checkpoint_store;
+pub mod error;
+pub mod filters;
+pub mod heartbeat;
+pub mod mirror_checkpoint_config;
+pub mod offset_sync;
+pub mod offset_sync_store;
+pub mod replication_policy;
+pub mod topic_partition;
+pub mod wire;
+
+pub use error::{ConfigError, RecordError};
+pub use topic_partition::TopicPartition;

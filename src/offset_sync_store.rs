@@ -1,0 +1,1 @@
+//! TODO: being written (see the module list in lib.rs).
