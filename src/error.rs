@@ -24,7 +24,9 @@ pub enum RecordError {
         length: i16,
     },
     /// A string is longer than the 32767 bytes an INT16 length can describe.
-    #[error("field `{field}` is {length} bytes of UTF-8, larger than the maximum string length 32767")]
+    #[error(
+        "field `{field}` is {length} bytes of UTF-8, larger than the maximum string length 32767"
+    )]
     StringTooLong {
         /// Name of the field.
         field: &'static str,

@@ -25,5 +25,7 @@ pub mod replication_policy;
 pub mod topic_partition;
 pub mod wire;
 
+pub use checkpoint::Checkpoint;
 pub use error::{ConfigError, RecordError};
+pub use offset_sync::OffsetSync;
 pub use topic_partition::TopicPartition;
