@@ -60,3 +60,41 @@ impl ConfigError {
         }
     }
 }
+
+/// An error of the runtime: configuration, Kafka, or misuse of a task's lifecycle.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// A configuration value was rejected.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A Kafka client or request failed; `context` says what was being done.
+    #[error("{context}: {message}")]
+    Kafka {
+        /// What was being done (names the topic, group or cluster involved).
+        context: String,
+        /// The client's error text.
+        message: String,
+    },
+    /// The task was stopped while the call was waiting.
+    #[error("stopped")]
+    Stopped,
+    /// A bounded wait ended before the broker answered.
+    #[error("timed out: {0}")]
+    TimedOut(String),
+    /// The call is not valid in the task's current state (e.g. start after stop).
+    #[error("invalid state: {0}")]
+    InvalidState(String),
+    /// A library thread could not be started.
+    #[error("could not start thread: {0}")]
+    Thread(String),
+}
+
+impl Error {
+    /// A Kafka error with its context.
+    pub fn kafka(context: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        Error::Kafka {
+            context: context.into(),
+            message: message.to_string(),
+        }
+    }
+}

@@ -15,17 +15,24 @@
 pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
+pub mod checkpoint_task;
+pub mod diagnostics;
 pub mod error;
+pub mod ffi;
 pub mod filters;
+pub mod group_assignment;
 pub mod heartbeat;
+pub(crate) mod kafka;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;
 pub mod offset_sync_store;
 pub mod replication_policy;
+pub(crate) mod scheduler;
+pub mod stop_signal;
 pub mod topic_partition;
 pub mod wire;
 
 pub use checkpoint::Checkpoint;
-pub use error::{ConfigError, RecordError};
+pub use error::{ConfigError, Error, RecordError};
 pub use offset_sync::OffsetSync;
 pub use topic_partition::TopicPartition;

@@ -1,0 +1,308 @@
+//! Admin requests the checkpoint task needs (group offsets, group states, group listing, topic
+//! creation), submitted on a private queue so that a stop can wake the wait for their results.
+//! Committed-offset fetches are batched: librdkafka takes one group per request, so up to
+//! `max_in_flight` requests are kept outstanding at once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rdkafka::producer::BaseProducer;
+
+use super::{client_config, Owned};
+use crate::checkpoint_rules::CommittedOffset;
+use crate::error::Error;
+use crate::ffi::librdkafka::{
+    self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
+};
+use crate::stop_signal::{StopSignal, WakeRegistration};
+use crate::TopicPartition;
+
+/// A group's committed offsets: partition → offset (`None` = no commit), or why none came back.
+pub(crate) type GroupOffsetsResult = Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, String>;
+
+/// How topic creation ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TopicCreation {
+    /// Created now.
+    Created,
+    /// Already there.
+    Exists,
+    /// The broker cannot create topics through the API (e.g. an embedded mock cluster) or we are
+    /// not allowed to; MM2 then assumes the topic exists.
+    Skipped(String),
+}
+
+/// An admin connection to one cluster.
+pub(crate) struct Admin {
+    // Drop order: unregister the wake, release the queue, then destroy the client.
+    _registration: WakeRegistration,
+    queue: Arc<QueueHandle>,
+    handle: Owned<BaseProducer>,
+    signal: StopSignal,
+    request_timeout: Duration,
+    next_tag: u64,
+    cluster: String,
+}
+
+impl Admin {
+    /// Creates the admin handle (no blocking I/O).
+    pub(crate) fn open(
+        settings: &BTreeMap<String, String>,
+        cluster: &str,
+        role: &'static str,
+        request_timeout: Duration,
+        signal: &StopSignal,
+    ) -> Result<Self, Error> {
+        let handle: BaseProducer = client_config(settings)
+            .create()
+            .map_err(|e| Error::kafka(format!("creating the {role} for cluster `{cluster}`"), e))?;
+        let handle = Owned::new(handle, role, signal);
+        let queue = Arc::new(handle.call(|h| QueueHandle::new_queue(h.client())));
+        let registration = signal.register(Arc::clone(&queue));
+        Ok(Admin {
+            _registration: registration,
+            queue,
+            handle,
+            signal: signal.clone(),
+            request_timeout,
+            next_tag: 1,
+            cluster: cluster.to_string(),
+        })
+    }
+
+    fn tag(&mut self) -> u64 {
+        self.next_tag += 1;
+        self.next_tag
+    }
+
+    /// Waits for the result tagged `tag`, bounded by the request timeout and woken by a stop.
+    fn wait_for(&mut self, tag: u64, what: &str) -> Result<AdminOutcome, Error> {
+        let deadline = Instant::now() + self.request_timeout + Duration::from_secs(1);
+        loop {
+            if self.signal.is_stopped() {
+                return Err(Error::Stopped);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Error::TimedOut(format!("{what} on cluster `{}`", self.cluster)));
+            }
+            self.serve_events();
+            let queue = Arc::clone(&self.queue);
+            if let Some(r) = librdkafka::poll_admin_result(&queue, deadline - now) {
+                if r.tag == tag {
+                    return Ok(r.outcome);
+                }
+            }
+        }
+    }
+
+    fn serve_events(&self) {
+        // Error and log events land on the handle's main queue; serve them so they do not pile up.
+        self.handle.call(|h| h.poll(Duration::ZERO));
+    }
+
+    /// Committed offsets of each group, with at most `max_in_flight` requests outstanding.
+    pub(crate) fn list_group_offsets(
+        &mut self,
+        groups: &[String],
+        max_in_flight: usize,
+    ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+        let max_in_flight = max_in_flight.max(1);
+        let mut results: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
+        let mut in_flight: HashMap<u64, usize> = HashMap::new();
+        let mut next = 0usize;
+        let deadline_per_request = self.request_timeout + Duration::from_secs(1);
+        let mut last_progress = Instant::now();
+        while next < groups.len() || !in_flight.is_empty() {
+            if self.signal.is_stopped() {
+                return Err(Error::Stopped);
+            }
+            while next < groups.len() && in_flight.len() < max_in_flight {
+                let tag = self.tag();
+                let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+                let group = groups[next].as_str();
+                self.handle.call(|h| {
+                    librdkafka::submit_list_group_offsets(h.client(), &queue, group, tag, timeout)
+                });
+                in_flight.insert(tag, next);
+                next += 1;
+            }
+            if last_progress.elapsed() >= deadline_per_request {
+                return Err(Error::TimedOut(format!(
+                    "fetching committed offsets of {} groups on cluster `{}`",
+                    in_flight.len(),
+                    self.cluster
+                )));
+            }
+            self.serve_events();
+            let queue = Arc::clone(&self.queue);
+            let Some(r) = librdkafka::poll_admin_result(&queue, Duration::from_millis(500)) else {
+                continue;
+            };
+            let Some(index) = in_flight.remove(&r.tag) else {
+                continue;
+            };
+            last_progress = Instant::now();
+            results[index] = Some(match r.outcome {
+                AdminOutcome::GroupOffsets(gs) => committed_from(gs),
+                AdminOutcome::Failed(e) => Err(e.to_string()),
+                other => Err(format!("unexpected admin result {other:?}")),
+            });
+        }
+        Ok(groups
+            .iter()
+            .cloned()
+            .zip(results.into_iter().map(|r| r.unwrap_or_else(|| Err("no result".into()))))
+            .collect())
+    }
+
+    /// Commits `offsets` into `group`; returns, per partition, the broker's error if any.
+    pub(crate) fn alter_group_offsets(
+        &mut self,
+        group: &str,
+        offsets: &[(TopicPartition, CommittedOffset)],
+    ) -> Result<Vec<(TopicPartition, Option<String>)>, Error> {
+        let tag = self.tag();
+        let raw: Vec<(String, i32, i64, String)> = offsets
+            .iter()
+            .map(|(tp, o)| (tp.topic.clone(), tp.partition, o.offset, o.metadata.clone()))
+            .collect();
+        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        self.handle.call(|h| {
+            librdkafka::submit_alter_group_offsets(h.client(), &queue, group, &raw, tag, timeout)
+        });
+        match self.wait_for(tag, "altering group offsets")? {
+            AdminOutcome::GroupOffsets(gs) => {
+                let mut out = Vec::new();
+                for g in gs {
+                    let group_error = g.error.as_ref().map(NativeError::to_string);
+                    for p in g.partitions {
+                        out.push((
+                            TopicPartition::new(p.topic, p.partition),
+                            p.error.map(|e| e.to_string()).or_else(|| group_error.clone()),
+                        ));
+                    }
+                    if out.is_empty() {
+                        if let Some(e) = group_error {
+                            return Err(Error::kafka(format!("altering offsets of group `{group}`"), e));
+                        }
+                    }
+                }
+                Ok(out)
+            }
+            AdminOutcome::Failed(e) => Err(Error::kafka(format!("altering offsets of group `{group}`"), e)),
+            other => Err(Error::kafka("altering group offsets", format!("{other:?}"))),
+        }
+    }
+
+    /// Describes `groups` (state per group).
+    pub(crate) fn describe_groups(&mut self, groups: &[String]) -> Result<Vec<GroupDescription>, Error> {
+        let tag = self.tag();
+        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        self.handle.call(|h| {
+            librdkafka::submit_describe_groups(h.client(), &queue, groups, tag, timeout)
+        });
+        match self.wait_for(tag, "describing groups")? {
+            AdminOutcome::GroupDescriptions(d) => Ok(d),
+            AdminOutcome::Failed(e) => Err(Error::kafka(format!("describing groups on `{}`", self.cluster), e)),
+            other => Err(Error::kafka("describing groups", format!("{other:?}"))),
+        }
+    }
+
+    /// Lists every consumer group on the cluster.
+    pub(crate) fn list_groups(&mut self) -> Result<Vec<String>, Error> {
+        let tag = self.tag();
+        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        self.handle
+            .call(|h| librdkafka::submit_list_groups(h.client(), &queue, tag, timeout));
+        match self.wait_for(tag, "listing groups")? {
+            AdminOutcome::GroupListing { groups, errors } => {
+                if groups.is_empty() && !errors.is_empty() {
+                    return Err(Error::kafka(
+                        format!("listing groups on `{}`", self.cluster),
+                        errors[0].to_string(),
+                    ));
+                }
+                for e in &errors {
+                    log::warn!("listing groups on `{}`: a broker did not answer: {e}", self.cluster);
+                }
+                Ok(groups)
+            }
+            AdminOutcome::Failed(e) => Err(Error::kafka(format!("listing groups on `{}`", self.cluster), e)),
+            other => Err(Error::kafka("listing groups", format!("{other:?}"))),
+        }
+    }
+
+    /// Creates a one-partition compacted topic, as MM2 creates its internal topics.
+    pub(crate) fn create_compacted_topic(
+        &mut self,
+        topic: &str,
+        replication_factor: i16,
+    ) -> Result<TopicCreation, Error> {
+        let tag = self.tag();
+        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        self.handle
+            .call(|h| {
+                librdkafka::submit_create_topic(
+                    h.client(),
+                    &queue,
+                    topic,
+                    1,
+                    i32::from(replication_factor),
+                    &[("cleanup.policy", "compact")],
+                    tag,
+                    timeout,
+                )
+            })
+            .map_err(|e| Error::kafka(format!("creating topic `{topic}`"), e))?;
+        let outcome = match self.wait_for(tag, "creating a topic") {
+            Err(Error::TimedOut(what)) => {
+                return Ok(TopicCreation::Skipped(format!("timed out: {what}")))
+            }
+            other => other?,
+        };
+        use rdkafka::error::RDKafkaErrorCode as C;
+        let classify = |e: NativeError| match e.code {
+            C::TopicAlreadyExists => Ok(TopicCreation::Exists),
+            C::UnsupportedVersion
+            | C::UnsupportedFeature
+            | C::TopicAuthorizationFailed
+            | C::ClusterAuthorizationFailed
+            | C::InvalidRequest => Ok(TopicCreation::Skipped(e.to_string())),
+            _ => Err(Error::kafka(format!("creating topic `{topic}`"), e)),
+        };
+        match outcome {
+            AdminOutcome::CreatedTopics(ts) => match ts.into_iter().next() {
+                Some((_, None)) => Ok(TopicCreation::Created),
+                Some((_, Some(e))) => classify(e),
+                None => Ok(TopicCreation::Created),
+            },
+            AdminOutcome::Failed(e) => classify(e),
+            other => Err(Error::kafka("creating a topic", format!("{other:?}"))),
+        }
+    }
+}
+
+fn committed_from(groups: Vec<GroupOffsets>) -> GroupOffsetsResult {
+    let Some(g) = groups.into_iter().next() else {
+        return Err("empty result".into());
+    };
+    if let Some(e) = g.error {
+        return Err(e.to_string());
+    }
+    let mut out = BTreeMap::new();
+    for p in g.partitions {
+        if p.error.is_some() {
+            continue;
+        }
+        let tp = TopicPartition::new(p.topic, p.partition);
+        // librdkafka reports "no commit" as a negative offset, Java's admin API as null.
+        let committed = (p.offset >= 0).then(|| CommittedOffset {
+            offset: p.offset,
+            metadata: p.metadata,
+        });
+        out.insert(tp, committed);
+    }
+    Ok(out)
+}

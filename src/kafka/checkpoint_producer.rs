@@ -1,0 +1,124 @@
+//! Writes checkpoint records to the target's checkpoints topic (partition 0, as MM2 does) and waits
+//! for their delivery, so the checkpoint store records only what reached the broker.
+//!
+//! rust-rdkafka's producer poll always runs to its deadline, so delivery waits use short slices
+//! (`DELIVERY_SLICE`) and check the stop flag between them: a stop is seen within one slice.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rdkafka::client::ClientContext;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::message::DeliveryResult;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
+
+use super::{client_config, Owned};
+use crate::error::Error;
+use crate::stop_signal::{lock, StopSignal};
+
+/// Longest wait between two looks at the stop flag while waiting for deliveries.
+const DELIVERY_SLICE: Duration = Duration::from_millis(5);
+
+/// Collects delivery outcomes by record index.
+#[derive(Default)]
+pub(crate) struct DeliveryLog {
+    outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+}
+
+impl ClientContext for DeliveryLog {}
+
+impl ProducerContext for DeliveryLog {
+    type DeliveryOpaque = Box<usize>;
+
+    fn delivery(&self, result: &DeliveryResult<'_>, index: Self::DeliveryOpaque) {
+        let outcome = match result {
+            Ok(_) => Ok(()),
+            Err((e, _)) => Err(e.to_string()),
+        };
+        lock(&self.outcomes).insert(*index, outcome);
+    }
+}
+
+/// A producer for one checkpoints topic.
+pub(crate) struct CheckpointProducer {
+    producer: Owned<BaseProducer<DeliveryLog>>,
+    outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    topic: String,
+    signal: StopSignal,
+}
+
+impl CheckpointProducer {
+    /// Creates the producer (no blocking I/O).
+    pub(crate) fn open(
+        settings: &BTreeMap<String, String>,
+        topic: &str,
+        signal: &StopSignal,
+    ) -> Result<Self, Error> {
+        let context = DeliveryLog::default();
+        let outcomes = Arc::clone(&context.outcomes);
+        let mut config = client_config(settings);
+        // A delivery wait holds up a poll; do not let it default to librdkafka's five minutes.
+        if config.get("message.timeout.ms").is_none() {
+            config.set("message.timeout.ms", "30000");
+        }
+        let producer: BaseProducer<DeliveryLog> = config
+            .create_with_context(context)
+            .map_err(|e| Error::kafka(format!("creating the checkpoints producer for `{topic}`"), e))?;
+        Ok(CheckpointProducer {
+            producer: Owned::new(producer, "checkpoints producer", signal),
+            outcomes,
+            topic: topic.to_string(),
+            signal: signal.clone(),
+        })
+    }
+
+    /// Sends `(key, value, timestamp_ms)` records and waits until each is delivered or failed.
+    /// Returns one outcome per record, in order; [`Error::Stopped`] if the task stopped first.
+    pub(crate) fn send_all(
+        &mut self,
+        records: &[(Vec<u8>, Vec<u8>, i64)],
+    ) -> Result<Vec<Result<(), String>>, Error> {
+        lock(&self.outcomes).clear();
+        for (i, (key, value, ts)) in records.iter().enumerate() {
+            loop {
+                if self.signal.is_stopped() {
+                    return Err(Error::Stopped);
+                }
+                let record = BaseRecord::with_opaque_to(&self.topic, Box::new(i))
+                    .partition(0)
+                    .key(key)
+                    .payload(value)
+                    .timestamp(*ts);
+                match self.producer.call(|p| p.send(record)) {
+                    Ok(()) => break,
+                    Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), _)) => {
+                        self.producer.call(|p| p.poll(DELIVERY_SLICE));
+                    }
+                    Err((e, _)) => {
+                        lock(&self.outcomes).insert(i, Err(e.to_string()));
+                        break;
+                    }
+                }
+            }
+        }
+        loop {
+            if lock(&self.outcomes).len() >= records.len() {
+                break;
+            }
+            if self.signal.is_stopped() {
+                return Err(Error::Stopped);
+            }
+            self.producer.call(|p| p.poll(DELIVERY_SLICE));
+        }
+        let mut outcomes = lock(&self.outcomes);
+        Ok((0..records.len())
+            .map(|i| outcomes.remove(&i).unwrap_or_else(|| Err("no delivery report".into())))
+            .collect())
+    }
+
+    /// Records still queued in the client (not yet delivered or failed).
+    pub(crate) fn in_flight(&self) -> i32 {
+        self.producer.call(|p| p.in_flight_count())
+    }
+}

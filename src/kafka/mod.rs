@@ -1,0 +1,23 @@
+//! Every use of Kafka clients. Each client is wrapped in [`Owned`], which counts it as live and
+//! checks that no two threads are ever inside it at once; each client has exactly one owning
+//! thread at a time, and other threads only reach its queues through wake handles.
+
+mod access_checker;
+pub(crate) mod admin;
+pub(crate) mod checkpoint_producer;
+pub(crate) mod kafka_based_log;
+
+pub(crate) use access_checker::Owned;
+
+use std::collections::BTreeMap;
+
+use rdkafka::config::ClientConfig;
+
+/// Turns a settings map into an rdkafka client config.
+pub(crate) fn client_config(settings: &BTreeMap<String, String>) -> ClientConfig {
+    let mut c = ClientConfig::new();
+    for (k, v) in settings {
+        c.set(k, v);
+    }
+    c
+}

@@ -1,0 +1,221 @@
+//! MM2's `Scheduler`: one owned thread that runs a task's start-up job once, then its repeating
+//! jobs at a fixed rate. Unlike Java's, it is stopped by the task's [`StopSignal`] and joined
+//! without a timeout: every job it runs waits only on things a stop wakes, so the join is prompt.
+//! A job that panics or fails fatally is logged and recorded as the task's fatal error.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::diagnostics::{panic_message, LibraryThread};
+use crate::error::Error;
+use crate::stop_signal::{lock, StopSignal};
+
+/// Clients (or anything else) a job still held when the task stopped; the scheduler thread
+/// returns them so the stopper closes them only after the join.
+pub(crate) type Leftovers = Vec<Box<dyn Send>>;
+
+/// A job's failure.
+#[derive(Debug)]
+pub(crate) enum JobError {
+    /// Logged; the job runs again at its next time.
+    Transient(String),
+    /// Logged and recorded as the task's fatal error; the scheduler stops running jobs.
+    Fatal(String),
+    /// The task is stopping.
+    Stopped,
+}
+
+impl From<Error> for JobError {
+    fn from(e: Error) -> Self {
+        match e {
+            Error::Stopped => JobError::Stopped,
+            Error::Config(_) | Error::Thread(_) | Error::InvalidState(_) => {
+                JobError::Fatal(e.to_string())
+            }
+            other => JobError::Transient(other.to_string()),
+        }
+    }
+}
+
+/// A job run every `interval`, first after `first_delay`.
+pub(crate) struct RepeatingJob {
+    /// Name for logs.
+    pub(crate) name: &'static str,
+    /// Period (fixed rate; late runs start late, runs never overlap).
+    pub(crate) interval: Duration,
+    /// Delay before the first run.
+    pub(crate) first_delay: Duration,
+    /// The work.
+    pub(crate) run: Box<dyn FnMut() -> Result<(), JobError> + Send>,
+}
+
+/// The start-up job: returns the repeating jobs to run after it.
+pub(crate) type StartupJob =
+    Box<dyn FnOnce(&mut Leftovers) -> Result<Vec<RepeatingJob>, JobError> + Send>;
+
+/// A running scheduler thread.
+pub(crate) struct Scheduler {
+    thread: LibraryThread<Leftovers>,
+}
+
+impl Scheduler {
+    /// Starts the thread; `startup` runs first, on that thread.
+    pub(crate) fn start(
+        name: String,
+        signal: StopSignal,
+        fatal: Arc<Mutex<Option<String>>>,
+        startup: StartupJob,
+    ) -> Result<Self, Error> {
+        let thread = LibraryThread::spawn(name.clone(), move || run(&name, &signal, &fatal, startup))
+            .map_err(|e| Error::Thread(e.to_string()))?;
+        Ok(Scheduler { thread })
+    }
+
+    /// Joins the thread (call after the stop signal is set) and returns what it left to close.
+    pub(crate) fn join(self) -> Leftovers {
+        self.thread.join().unwrap_or_else(|panic| {
+            log::error!("scheduler thread panicked outside a job: {panic}");
+            Vec::new()
+        })
+    }
+}
+
+fn record_fatal(fatal: &Mutex<Option<String>>, message: String) {
+    log::error!("{message}");
+    lock(fatal).get_or_insert(message);
+}
+
+fn run_guarded<T>(
+    scheduler: &str,
+    job: &str,
+    fatal: &Mutex<Option<String>>,
+    f: impl FnOnce() -> Result<T, JobError>,
+) -> Option<T> {
+    let started = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    log::debug!("{scheduler}: {job} took {:?}", started.elapsed());
+    match outcome {
+        Ok(Ok(v)) => Some(v),
+        Ok(Err(JobError::Stopped)) => None,
+        Ok(Err(JobError::Transient(e))) => {
+            log::warn!("{scheduler}: {job} failed, will retry: {e}");
+            None
+        }
+        Ok(Err(JobError::Fatal(e))) => {
+            record_fatal(fatal, format!("{scheduler}: {job} failed: {e}"));
+            None
+        }
+        Err(panic) => {
+            record_fatal(fatal, format!("{scheduler}: {job} panicked: {}", panic_message(&*panic)));
+            None
+        }
+    }
+}
+
+fn is_fatal(fatal: &Mutex<Option<String>>) -> bool {
+    lock(fatal).is_some()
+}
+
+fn run(name: &str, signal: &StopSignal, fatal: &Mutex<Option<String>>, startup: StartupJob) -> Leftovers {
+    let mut leftovers: Leftovers = Vec::new();
+    let jobs = run_guarded(name, "start-up", fatal, || startup(&mut leftovers));
+    let Some(mut jobs) = jobs else {
+        return leftovers;
+    };
+    let now = Instant::now();
+    let mut due: Vec<Instant> = jobs.iter().map(|j| now + j.first_delay).collect();
+    while !signal.is_stopped() && !is_fatal(fatal) && !jobs.is_empty() {
+        let (i, when) = due
+            .iter()
+            .copied()
+            .enumerate()
+            .min_by_key(|(i, t)| (*t, *i))
+            .unwrap_or((0, Instant::now()));
+        let now = Instant::now();
+        if when > now && !signal.sleep(when - now) {
+            break;
+        }
+        let job = &mut jobs[i];
+        run_guarded(name, job.name, fatal, || (job.run)());
+        // Fixed rate: one interval after this run was due; a late run starts late, never twice.
+        due[i] = (when + job.interval).max(Instant::now());
+    }
+    // The jobs own clients; hand them to the stopper so they close after the join.
+    leftovers.push(Box::new(jobs));
+    leftovers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn fatal() -> Arc<Mutex<Option<String>>> {
+        Arc::new(Mutex::new(None))
+    }
+
+    #[test]
+    fn panicking_startup_is_recorded_as_fatal_and_thread_ends() {
+        let f = fatal();
+        let s = Scheduler::start("t".into(), StopSignal::new(), Arc::clone(&f), Box::new(|_| panic!("boom")))
+            .unwrap();
+        let _ = s.join();
+        assert!(lock(&f).as_deref().unwrap().contains("boom"));
+    }
+
+    #[test]
+    fn repeating_job_runs_until_stop_and_panics_become_fatal() {
+        let f = fatal();
+        let signal = StopSignal::new();
+        let runs = Arc::new(AtomicUsize::new(0));
+        let r = Arc::clone(&runs);
+        let s = Scheduler::start(
+            "t".into(),
+            signal.clone(),
+            Arc::clone(&f),
+            Box::new(move |_| {
+                Ok(vec![RepeatingJob {
+                    name: "count",
+                    interval: Duration::from_millis(1),
+                    first_delay: Duration::ZERO,
+                    run: Box::new(move || {
+                        if r.fetch_add(1, Ordering::SeqCst) == 3 {
+                            panic!("fourth run fails");
+                        }
+                        Ok(())
+                    }),
+                }])
+            }),
+        )
+        .unwrap();
+        let _ = s.join();
+        assert_eq!(runs.load(Ordering::SeqCst), 4);
+        assert!(lock(&f).as_deref().unwrap().contains("fourth run fails"));
+        assert!(!signal.is_stopped());
+    }
+
+    #[test]
+    fn stop_ends_a_long_wait_between_runs() {
+        let signal = StopSignal::new();
+        let s = Scheduler::start(
+            "t".into(),
+            signal.clone(),
+            fatal(),
+            Box::new(|_| {
+                Ok(vec![RepeatingJob {
+                    name: "hourly",
+                    interval: Duration::from_secs(3600),
+                    first_delay: Duration::from_secs(3600),
+                    run: Box::new(|| Ok(())),
+                }])
+            }),
+        )
+        .unwrap();
+        let t = Instant::now();
+        signal.stop();
+        let leftovers = s.join();
+        assert!(t.elapsed() < Duration::from_secs(5));
+        assert_eq!(leftovers.len(), 1, "the jobs come back to be closed after the join");
+    }
+}
