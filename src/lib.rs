@@ -29,3 +29,6 @@ pub use checkpoint::Checkpoint;
 pub use error::{ConfigError, RecordError};
 pub use offset_sync::OffsetSync;
 pub use topic_partition::TopicPartition;
+
+pub use heartbeat::Heartbeat;
+pub use replication_policy::ReplicationPolicy;
