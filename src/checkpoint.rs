@@ -96,7 +96,7 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::test_support::hex;
+    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn checkpoint(
@@ -170,20 +170,7 @@ mod tests {
     #[test]
     fn decode_reports_truncated_at_every_cut_point() {
         let (key, value) = encode(&checkpoint("g1", "src.orders", 3, 100, 43, "meta"));
-        for cut in 0..value.len() {
-            let result = decode(&key, &value[..cut]);
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "value cut at {cut}: {result:?}"
-            );
-        }
-        for cut in 0..key.len() {
-            let result = decode(&key[..cut], &value);
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "key cut at {cut}: {result:?}"
-            );
-        }
+        assert_truncated_at_every_cut(&key, &value, Checkpoint::decode);
     }
 
     #[test]

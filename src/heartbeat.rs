@@ -77,7 +77,7 @@ impl Heartbeat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::test_support::hex;
+    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn decode(key: &[u8], value: &[u8]) -> Result<Heartbeat, RecordError> {
@@ -128,21 +128,7 @@ mod tests {
     fn decode_reports_truncated_at_every_cut_point() {
         let record = Heartbeat::new("primary", "backup", 42);
         let key = record.encode_key().unwrap();
-        let value = record.encode_value();
-        for cut in 0..value.len() {
-            let result = decode(&key, &value[..cut]);
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "value cut at {cut}: {result:?}"
-            );
-        }
-        for cut in 0..key.len() {
-            let result = decode(&key[..cut], &value);
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "key cut at {cut}: {result:?}"
-            );
-        }
+        assert_truncated_at_every_cut(&key, &record.encode_value(), Heartbeat::decode);
     }
 
     #[test]

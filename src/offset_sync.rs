@@ -70,7 +70,7 @@ impl OffsetSync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::test_support::hex;
+    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn sync(topic: &str, partition: i32, upstream: i64, downstream: i64) -> OffsetSync {
@@ -136,21 +136,7 @@ mod tests {
     fn decode_reports_truncated_at_every_cut_point() {
         let record = sync("orders", 3, 100, 42);
         let key = record.encode_key().unwrap();
-        let value = record.encode_value();
-        for cut in 0..key.len() {
-            let result = OffsetSync::decode(Some(&key[..cut]), Some(&value));
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "key cut at {cut}: {result:?}"
-            );
-        }
-        for cut in 0..value.len() {
-            let result = OffsetSync::decode(Some(&key), Some(&value[..cut]));
-            assert!(
-                matches!(result, Err(RecordError::Truncated { .. })),
-                "value cut at {cut}: {result:?}"
-            );
-        }
+        assert_truncated_at_every_cut(&key, &record.encode_value(), OffsetSync::decode);
     }
 
     #[test]

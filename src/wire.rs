@@ -201,6 +201,31 @@ fn is_continuation(byte: u8) -> bool {
 /// Helpers shared by the record modules' tests.
 #[cfg(test)]
 pub(crate) mod test_support {
+    use crate::error::RecordError;
+
+    /// Checks that cutting `key` or `value` short anywhere (the other part intact) makes
+    /// `decode` report `Truncated`: every field of these records is mandatory.
+    pub(crate) fn assert_truncated_at_every_cut<T: std::fmt::Debug>(
+        key: &[u8],
+        value: &[u8],
+        decode: impl Fn(Option<&[u8]>, Option<&[u8]>) -> Result<T, RecordError>,
+    ) {
+        for cut in 0..key.len() {
+            let result = decode(Some(&key[..cut]), Some(value));
+            assert!(
+                matches!(result, Err(RecordError::Truncated { .. })),
+                "key cut at {cut}: {result:?}"
+            );
+        }
+        for cut in 0..value.len() {
+            let result = decode(Some(key), Some(&value[..cut]));
+            assert!(
+                matches!(result, Err(RecordError::Truncated { .. })),
+                "value cut at {cut}: {result:?}"
+            );
+        }
+    }
+
     /// Parses hex digits, ignoring whitespace and `|` separators, as written in the reference.
     pub(crate) fn hex(text: &str) -> Vec<u8> {
         let digits: String = text.chars().filter(|c| c.is_ascii_hexdigit()).collect();
