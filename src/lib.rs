@@ -36,3 +36,6 @@ pub use checkpoint::Checkpoint;
 pub use error::{ConfigError, Error, RecordError};
 pub use offset_sync::OffsetSync;
 pub use topic_partition::TopicPartition;
+
+pub use heartbeat::Heartbeat;
+pub use replication_policy::ReplicationPolicy;

@@ -1,1 +1,894 @@
-//! TODO: being written (see the module list in lib.rs).
+//! `OffsetSyncStore`: keeps a bounded, exponentially spaced history of offset syncs per upstream
+//! partition and translates a consumer group's upstream position into a safe downstream one.
+//!
+//! This is the pure half of MM2's class: the runtime reads the offset-syncs topic, feeds every
+//! record to [`OffsetSyncStore::handle_sync`], calls [`OffsetSyncStore::mark_read_to_end`] once
+//! the initial read has caught up, and guards the store with a lock. Nothing here does I/O or
+//! allocates per sync.
+//!
+//! The replacement procedure reproduces Java's slot for slot, including two quirks that decide
+//! which syncs survive: the spacing predicates use *wrapping* 64-bit arithmetic (so `2^63` is
+//! `i64::MIN` and a bound that wraps negative counts as "satisfied" for staleness but "violated"
+//! for spacing), and syncs are compared by *identity* (two records with equal offsets are still
+//! different syncs), which Java gets from object references and we get from per-slot labels.
+
+use std::collections::HashMap;
+
+use crate::{OffsetSync, TopicPartition};
+
+/// Slots kept per upstream partition (Java's `SYNCS_PER_PARTITION`, `Long.SIZE`).
+pub const SYNCS_PER_PARTITION: usize = 64;
+
+/// One stored sync while the array is being rewritten; `label` stands in for Java's object
+/// identity and is unique among the syncs of one array (plus the sync being applied).
+#[derive(Clone, Copy, Debug)]
+struct Sync {
+    up: i64,
+    down: i64,
+    label: u8,
+}
+
+/// The 64-slot sync history of one upstream partition.
+///
+/// Invariants kept after every update (slot `i < j`, both holding different syncs):
+/// A: slot 0 is the newest sync; B: `up[i] <= up[j] + 2^j - 2^i`; C: `up[i] >= up[j] +
+/// 2^max(i-2,0)`; D: slot 63 keeps the oldest usable sync until a reset.
+///
+/// Layout is fixed and heap-free: two `[i64; 64]` offset arrays and a `[u8; 64]` identity label
+/// array, **1088 bytes** in total (checked by a test). Labels only need to tell apart the at
+/// most 65 syncs involved in one update, so a fresh sync takes the lowest label unused by the
+/// array, keeping every label in `0..=64`; a global sequence number would need 4–8 bytes a slot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionSyncs {
+    upstream: [i64; SYNCS_PER_PARTITION],
+    downstream: [i64; SYNCS_PER_PARTITION],
+    labels: [u8; SYNCS_PER_PARTITION],
+}
+
+impl PartitionSyncs {
+    /// An array holding `first` in every slot, which satisfies all invariants trivially.
+    fn filled(up: i64, down: i64) -> Self {
+        PartitionSyncs {
+            upstream: [up; SYNCS_PER_PARTITION],
+            downstream: [down; SYNCS_PER_PARTITION],
+            labels: [0; SYNCS_PER_PARTITION],
+        }
+    }
+
+    /// `(upstream, downstream)` of the sync in slot `i` (0 = newest), or `None` past slot 63.
+    pub fn slot(&self, i: usize) -> Option<(i64, i64)> {
+        Some((*self.upstream.get(i)?, *self.downstream.get(i)?))
+    }
+
+    /// True when slots `i` and `j` hold the very same ingested sync (not merely equal offsets).
+    pub fn same_sync(&self, i: usize, j: usize) -> bool {
+        matches!((self.labels.get(i), self.labels.get(j)), (Some(a), Some(b)) if a == b)
+    }
+
+    /// How many distinct syncs the array holds, counted as Java's tests do: one plus the number
+    /// of neighbouring slots that hold different syncs.
+    pub fn distinct_syncs(&self) -> usize {
+        1 + self.labels.windows(2).filter(|w| w[0] != w[1]).count()
+    }
+
+    fn get(&self, i: usize) -> Sync {
+        Sync {
+            up: self.upstream[i],
+            down: self.downstream[i],
+            label: self.labels[i],
+        }
+    }
+
+    fn set(&mut self, i: usize, sync: Sync) {
+        self.upstream[i] = sync.up;
+        self.downstream[i] = sync.down;
+        self.labels[i] = sync.label;
+    }
+
+    /// The lowest label no slot uses. At most 64 labels are in use and all are `<= 64`, so the
+    /// answer is always `<= 64` and the shift below never leaves the 128-bit mask.
+    fn fresh_label(&self) -> u8 {
+        let used = self.labels.iter().fold(0u128, |mask, &l| {
+            mask | 1u128.checked_shl(u32::from(l)).unwrap_or(0)
+        });
+        // `!used` has at least 64 set bits, so trailing_zeros is at most 64 and fits in u8.
+        u8::try_from((!used).trailing_zeros()).unwrap_or(u8::MAX)
+    }
+
+    /// Slot to translate `g` with: the newest sync at or before `g`, else the oldest one.
+    fn lookup(&self, g: i64) -> (i64, i64) {
+        let i = self
+            .upstream
+            .iter()
+            .position(|&up| up <= g)
+            .unwrap_or(SYNCS_PER_PARTITION - 1);
+        (self.upstream[i], self.downstream[i])
+    }
+
+    /// Java's `updateSyncArray` for a partition that already has history: makes the new sync
+    /// slot 0 and repairs invariants B and C towards the tail, preferring to keep old syncs.
+    fn apply(&mut self, up: i64, down: i64, reset: bool) {
+        // Java also resets on a rewind only against the newest sync; an equal upstream offset
+        // goes through the normal path.
+        if reset || up < self.upstream[0] {
+            *self = PartitionSyncs::filled(up, down);
+            return;
+        }
+        let incoming = Sync {
+            up,
+            down,
+            label: self.fresh_label(),
+        };
+        let original = self.clone();
+        let mut replacement = incoming;
+        let mut candidate = 0usize;
+        self.set(0, incoming);
+        for current in 1..SYNCS_PER_PARTITION {
+            let previous = self.get(current - 1);
+            loop {
+                let old = original.get(candidate);
+                let recent = not_too_stale(previous, old, current - 1, current);
+                let apart_from_previous = spread_out(previous, old, current - 1);
+                // `current + 1` still holds the untouched old tail at this point.
+                let apart_from_next = current + 1 >= SYNCS_PER_PARTITION
+                    || spread_out(old, self.get(current + 1), current);
+                let repeated =
+                    candidate + 1 < SYNCS_PER_PARTITION && same(old, original.get(candidate + 1));
+                let usable = recent && apart_from_previous && apart_from_next;
+                if usable {
+                    replacement = old;
+                }
+                // A repeated or too-close old sync can never be used further down the array.
+                let skip = repeated || !apart_from_previous;
+                if usable || skip {
+                    candidate += 1;
+                }
+                if !(candidate < current && skip) {
+                    break;
+                }
+            }
+            if not_too_stale(previous, self.get(current), current - 1, current) {
+                // The rest of the old tail still satisfies B; Java keeps it untouched.
+                break;
+            }
+            self.set(current, replacement);
+        }
+    }
+}
+
+/// Java's `1L << n` for `n` in `0..64`: `2^63` wraps to `i64::MIN`.
+fn pow2(n: usize) -> i64 {
+    1i64.wrapping_shl(n as u32)
+}
+
+fn same(a: Sync, b: Sync) -> bool {
+    a.label == b.label
+}
+
+/// Invariant B between `a` in slot `i` and `b` in slot `j`; a bound that wraps negative counts as
+/// satisfied, as in Java.
+fn not_too_stale(a: Sync, b: Sync, i: usize, j: usize) -> bool {
+    let bound = b.up.wrapping_add(pow2(j)).wrapping_sub(pow2(i));
+    same(a, b) || bound < 0 || a.up <= bound
+}
+
+/// Invariant C between `a` in slot `i` and the older `b`; a bound that wraps negative counts as
+/// violated, as in Java.
+fn spread_out(a: Sync, b: Sync, i: usize) -> bool {
+    let bound = b.up.wrapping_add(pow2(i.saturating_sub(2)));
+    same(a, b) || (bound >= 0 && a.up >= bound)
+}
+
+/// Outcome of translating a consumer group's upstream position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Translation {
+    /// The initial read of the offset-syncs topic has not finished, so old history could still
+    /// be missing; Java declines to translate anything.
+    NotReadToEnd,
+    /// No sync was ever seen for this upstream partition.
+    NoOffsetSync,
+    /// The position is older than every sync still kept; Java reports `-1`.
+    OlderThanEveryKeptSync,
+    /// The downstream offset to resume from.
+    Offset(i64),
+}
+
+/// Offset translation state for all upstream partitions of one checkpoint task.
+#[derive(Debug)]
+pub struct OffsetSyncStore {
+    /// Boxed so the map's spare capacity costs a pointer, not a whole array, per bucket.
+    partitions: HashMap<TopicPartition, Box<PartitionSyncs>>,
+    must_read_to_end: bool,
+    read_to_end: bool,
+}
+
+impl Default for OffsetSyncStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl OffsetSyncStore {
+    /// An empty store, not yet read to end. Like Java before `start`, it behaves as a
+    /// pessimistic load until [`begin_initial_load`](Self::begin_initial_load) says otherwise.
+    pub fn new() -> Self {
+        OffsetSyncStore {
+            partitions: HashMap::new(),
+            must_read_to_end: true,
+            read_to_end: false,
+        }
+    }
+
+    /// Java's `start(mustReadToEnd)`, called before the initial read of the offset-syncs topic.
+    /// With `must_read_to_end` (checkpoints could not be loaded) each sync read before
+    /// [`mark_read_to_end`](Self::mark_read_to_end) replaces its partition's whole history, so a
+    /// new task generation cannot translate below anything an earlier one might have emitted.
+    /// Existing history is kept; build a new store for a new task generation.
+    pub fn begin_initial_load(&mut self, must_read_to_end: bool) {
+        self.must_read_to_end = must_read_to_end;
+        self.read_to_end = false;
+    }
+
+    /// Records that the initial read has caught up; translation is enabled from now on.
+    pub fn mark_read_to_end(&mut self) {
+        self.read_to_end = true;
+    }
+
+    /// True once [`mark_read_to_end`](Self::mark_read_to_end) was called.
+    pub fn is_read_to_end(&self) -> bool {
+        self.read_to_end
+    }
+
+    /// Applies one sync read from the offset-syncs topic (Java's `handleRecord`). Allocates only
+    /// the first time a partition is seen.
+    pub fn handle_sync(&mut self, sync: &OffsetSync) {
+        let up = sync.upstream_offset;
+        let down = sync.downstream_offset;
+        let reset = !self.read_to_end && self.must_read_to_end;
+        match self.partitions.get_mut(&sync.topic_partition) {
+            Some(syncs) => syncs.apply(up, down, reset),
+            None => {
+                self.partitions.insert(
+                    sync.topic_partition.clone(),
+                    Box::new(PartitionSyncs::filled(up, down)),
+                );
+            }
+        }
+        if log::log_enabled!(log::Level::Trace) {
+            if let Some(syncs) = self.partitions.get(&sync.topic_partition) {
+                log::trace!(
+                    "offset sync {}: {up}->{down} applied, slots now {}",
+                    sync.topic_partition,
+                    describe(syncs)
+                );
+            }
+        }
+    }
+
+    /// Number of upstream partitions with a sync history.
+    pub fn partition_count(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// The sync history of one upstream partition, for diagnostics and tests.
+    pub fn partition(&self, tp: &TopicPartition) -> Option<&PartitionSyncs> {
+        self.partitions.get(tp).map(|b| &**b)
+    }
+
+    /// Every upstream partition with its history, in no particular order.
+    pub fn partitions(&self) -> impl Iterator<Item = (&TopicPartition, &PartitionSyncs)> {
+        self.partitions.iter().map(|(tp, b)| (tp, &**b))
+    }
+
+    /// Translates the upstream position `upstream_offset` (the next record the group would read)
+    /// using the newest kept sync at or before it. Past that sync the answer is at most one
+    /// offset beyond it, because the records in between may or may not have been mirrored and
+    /// guessing further could skip data.
+    pub fn translate(&self, tp: &TopicPartition, upstream_offset: i64) -> Translation {
+        if !self.read_to_end {
+            log::debug!(
+                "translate {tp} at {upstream_offset}: initial offset-sync read still running"
+            );
+            return Translation::NotReadToEnd;
+        }
+        let Some(syncs) = self.partitions.get(tp) else {
+            log::debug!("translate {tp} at {upstream_offset}: no offset sync");
+            return Translation::NoOffsetSync;
+        };
+        let (up, down) = syncs.lookup(upstream_offset);
+        if up > upstream_offset {
+            log::debug!(
+                "translate {tp} at {upstream_offset}: older than every kept sync (oldest {up}->{down})"
+            );
+            Translation::OlderThanEveryKeptSync
+        } else if up == upstream_offset {
+            Translation::Offset(down)
+        } else {
+            // Java's `long` addition wraps.
+            Translation::Offset(down.wrapping_add(1))
+        }
+    }
+
+    /// Java-shaped [`translate`](Self::translate): `None` when not read to end or without syncs,
+    /// `Some(-1)` when older than every kept sync, else the offset.
+    pub fn translate_downstream(&self, tp: &TopicPartition, upstream_offset: i64) -> Option<i64> {
+        match self.translate(tp, upstream_offset) {
+            Translation::NotReadToEnd | Translation::NoOffsetSync => None,
+            Translation::OlderThanEveryKeptSync => Some(-1),
+            Translation::Offset(down) => Some(down),
+        }
+    }
+}
+
+/// Compact trace form: one `up:down` per run of slots holding the same sync.
+fn describe(syncs: &PartitionSyncs) -> String {
+    let mut out = String::from("[");
+    for i in 0..SYNCS_PER_PARTITION {
+        if i == 0 || !syncs.same_sync(i - 1, i) {
+            if i != 0 {
+                out.push(',');
+            }
+            out.push_str(&format!("{}:{}", syncs.upstream[i], syncs.downstream[i]));
+        }
+    }
+    out.push(']');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn tp() -> TopicPartition {
+        TopicPartition::new("orders", 3)
+    }
+
+    fn sync(store: &mut OffsetSyncStore, up: i64, down: i64) {
+        store.handle_sync(&OffsetSync::new(tp(), up, down));
+    }
+
+    fn started(must_read_to_end: bool) -> OffsetSyncStore {
+        let mut store = OffsetSyncStore::new();
+        store.begin_initial_load(must_read_to_end);
+        store.mark_read_to_end();
+        store
+    }
+
+    /// Runs of slots holding one sync, as `(first slot, last slot, upstream offset)`.
+    fn runs(syncs: &PartitionSyncs) -> Vec<(usize, usize, i64)> {
+        let mut out: Vec<(usize, usize, i64)> = Vec::new();
+        for i in 0..SYNCS_PER_PARTITION {
+            match out.last_mut() {
+                Some(run) if syncs.same_sync(i - 1, i) => run.1 = i,
+                _ => out.push((i, i, syncs.upstream[i])),
+            }
+        }
+        out
+    }
+
+    /// Invariants B and C over every pair of slots, as Java's test states them: pairs with equal
+    /// upstream offsets are exempt, and so is a bound that wraps negative.
+    fn assert_invariants(syncs: &PartitionSyncs) {
+        for j in 0..SYNCS_PER_PARTITION {
+            for i in 0..j {
+                let (up_i, up_j) = (syncs.upstream[i], syncs.upstream[j]);
+                if up_i == up_j {
+                    continue;
+                }
+                let lower = up_j.wrapping_add(pow2(i.saturating_sub(2)));
+                if lower < 0 {
+                    continue;
+                }
+                assert!(up_i >= lower, "C({i},{j}): {up_i} < {lower} in {syncs:?}");
+                let upper = up_j.wrapping_add(pow2(j)).wrapping_sub(pow2(i));
+                if upper < 0 {
+                    continue;
+                }
+                assert!(up_i <= upper, "B({i},{j}): {up_i} > {upper} in {syncs:?}");
+            }
+        }
+    }
+
+    fn checked_sync(store: &mut OffsetSyncStore, up: i64, down: i64) {
+        sync(store, up, down);
+        let syncs = store
+            .partition(&tp())
+            .expect("partition present after a sync");
+        assert_eq!(syncs.slot(0), Some((up, down)), "invariant A");
+        assert_invariants(syncs);
+    }
+
+    /// Java's `assertSparseSync`: `point` is kept, and the offset just below it translates from
+    /// `previous` (or is untranslatable when `previous` is `None`). Downstream = upstream + shift.
+    fn assert_sparse_point(store: &OffsetSyncStore, point: i64, previous: Option<i64>, shift: i64) {
+        let below = previous.map_or(-1, |p| p + shift + 1);
+        assert_eq!(
+            store.translate_downstream(&tp(), point - 1),
+            Some(below),
+            "below {point}"
+        );
+        assert_eq!(
+            store.translate_downstream(&tp(), point),
+            Some(point + shift),
+            "at {point}"
+        );
+        assert_eq!(
+            store.translate_downstream(&tp(), point + 1),
+            Some(point + shift + 1)
+        );
+        assert_eq!(
+            store.translate_downstream(&tp(), point + 2),
+            Some(point + shift + 1)
+        );
+    }
+
+    #[test]
+    fn partition_syncs_is_exactly_1088_bytes() {
+        assert_eq!(std::mem::size_of::<PartitionSyncs>(), 1088);
+    }
+
+    #[test]
+    fn translation_follows_syncs_and_honours_downstream_and_upstream_resets() {
+        let mut store = started(true);
+        sync(&mut store, 40, 900);
+        assert_eq!(store.translate(&tp(), 75), Translation::Offset(901));
+        sync(&mut store, 75, 960);
+        assert_eq!(store.translate(&tp(), 75), Translation::Offset(960));
+        assert_eq!(
+            store.translate(&tp(), 3),
+            Translation::OlderThanEveryKeptSync
+        );
+        assert_eq!(store.translate_downstream(&tp(), 3), Some(-1));
+        // Downstream topic recreated: the newest sync wins even though it went backwards.
+        sync(&mut store, 120, 6);
+        assert_eq!(store.translate(&tp(), 120), Translation::Offset(6));
+        // Upstream rewind: history is dropped.
+        sync(&mut store, 30, 31);
+        assert_eq!(store.translate(&tp(), 30), Translation::Offset(31));
+        assert_eq!(
+            store.translate(&tp(), 29),
+            Translation::OlderThanEveryKeptSync
+        );
+        assert_eq!(store.partition(&tp()).map(|s| s.distinct_syncs()), Some(1));
+    }
+
+    #[test]
+    fn nothing_translates_before_or_during_the_initial_load() {
+        let mut store = OffsetSyncStore::new();
+        for g in [0, 40, 80] {
+            assert_eq!(store.translate(&tp(), g), Translation::NotReadToEnd);
+        }
+        store.begin_initial_load(true);
+        sync(&mut store, 40, 700);
+        for g in [0, 40, 80] {
+            assert_eq!(store.translate(&tp(), g), Translation::NotReadToEnd);
+            assert_eq!(store.translate_downstream(&tp(), g), None);
+        }
+        assert!(!store.is_read_to_end());
+        store.mark_read_to_end();
+        assert!(store.is_read_to_end());
+        assert_eq!(store.translate_downstream(&tp(), 0), Some(-1));
+        assert_eq!(store.translate_downstream(&tp(), 40), Some(700));
+        assert_eq!(store.translate_downstream(&tp(), 80), Some(701));
+    }
+
+    #[test]
+    fn a_partition_without_syncs_has_no_translation() {
+        let mut store = started(true);
+        sync(&mut store, 5, 5);
+        let other = TopicPartition::new("orders", 4);
+        assert_eq!(store.translate(&other, 0), Translation::NoOffsetSync);
+        assert_eq!(store.translate_downstream(&other, 0), None);
+        assert_eq!(store.partition_count(), 1);
+        assert!(store.partition(&other).is_none());
+    }
+
+    #[test]
+    fn translation_past_the_sync_adds_one_with_java_wrapping() {
+        let mut store = started(true);
+        sync(&mut store, 10, i64::MAX);
+        assert_eq!(store.translate(&tp(), 11), Translation::Offset(i64::MIN));
+        assert_eq!(store.translate(&tp(), 10), Translation::Offset(i64::MAX));
+    }
+
+    #[test]
+    fn worked_example_slot_layouts_after_live_syncs() {
+        let mut store = started(true);
+        let mut layouts = Vec::new();
+        for u in (0..=100).step_by(10) {
+            checked_sync(&mut store, u, u + 1000);
+            if [0, 10, 20, 50, 100].contains(&u) {
+                let syncs = store.partition(&tp()).expect("present");
+                layouts.push((u, runs(syncs)));
+            }
+        }
+        let expected = vec![
+            (0, vec![(0, 63, 0)]),
+            (10, vec![(0, 4, 10), (5, 63, 0)]),
+            (20, vec![(0, 4, 20), (5, 5, 10), (6, 63, 0)]),
+            (50, vec![(0, 4, 50), (5, 5, 40), (6, 6, 30), (7, 63, 0)]),
+            (100, vec![(0, 4, 100), (5, 5, 90), (6, 6, 60), (7, 63, 0)]),
+        ];
+        assert_eq!(layouts, expected);
+        let syncs = store.partition(&tp()).expect("present");
+        assert_eq!(syncs.slot(6), Some((60, 1060)));
+        assert_eq!(syncs.slot(64), None);
+    }
+
+    fn load_0_to_1000(must_read_to_end: bool) -> OffsetSyncStore {
+        let mut store = OffsetSyncStore::new();
+        store.begin_initial_load(must_read_to_end);
+        for u in (0..=1000).step_by(10) {
+            checked_sync(&mut store, u, u);
+        }
+        store.mark_read_to_end();
+        store
+    }
+
+    #[test]
+    fn optimistic_initial_load_keeps_exponential_history() {
+        let store = load_0_to_1000(false);
+        let syncs = store.partition(&tp()).expect("present");
+        let expected = vec![
+            (0, 4, 1000),
+            (5, 5, 990),
+            (6, 6, 960),
+            (7, 7, 900),
+            (8, 8, 840),
+            (9, 9, 720),
+            (10, 10, 480),
+            (11, 63, 0),
+        ];
+        assert_eq!(runs(syncs), expected);
+        assert_eq!(syncs.distinct_syncs(), 8);
+    }
+
+    #[test]
+    fn pessimistic_initial_load_keeps_only_the_last_sync() {
+        let store = load_0_to_1000(true);
+        let syncs = store.partition(&tp()).expect("present");
+        assert_eq!(runs(syncs), vec![(0, 63, 1000)]);
+    }
+
+    /// Syncs every 10 offsets up to 10000 after a load of 0..=1000; downstream = upstream + 7.
+    fn past_offsets_store(must_read_to_end: bool) -> OffsetSyncStore {
+        let mut store = OffsetSyncStore::new();
+        store.begin_initial_load(must_read_to_end);
+        for u in (0..=1000).step_by(10) {
+            checked_sync(&mut store, u, u + 7);
+        }
+        store.mark_read_to_end();
+        store
+    }
+
+    fn live_syncs_to_10000(store: &mut OffsetSyncStore, from: i64) {
+        for u in (from..=10_000).step_by(10) {
+            checked_sync(store, u, u + 7);
+        }
+    }
+
+    fn assert_rewind_clears_history(store: &mut OffsetSyncStore) {
+        checked_sync(store, 1500, 20_000);
+        assert_eq!(store.translate_downstream(&tp(), 1499), Some(-1));
+        assert_eq!(store.translate_downstream(&tp(), 1500), Some(20_000));
+        assert_eq!(store.translate_downstream(&tp(), 2500), Some(20_001));
+    }
+
+    #[test]
+    fn pessimistic_start_translates_past_offsets_from_the_last_loaded_sync_on() {
+        let mut store = past_offsets_store(true);
+        assert_sparse_point(&store, 1000, None, 7);
+        live_syncs_to_10000(&mut store, 1010);
+        // Invariant D: the last sync of the initial load is still the oldest one kept.
+        assert_sparse_point(&store, 1000, None, 7);
+        let points = [4840, 6760, 8680, 9160, 9640, 9880, 9940, 9970, 9990, 10_000];
+        let mut previous = 1000;
+        for point in points {
+            assert_sparse_point(&store, point, Some(previous), 7);
+            previous = point;
+        }
+        assert_rewind_clears_history(&mut store);
+    }
+
+    #[test]
+    fn optimistic_start_translates_past_offsets_from_the_whole_history() {
+        let mut store = past_offsets_store(false);
+        assert_sparse_point(&store, 480, Some(0), 7);
+        assert_sparse_point(&store, 720, Some(480), 7);
+        assert_sparse_point(&store, 1000, Some(990), 7);
+        // 1000 arrives again live: an equal upstream offset is not a rewind.
+        live_syncs_to_10000(&mut store, 1000);
+        let points = [3840, 7680, 8640, 9120, 9600, 9840, 9900, 9960, 9990, 10_000];
+        let mut previous = 0;
+        for point in points {
+            assert_sparse_point(&store, point, Some(previous), 7);
+            previous = point;
+        }
+        assert_rewind_clears_history(&mut store);
+    }
+
+    /// Feeds `first`, then one sync per gap, and checks A, D, B, C and that no update evicts more
+    /// than `max_evicted` distinct syncs (identity-counted, as Java does).
+    fn assert_bounded_evictions(
+        first: i64,
+        gaps: impl IntoIterator<Item = i64>,
+        max_evicted: usize,
+    ) {
+        let mut store = started(true);
+        checked_sync(&mut store, first, first);
+        let mut offset = first;
+        let mut last_count = 1usize;
+        for gap in gaps {
+            offset = offset
+                .checked_add(gap)
+                .expect("test stream must not overflow");
+            checked_sync(&mut store, offset, offset);
+            let syncs = store.partition(&tp()).expect("present");
+            assert_eq!(syncs.slot(63).map(|s| s.0), Some(first), "invariant D");
+            let count = syncs.distinct_syncs();
+            let evicted = last_count + 1 - count;
+            assert!(
+                evicted <= max_evicted,
+                "{evicted} > {max_evicted} syncs evicted at {offset}"
+            );
+            last_count = count;
+        }
+    }
+
+    #[test]
+    fn consistently_spaced_syncs_evict_at_most_one_sync_per_update() {
+        let iterations = 100;
+        let max_step = i64::MAX / iterations;
+        let mut step = 1i64;
+        while step < max_step {
+            for first in (0..30).step_by(7) {
+                assert_bounded_evictions(
+                    first,
+                    std::iter::repeat(step).take(iterations as usize),
+                    1,
+                );
+            }
+            step = step * 2 + 1;
+        }
+    }
+
+    /// Deterministic splitmix64, so the random-gap tests are reproducible without a seed file.
+    struct SplitMix(u64);
+
+    impl SplitMix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        /// Uniform in `lo..hi` (modulo bias is irrelevant here).
+        fn range(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + (self.next() % (hi - lo) as u64) as i64
+        }
+    }
+
+    #[test]
+    fn randomly_spaced_syncs_evict_at_most_n_plus_two_for_n_bit_gaps() {
+        let mut rng = SplitMix(42);
+        let iterations = 1 << 10;
+        for n in 1..(64 - 10) {
+            let spread = 1i64 << n;
+            let gaps: Vec<i64> = (0..iterations).map(|_| rng.range(0, spread)).collect();
+            assert_bounded_evictions(0, gaps, n + 2);
+            // Same bound with a large minimum gap, as offset.lag.max produces.
+            let lag = 1i64 << 16;
+            let gaps: Vec<i64> = (0..iterations)
+                .map(|_| rng.range(lag, lag + spread))
+                .collect();
+            assert_bounded_evictions(0, gaps, n + 2);
+        }
+    }
+
+    #[test]
+    fn a_dropped_sync_among_regular_ones_evicts_at_most_two() {
+        let mut rng = SplitMix(7);
+        let gaps: Vec<i64> = (0..10_000)
+            .map(|_| if rng.next() % 2 == 0 { 200 } else { 100 })
+            .collect();
+        assert_bounded_evictions(0, gaps, 2);
+    }
+
+    #[test]
+    fn syncs_with_equal_offsets_are_distinct_by_identity() {
+        let mut store = started(true);
+        sync(&mut store, 50, 50);
+        sync(&mut store, 50, 50);
+        let syncs = store.partition(&tp()).expect("present");
+        // The repeat takes slot 0 and, by identity, differs from the first one behind it.
+        assert!(!syncs.same_sync(0, 63));
+        assert_eq!(syncs.distinct_syncs(), 2);
+        assert_eq!(syncs.slot(0), syncs.slot(63));
+    }
+
+    #[test]
+    fn labels_stay_small_under_long_streams() {
+        let mut store = started(true);
+        let mut rng = SplitMix(3);
+        let mut offset = 0i64;
+        for _ in 0..20_000 {
+            offset += rng.range(0, 1 << 20);
+            sync(&mut store, offset, offset);
+        }
+        let syncs = store.partition(&tp()).expect("present");
+        assert!(syncs.labels.iter().all(|&l| l <= 64));
+        assert!(syncs.fresh_label() <= 64);
+    }
+
+    #[test]
+    fn each_partition_has_its_own_history() {
+        let mut store = started(true);
+        let a = TopicPartition::new("a", 0);
+        let b = TopicPartition::new("b", 0);
+        store.handle_sync(&OffsetSync::new(a.clone(), 10, 100));
+        store.handle_sync(&OffsetSync::new(b.clone(), 5, 7));
+        store.handle_sync(&OffsetSync::new(a.clone(), 2, 3));
+        assert_eq!(store.partition_count(), 2);
+        assert_eq!(store.translate_downstream(&a, 2), Some(3));
+        assert_eq!(store.translate_downstream(&b, 6), Some(8));
+        assert_eq!(store.partitions().count(), 2);
+    }
+
+    /// One mirrored record: its upstream and downstream offsets, and whether it produced a sync.
+    #[derive(Debug)]
+    struct Mirrored {
+        up: i64,
+        down: i64,
+        synced: bool,
+    }
+
+    /// MirrorSourceTask's sync decision (reference §7), plus `extra` syncs that stand for delayed
+    /// syncs promoted at offset-flush time.
+    fn mirror(steps: &[(i64, i64, bool)], lag_max: i64) -> Vec<Mirrored> {
+        let (mut up, mut down) = (0i64, 0i64);
+        let (mut prev_up, mut prev_down, mut last_sync_down) = (-1i64, -1i64, -1i64);
+        let mut out = Vec::new();
+        for (i, &(up_gap, down_gap, extra)) in steps.iter().enumerate() {
+            if i > 0 {
+                up += up_gap;
+                down += down_gap;
+            } else {
+                up = up_gap - 1;
+            }
+            let required = last_sync_down == -1
+                || down - (last_sync_down + 1) >= lag_max
+                || up - prev_up != 1
+                || down < prev_down;
+            let synced = required || extra;
+            if synced {
+                last_sync_down = down;
+            }
+            prev_up = up;
+            prev_down = down;
+            out.push(Mirrored { up, down, synced });
+        }
+        out
+    }
+
+    /// The downstream offset a consumer at upstream position `g` must resume from so it misses
+    /// nothing, among `records` mirrored so far.
+    fn true_position(records: &[Mirrored], g: i64) -> i64 {
+        match records.iter().find(|r| r.up >= g) {
+            Some(r) => r.down,
+            None => records.last().map_or(0, |r| r.down + 1),
+        }
+    }
+
+    fn as_offset(t: Translation) -> Option<i64> {
+        match t {
+            Translation::Offset(d) => Some(d),
+            Translation::OlderThanEveryKeptSync => Some(-1),
+            _ => None,
+        }
+    }
+
+    fn extreme_i64() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            any::<i64>(),
+            (0i64..4096),
+            (i64::MAX - 4096..=i64::MAX),
+            (i64::MIN..i64::MIN + 4096),
+            Just(1i64 << 62),
+            Just(-1i64),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(192))]
+
+        #[test]
+        fn translation_never_passes_the_next_unconsumed_record_and_is_monotonic(
+            steps in prop::collection::vec((1i64..20, 1i64..4, any::<bool>()), 1..100),
+            lag_max in 0i64..40,
+            load_fraction in 0usize..=100,
+            must_read_to_end in any::<bool>(),
+        ) {
+            let records = mirror(&steps, lag_max);
+            let loaded = records.len() * load_fraction / 100;
+            let mut store = OffsetSyncStore::new();
+            store.begin_initial_load(must_read_to_end);
+            for (i, r) in records.iter().enumerate() {
+                if i == loaded {
+                    store.mark_read_to_end();
+                }
+                if !r.synced {
+                    continue;
+                }
+                sync(&mut store, r.up, r.down);
+                let syncs = store.partition(&tp()).expect("present");
+                assert_invariants(syncs);
+                let so_far = &records[..=i];
+                for probe in so_far.iter().step_by(3) {
+                    for g in [probe.up, probe.up + 1] {
+                        if let Some(d) = as_offset(store.translate(&tp(), g)) {
+                            prop_assert!(d <= true_position(so_far, g), "g={} d={}", g, d);
+                        }
+                    }
+                }
+            }
+            store.mark_read_to_end();
+            let end = records.last().map_or(0, |r| r.up + 1);
+            let mut previous = i64::MIN;
+            for g in 0..=end {
+                let d = as_offset(store.translate(&tp(), g));
+                prop_assert!(d.is_some(), "a synced partition always translates once read to end");
+                let d = d.unwrap_or(i64::MIN);
+                prop_assert!(d <= true_position(&records, g), "g={} d={}", g, d);
+                prop_assert!(d >= previous, "not monotonic at g={}: {} < {}", g, d, previous);
+                previous = d;
+            }
+        }
+
+        #[test]
+        fn arbitrary_sync_streams_keep_invariants_and_never_panic(
+            syncs in prop::collection::vec((extreme_i64(), extreme_i64()), 1..200),
+            probes in prop::collection::vec(extreme_i64(), 0..20),
+            must_read_to_end in any::<bool>(),
+            loaded in 0usize..200,
+        ) {
+            let mut store = OffsetSyncStore::new();
+            store.begin_initial_load(must_read_to_end);
+            for (i, &(up, down)) in syncs.iter().enumerate() {
+                if i == loaded {
+                    store.mark_read_to_end();
+                }
+                sync(&mut store, up, down);
+                let state = store.partition(&tp()).expect("present");
+                prop_assert_eq!(state.slot(0), Some((up, down)));
+                assert_invariants(state);
+                for &g in &probes {
+                    let _ = store.translate(&tp(), g);
+                }
+            }
+        }
+
+        #[test]
+        fn increasing_streams_near_the_top_of_i64_keep_invariants(
+            start in prop_oneof![Just(0i64), (1i64 << 61)..(1i64 << 62), (i64::MAX - (1i64 << 40))..i64::MAX],
+            gaps in prop::collection::vec(prop_oneof![0i64..16, 0i64..(1 << 20), 0i64..(1i64 << 58)], 1..200),
+        ) {
+            let mut store = started(true);
+            let mut offset = start;
+            sync(&mut store, offset, 0);
+            for gap in gaps {
+                offset = offset.saturating_add(gap);
+                sync(&mut store, offset, 0);
+                let state = store.partition(&tp()).expect("present");
+                assert_invariants(state);
+                // Slot 63's staleness bound is 2^63 - 2^62 = 2^62 (wrapping), so in Java too the
+                // first sync can be displaced once the stream has moved more than 2^62 past it.
+                if offset - start <= 1i64 << 62 {
+                    prop_assert_eq!(state.slot(63).map(|s| s.0), Some(start), "invariant D");
+                }
+            }
+        }
+    }
+}
