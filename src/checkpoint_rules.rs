@@ -704,49 +704,38 @@ mod tests {
     }
 
     #[test]
-    fn two_upstream_partitions_renamed_onto_one_target_keep_the_first() {
+    fn two_upstream_partitions_renamed_onto_one_target_keep_the_first_emitted() {
         let a = tp("a", 0);
         let b = tp("b", 0);
         let store = store_with(&[(&a, 0, 10), (&b, 0, 20)]);
         let onto_one = |_: &TopicPartition| tp("merged", 0);
-        let out = checkpoints_for_group(
-            "g",
-            &commits(&[(&a, Some(0)), (&b, Some(0))]),
-            &TopicFilter::default(),
-            &store,
-            &onto_one,
-            None,
-        );
-        assert_eq!(
-            out.checkpoints()
-                .map(|c| c.downstream_offset)
-                .collect::<Vec<_>>(),
-            vec![10]
-        );
-        assert_eq!(out.skipped, vec![(b, SkipReason::RenamedPartitionCollides)]);
-    }
-
-    #[test]
-    fn a_collision_only_counts_among_emitted_checkpoints() {
-        let a = tp("a", 0);
-        let b = tp("b", 0);
-        let store = store_with(&[(&a, 0, 10), (&b, 0, 20)]);
-        let onto_one = |_: &TopicPartition| tp("merged", 0);
-        let out = checkpoints_for_group(
-            "g",
-            &commits(&[(&a, None), (&b, Some(0))]),
-            &TopicFilter::default(),
-            &store,
-            &onto_one,
-            None,
-        );
-        assert_eq!(
-            out.checkpoints()
-                .map(|c| c.downstream_offset)
-                .collect::<Vec<_>>(),
-            vec![20]
-        );
-        assert_eq!(out.skipped, vec![(a, SkipReason::NoCommittedOffset)]);
+        let cases = [
+            (
+                "both translate: lowest upstream wins",
+                commits(&[(&a, Some(0)), (&b, Some(0))]),
+                vec![10],
+                vec![(b.clone(), SkipReason::RenamedPartitionCollides)],
+            ),
+            (
+                "a partition that emits nothing does not collide",
+                commits(&[(&a, None), (&b, Some(0))]),
+                vec![20],
+                vec![(a.clone(), SkipReason::NoCommittedOffset)],
+            ),
+        ];
+        for (name, committed, downstream, skipped) in cases {
+            let out = checkpoints_for_group(
+                "g",
+                &committed,
+                &TopicFilter::default(),
+                &store,
+                &onto_one,
+                None,
+            );
+            let got: Vec<i64> = out.checkpoints().map(|c| c.downstream_offset).collect();
+            assert_eq!(got, downstream, "{name}");
+            assert_eq!(out.skipped, skipped, "{name}");
+        }
     }
 
     #[test]

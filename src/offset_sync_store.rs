@@ -38,7 +38,7 @@ struct Sync {
 /// array, **1088 bytes** in total (checked by a test). Labels only need to tell apart the at
 /// most 65 syncs involved in one update, so a fresh sync takes the lowest label unused by the
 /// array, keeping every label in `0..=64`; a global sequence number would need 4–8 bytes a slot.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PartitionSyncs {
     upstream: [i64; SYNCS_PER_PARTITION],
     downstream: [i64; SYNCS_PER_PARTITION],
@@ -194,6 +194,10 @@ pub enum Translation {
 }
 
 /// Offset translation state for all upstream partitions of one checkpoint task.
+///
+/// Each tracked partition costs one boxed [`PartitionSyncs`] (1088 bytes) plus its map entry
+/// (the `TopicPartition` with its topic name, and a pointer). Applying a sync to a known
+/// partition allocates nothing.
 #[derive(Debug)]
 pub struct OffsetSyncStore {
     /// Boxed so the map's spare capacity costs a pointer, not a whole array, per bucket.
