@@ -431,6 +431,15 @@ impl Shared {
         }
     }
 
+    /// A group this task checkpoints: in the fixed list when one is configured, otherwise any
+    /// group passing the group filter and hashed to this task index.
+    fn accepts_group(&self, group: &str) -> bool {
+        match &self.config.assigned_groups {
+            Some(fixed) => fixed.iter().any(|g| g == group),
+            None => self.should_handle_group(group),
+        }
+    }
+
     fn should_handle_group(&self, group: &str) -> bool {
         let c = &self.config;
         c.group_filter.should_replicate_group(group)
@@ -455,6 +464,7 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
         signal,
     )?;
     let checkpoints_topic = c.checkpoints_topic();
+    log::debug!("creating checkpoints topic `{checkpoints_topic}` if missing");
     match target_admin.create_compacted_topic(&checkpoints_topic, c.checkpoints_topic_replication_factor) {
         Ok(TopicCreation::Created) => log::info!("created checkpoints topic `{checkpoints_topic}`"),
         Ok(TopicCreation::Exists) => {}
@@ -468,6 +478,7 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
         Err(e) => log::warn!("creating `{checkpoints_topic}`: {e}"),
     }
 
+    log::debug!("loading checkpoints from `{checkpoints_topic}`");
     let load_ok = match load_checkpoints(shared, leftovers) {
         Ok(ok) => ok,
         Err(e) => {
@@ -477,6 +488,7 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
     };
     shared.counters.checkpoints_load_ok.store(load_ok, Ordering::SeqCst);
 
+    log::debug!("loading offset syncs (pessimistic: {})", !load_ok);
     let log = match load_offset_syncs(shared, !load_ok, leftovers) {
         Ok(log) => log,
         Err(e) => {
@@ -571,7 +583,7 @@ fn load_checkpoints(shared: &Shared, leftovers: &mut Leftovers) -> Result<bool, 
     let mut store = lock(&shared.checkpoints);
     for cp in loaded {
         shared.counters.checkpoints_loaded.fetch_add(1, Ordering::SeqCst);
-        store.load_record(cp);
+        store.load_record(cp, |g| shared.accepts_group(g));
     }
     // Read once, as MM2 does: later checkpoints are tracked in memory.
     drop(log);

@@ -17,6 +17,7 @@ pub mod checkpoint_rules;
 pub mod checkpoint_store;
 pub mod checkpoint_task;
 pub mod diagnostics;
+pub mod embedded;
 pub mod error;
 pub mod ffi;
 pub mod filters;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::producer::BaseProducer;
+use rdkafka::producer::{BaseProducer, Producer};
 
 use super::{client_config, Owned};
 use crate::checkpoint_rules::CommittedOffset;

@@ -116,9 +116,4 @@ impl CheckpointProducer {
             .map(|i| outcomes.remove(&i).unwrap_or_else(|| Err("no delivery report".into())))
             .collect())
     }
-
-    /// Records still queued in the client (not yet delivered or failed).
-    pub(crate) fn in_flight(&self) -> i32 {
-        self.producer.call(|p| p.in_flight_count())
-    }
 }

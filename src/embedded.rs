@@ -1,0 +1,176 @@
+//! Embedded clusters for examples, demos and tests: a pair of librdkafka mock clusters
+//! (in-process brokers on real 127.0.0.1 ports), and the few client operations a demo needs on
+//! them — create a topic, write offset syncs as a mirror would, commit a group's offsets, read
+//! the checkpoints back. Nothing here is used by the checkpoint task itself.
+//!
+//! The mock broker has no CreateTopics, DescribeConfigs, ListGroups or DescribeGroups, so topics
+//! are created through the mock API and group discovery needs `task.assigned.groups`.
+
+use std::time::{Duration, Instant};
+
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::mocking::MockCluster;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::{Offset, TopicPartitionList};
+
+use crate::error::Error;
+use crate::ffi::librdkafka::{self, Polled};
+use crate::{Checkpoint, OffsetSync};
+
+/// Which of the two embedded clusters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The source (upstream) cluster.
+    Source,
+    /// The target (downstream) cluster.
+    Target,
+}
+
+/// Two in-process mock clusters, one per side. Dropping it shuts both down.
+pub struct EmbeddedClusters {
+    source: MockCluster<'static, rdkafka::producer::DefaultProducerContext>,
+    target: MockCluster<'static, rdkafka::producer::DefaultProducerContext>,
+}
+
+const IO_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl EmbeddedClusters {
+    /// Starts two one-broker mock clusters.
+    pub fn new() -> Result<Self, Error> {
+        let make = |side: &str| {
+            MockCluster::new(1).map_err(|e| Error::kafka(format!("starting the embedded {side} cluster"), e))
+        };
+        Ok(EmbeddedClusters {
+            source: make("source")?,
+            target: make("target")?,
+        })
+    }
+
+    fn cluster(&self, side: Side) -> &MockCluster<'static, rdkafka::producer::DefaultProducerContext> {
+        match side {
+            Side::Source => &self.source,
+            Side::Target => &self.target,
+        }
+    }
+
+    /// The `bootstrap.servers` of one side.
+    pub fn bootstrap(&self, side: Side) -> String {
+        self.cluster(side).bootstrap_servers()
+    }
+
+    /// Creates a topic through the mock API (the mock broker has no CreateTopics).
+    pub fn create_topic(&self, side: Side, topic: &str, partitions: i32) -> Result<(), Error> {
+        self.cluster(side)
+            .create_topic(topic, partitions, 1)
+            .map_err(|e| Error::kafka(format!("creating embedded topic `{topic}`"), e))
+    }
+
+    /// Produces records `(partition, key, value)` to `topic` and waits for their delivery.
+    pub fn produce(&self, side: Side, topic: &str, records: &[(i32, Option<Vec<u8>>, Option<Vec<u8>>)]) -> Result<(), Error> {
+        let producer: BaseProducer = ClientConfig::new()
+            .set("bootstrap.servers", self.bootstrap(side))
+            .set("batch.num.messages", "1000")
+            .create()
+            .map_err(|e| Error::kafka("creating an embedded producer", e))?;
+        for (partition, key, value) in records {
+            let mut r: BaseRecord<'_, [u8], [u8]> = BaseRecord::to(topic).partition(*partition);
+            if let Some(k) = key {
+                r = r.key(k.as_slice());
+            }
+            if let Some(v) = value {
+                r = r.payload(v.as_slice());
+            }
+            let mut r = Some(r);
+            while let Some(rec) = r.take() {
+                if let Err((e, rec)) = producer.send(rec) {
+                    if !matches!(e, rdkafka::error::KafkaError::MessageProduction(rdkafka::types::RDKafkaErrorCode::QueueFull)) {
+                        return Err(Error::kafka(format!("producing to `{topic}`"), e));
+                    }
+                    producer.poll(Duration::from_millis(10));
+                    r = Some(rec);
+                }
+            }
+        }
+        producer
+            .flush(IO_TIMEOUT)
+            .map_err(|e| Error::kafka(format!("flushing records to `{topic}`"), e))
+    }
+
+    /// Produces `count` small data records to one partition.
+    pub fn produce_data(&self, side: Side, topic: &str, partition: i32, count: usize) -> Result<(), Error> {
+        let records: Vec<_> = (0..count)
+            .map(|i| (partition, None, Some(format!("record-{i}").into_bytes())))
+            .collect();
+        self.produce(side, topic, &records)
+    }
+
+    /// Writes offset syncs to `syncs_topic` (partition 0) exactly as MirrorSourceTask encodes them.
+    pub fn produce_offset_syncs(&self, side: Side, syncs_topic: &str, syncs: &[OffsetSync]) -> Result<(), Error> {
+        let mut records = Vec::with_capacity(syncs.len());
+        for s in syncs {
+            let key = s.encode_key().map_err(|e| Error::kafka("encoding an offset sync", e))?;
+            records.push((0, Some(key), Some(s.encode_value())));
+        }
+        self.produce(side, syncs_topic, &records)
+    }
+
+    /// Commits `(topic, partition, offset, metadata)` for `group`, without joining it.
+    pub fn commit_offsets(&self, side: Side, group: &str, offsets: &[(&str, i32, i64, &str)]) -> Result<(), Error> {
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", self.bootstrap(side))
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            .create()
+            .map_err(|e| Error::kafka("creating an embedded committer", e))?;
+        let mut tpl = TopicPartitionList::new();
+        for (topic, partition, offset, metadata) in offsets {
+            let mut elem = tpl
+                .add_partition_offset(topic, *partition, Offset::Offset(*offset))
+                .map(|_| tpl.find_partition(topic, *partition));
+            if let Ok(Some(e)) = elem.as_mut() {
+                e.set_metadata(*metadata);
+            }
+            drop(elem);
+        }
+        consumer
+            .commit(&tpl, CommitMode::Sync)
+            .map_err(|e| Error::kafka(format!("committing offsets of group `{group}`"), e))
+    }
+
+    /// Reads every record of partition 0 of `topic` (up to the end at the time of reading).
+    pub fn read_partition0(&self, side: Side, topic: &str) -> Result<Vec<(Option<Vec<u8>>, Option<Vec<u8>>)>, Error> {
+        let consumer: BaseConsumer = ClientConfig::new()
+            .set("bootstrap.servers", self.bootstrap(side))
+            .set("group.id", "mm2-checkpoint-embedded-reader")
+            .set("enable.auto.commit", "false")
+            .set("enable.partition.eof", "true")
+            .set("auto.offset.reset", "earliest")
+            .create()
+            .map_err(|e| Error::kafka("creating an embedded reader", e))?;
+        let mut tpl = TopicPartitionList::new();
+        tpl.add_partition_offset(topic, 0, Offset::Beginning)
+            .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
+        consumer.assign(&tpl).map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
+        let deadline = Instant::now() + IO_TIMEOUT;
+        let mut out = Vec::new();
+        while Instant::now() < deadline {
+            match librdkafka::consumer_poll(&consumer, Duration::from_millis(200)) {
+                Polled::Record { key, value, .. } => out.push((key, value)),
+                Polled::PartitionEof { .. } => return Ok(out),
+                Polled::Error(e) => log::debug!("reading `{topic}`: {e}"),
+                Polled::Nothing => {}
+            }
+        }
+        Err(Error::TimedOut(format!("reading `{topic}` to its end")))
+    }
+
+    /// Reads and decodes the checkpoints in `topic` on the target (malformed records skipped).
+    pub fn read_checkpoints(&self, topic: &str) -> Result<Vec<Checkpoint>, Error> {
+        Ok(self
+            .read_partition0(Side::Target, topic)?
+            .into_iter()
+            .filter_map(|(k, v)| Checkpoint::decode(k.as_deref(), v.as_deref()).ok())
+            .collect())
+    }
+}
