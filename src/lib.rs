@@ -21,6 +21,7 @@ pub mod heartbeat;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;
 pub mod offset_sync_store;
+pub mod properties;
 pub mod replication_policy;
 pub mod topic_partition;
 pub mod wire;
