@@ -223,6 +223,7 @@ if [ -d "$ROOT/fuzz" ] && [ "$MM2_NIGHTLY" = 1 ]; then
         cargo install --locked --quiet --root "$CARGO_TOOLS" cargo-fuzz >&2 \
             || warn "cargo install cargo-fuzz failed; fuzzing will be skipped"
     fi
+    log "cargo-fuzz: $(cargo +nightly fuzz --version 2>/dev/null || echo unavailable)"
 fi
 
 # ---------------------------------------------------------------- env.sh
