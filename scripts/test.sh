@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The project's one test command (README and CI run exactly this).
+#
+# Installs what the tests need (scripts/setup-test-env.sh), then: rustfmt check, clippy with
+# warnings as errors, doc tests, every cargo test target (integration tests start their own
+# tansu brokers), and the later stages whose folders exist: ffi-tests/, examples/jvm/,
+# fuzz/. Stops at the first failing stage with its name and a non-zero exit.
+#
+# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 30).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [ "${CI:-}" = true ]; then
+    export CARGO_TERM_COLOR=never
+fi
+
+STARTED=$SECONDS
+stage() { echo "==> [$((SECONDS - STARTED))s] $*"; }
+fail() {
+    echo "test.sh: FAILED at stage: $*" >&2
+    exit 1
+}
+
+stage "setup: scripts/setup-test-env.sh"
+scripts/setup-test-env.sh || fail "setup (scripts/setup-test-env.sh)"
+# shellcheck source=/dev/null
+source "$ROOT/.tools/env.sh"
+export MM2_TANSU_BIN MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+
+# tansu processes still running from our binary: a test that leaked its broker.
+leaked_brokers() {
+    local pid exe bin
+    bin="$(readlink -f "$MM2_TANSU_BIN")"
+    for exe in /proc/[0-9]*/exe; do
+        pid="${exe#/proc/}"
+        pid="${pid%/exe}"
+        [ "$(readlink "$exe" 2>/dev/null)" = "$bin" ] && echo "$pid"
+    done
+    return 0
+}
+check_no_leaked_brokers() {
+    local leaked
+    leaked="$(leaked_brokers | tr '\n' ' ')"
+    if [ -n "$leaked" ]; then
+        echo "test.sh: tansu processes left running after $1: pids $leaked" >&2
+        fail "$1 leaked tansu brokers"
+    fi
+}
+# Brokers from an earlier, interrupted run would be blamed on this one.
+preexisting="$(leaked_brokers | tr '\n' ' ')"
+if [ -n "$preexisting" ]; then
+    echo "test.sh: note: tansu already running before the tests (pids $preexisting); leak checks are off" >&2
+fi
+
+stage "cargo fmt --check"
+cargo fmt --check || fail "cargo fmt --check (run 'cargo fmt' to fix)"
+
+stage "cargo clippy --all-targets -- -D warnings"
+cargo clippy --all-targets -- -D warnings || fail "cargo clippy"
+
+# --all-targets leaves out doc tests, so examples in doc comments get their own run (first,
+# so that the last cargo summary printed is the main suite's).
+stage "cargo test --doc"
+cargo test --doc || fail "cargo test --doc"
+
+stage "cargo test --all-targets"
+cargo test --all-targets || fail "cargo test --all-targets"
+[ -n "$preexisting" ] || check_no_leaked_brokers "cargo test"
+
+if [ -f ffi-tests/run.sh ]; then
+    stage "ffi-tests/run.sh"
+    bash ffi-tests/run.sh || fail "ffi-tests/run.sh"
+    [ -n "$preexisting" ] || check_no_leaked_brokers "ffi-tests/run.sh"
+else
+    stage "ffi-tests/run.sh: not present yet, skipped"
+fi
+
+if [ -f examples/jvm/run.sh ]; then
+    stage "examples/jvm/run.sh"
+    bash examples/jvm/run.sh || fail "examples/jvm/run.sh"
+    [ -n "$preexisting" ] || check_no_leaked_brokers "examples/jvm/run.sh"
+else
+    stage "examples/jvm/run.sh: not present yet, skipped"
+fi
+
+if [ -d fuzz ]; then
+    if [ "${MM2_NIGHTLY:-0}" = 1 ] && cargo +nightly fuzz --version >/dev/null 2>&1; then
+        seconds="${MM2_FUZZ_SECONDS:-30}"
+        targets="$(cargo +nightly fuzz list)" || fail "cargo +nightly fuzz list"
+        for target in $targets; do
+            stage "cargo +nightly fuzz run $target (${seconds}s)"
+            cargo +nightly fuzz run "$target" -- -max_total_time="$seconds" \
+                || fail "fuzz target $target (crash input under fuzz/artifacts/$target/)"
+        done
+    else
+        stage "fuzz: nightly Rust or cargo-fuzz unavailable; fuzzing skipped, the proptests cover these inputs"
+    fi
+else
+    stage "fuzz/: not present yet, skipped"
+fi
+
+stage "all stages passed"

@@ -1,0 +1,30 @@
+//! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
+//!
+//! - [`tansu`]: a real Kafka-compatible broker process per simulated cluster.
+//! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
+//! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
+//! - [`wait`]: condition polling with a deadline, so tests await conditions instead of sleeping.
+//!
+//! Every helper fails loudly (panics with the reason) instead of skipping: a test that
+//! silently did nothing would hide a missing broker.
+
+// Each test binary uses a different subset of these helpers.
+#![allow(dead_code)]
+
+pub mod kafka;
+pub mod mock;
+pub mod tansu;
+pub mod wait;
+
+#[allow(unused_imports)]
+pub use kafka::{
+    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, group_state,
+    produce, produce_many, produce_numbered, read_all, read_records, topic_config, Committed,
+    ConsumedRecord, KeyValue, Record,
+};
+#[allow(unused_imports)]
+pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
+#[allow(unused_imports)]
+pub use tansu::Tansu;
+#[allow(unused_imports)]
+pub use wait::{block_on, wait_for, wait_until};
