@@ -24,7 +24,7 @@ use crate::checkpoint_rules::{
 };
 use crate::checkpoint_store::CheckpointStore;
 use crate::diagnostics::LibraryThread;
-use crate::error::Error;
+use crate::error::{ConfigError, Error};
 use crate::ffi::librdkafka::NativeGroupState;
 use crate::group_assignment::owns_group;
 use crate::kafka::admin::{Admin, TopicCreation};
@@ -36,6 +36,9 @@ use crate::replication_policy::{checkpoint_topic_partition, ReplicationPolicy};
 use crate::scheduler::{JobError, Leftovers, RepeatingJob, Scheduler};
 use crate::stop_signal::{lock, StopSignal};
 use crate::{Checkpoint, OffsetSync, TopicPartition};
+
+/// A period long enough to mean "not again".
+const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
 /// Committed-offset requests kept in flight at once during a checkpoint cycle.
 const MAX_OFFSET_FETCHES_IN_FLIGHT: usize = 64;
@@ -163,6 +166,7 @@ struct Counters {
 
 struct Shared {
     config: MirrorCheckpointConfig,
+    emit_interval: Duration,
     policy: ReplicationPolicy,
     signal: StopSignal,
     syncs: RwLock<OffsetSyncStore>,
@@ -223,9 +227,17 @@ impl CheckpointTask {
             &config.replication_policy_class,
             &config.policy_properties(),
         )?;
+        let Some(emit_interval) = config.emit_checkpoints_interval else {
+            return Err(ConfigError::new(
+                "emit.checkpoints.enabled",
+                "checkpoint emission is disabled (or its interval is negative): a checkpoint task would do nothing",
+            )
+            .into());
+        };
         let groups = config.assigned_groups.clone().unwrap_or_default();
         let shared = Arc::new(Shared {
             config,
+            emit_interval,
             policy,
             signal: StopSignal::new(),
             syncs: RwLock::new(OffsetSyncStore::new()),
@@ -314,7 +326,7 @@ impl CheckpointTask {
             Some(_) if Instant::now() < due => return Ok(PollOutcome::status(PollStatus::NotDue)),
             Some(_) => {}
         }
-        poller.next_cycle = Some(Instant::now() + shared.config.emit_checkpoints_interval);
+        poller.next_cycle = Some(Instant::now() + shared.emit_interval);
         match run_cycle(shared, &mut poller) {
             Ok(checkpoints) => Ok(PollOutcome {
                 status: PollStatus::Emitted,
@@ -464,22 +476,8 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
         signal,
     )?;
     let checkpoints_topic = c.checkpoints_topic();
-    log::debug!("creating checkpoints topic `{checkpoints_topic}` if missing");
-    match target_admin.create_compacted_topic(&checkpoints_topic, c.checkpoints_topic_replication_factor) {
-        Ok(TopicCreation::Created) => log::info!("created checkpoints topic `{checkpoints_topic}`"),
-        Ok(TopicCreation::Exists) => {}
-        Ok(TopicCreation::Skipped(why)) => {
-            log::debug!("not creating `{checkpoints_topic}` ({why}); assuming it exists")
-        }
-        Err(Error::Stopped) => {
-            leftovers.push(Box::new(target_admin));
-            return Err(JobError::Stopped);
-        }
-        Err(e) => log::warn!("creating `{checkpoints_topic}`: {e}"),
-    }
-
     log::debug!("loading checkpoints from `{checkpoints_topic}`");
-    let load_ok = match load_checkpoints(shared, leftovers) {
+    let load_ok = match load_checkpoints(shared, &mut target_admin, leftovers) {
         Ok(ok) => ok,
         Err(e) => {
             leftovers.push(Box::new(target_admin));
@@ -529,7 +527,8 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
         let shared = Arc::clone(shared);
         jobs.push(RepeatingJob {
             name: "group discovery",
-            interval: c.refresh_groups_interval,
+            // Without periodic refresh, groups are discovered once, at start.
+            interval: c.refresh_groups_interval.filter(|_| c.refresh_groups_enabled).unwrap_or(NEVER),
             first_delay: Duration::ZERO,
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
         });
@@ -548,7 +547,14 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
     Ok(jobs)
 }
 
-fn load_checkpoints(shared: &Shared, leftovers: &mut Leftovers) -> Result<bool, JobError> {
+/// Loads the checkpoints topic once (MM2's CheckpointStore.start). A missing topic is created
+/// (compacted, as MM2's connector creates it) and counts as a failed load, so translation starts
+/// pessimistic: nothing proves what an earlier task generation emitted.
+fn load_checkpoints(
+    shared: &Shared,
+    target_admin: &mut Admin,
+    leftovers: &mut Leftovers,
+) -> Result<bool, JobError> {
     let c = &shared.config;
     let topic = c.checkpoints_topic();
     let mut log = KafkaBasedLog::open(
@@ -568,7 +574,19 @@ fn load_checkpoints(shared: &Shared, leftovers: &mut Leftovers) -> Result<bool, 
     let ok = match outcome {
         Ok(ReadToEnd::Reached) => true,
         Ok(ReadToEnd::TopicMissing) => {
-            log::info!("checkpoints topic `{topic}` does not exist; starting pessimistic");
+            log::info!("checkpoints topic `{topic}` does not exist; creating it, starting pessimistic");
+            match target_admin.create_compacted_topic(&topic, c.checkpoints_topic_replication_factor) {
+                Ok(TopicCreation::Created) => log::info!("created checkpoints topic `{topic}`"),
+                Ok(TopicCreation::Exists) => {}
+                Ok(TopicCreation::Skipped(why)) => {
+                    log::warn!("could not create `{topic}` ({why}); assuming it will exist")
+                }
+                Err(Error::Stopped) => {
+                    leftovers.push(Box::new(log));
+                    return Err(JobError::Stopped);
+                }
+                Err(e) => log::warn!("creating `{topic}`: {e}"),
+            }
             false
         }
         Err(Error::Stopped) => {
@@ -716,7 +734,31 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
     else {
         return Err(Error::InvalidState("poll clients missing".into()));
     };
-    let committed = admin.list_group_offsets(&groups, MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+    let mut committed = admin.list_group_offsets(&groups, None, MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+    // Some brokers (librdkafka's mock among them) answer "all partitions" with nothing. For groups
+    // that came back empty, ask again for the partitions offset syncs exist for: only those can
+    // be translated anyway.
+    let empty: Vec<String> = committed
+        .iter()
+        .filter(|(_, r)| r.as_ref().is_ok_and(|m| m.is_empty()))
+        .map(|(g, _)| g.clone())
+        .collect();
+    if !empty.is_empty() {
+        let known: Vec<TopicPartition> = read_syncs(shared)
+            .partitions()
+            .map(|(tp, _)| tp.clone())
+            .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
+            .collect();
+        if !known.is_empty() {
+            let again = admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+            let again: BTreeMap<String, _> = again.into_iter().collect();
+            for (group, result) in committed.iter_mut() {
+                if let Some(r) = again.get(group) {
+                    *result = r.clone();
+                }
+            }
+        }
+    }
     let rename = |tp: &TopicPartition| {
         checkpoint_topic_partition(&shared.policy, &c.source_cluster_alias, &c.target_cluster_alias, tp)
     };
@@ -731,6 +773,7 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
                 continue;
             }
         };
+        log::debug!("group `{group}`: {} committed partitions on the source", offsets.len());
         let ts = now_ms();
         let last = lock(&shared.checkpoints).get(&group).cloned();
         let decided = {
@@ -849,7 +892,7 @@ fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError
     for (group, offsets) in converted {
         let state = match states.get(&group).copied().unwrap_or(NativeGroupState::Unknown) {
             NativeGroupState::Empty => {
-                let target = admin.list_group_offsets(std::slice::from_ref(&group), 1)?;
+                let target = admin.list_group_offsets(std::slice::from_ref(&group), None, 1)?;
                 match target.into_iter().next().map(|(_, r)| r) {
                     Some(Ok(map)) => TargetGroupState::Empty {
                         committed: map.into_iter().map(|(tp, o)| (tp, o.map(|o| o.offset))).collect(),

@@ -53,7 +53,7 @@ fn poll_until_emitted(task: &CheckpointTask) -> Vec<Checkpoint> {
         if out.status == PollStatus::Emitted && !out.checkpoints.is_empty() {
             return out.checkpoints;
         }
-        assert!(Instant::now() < deadline, "no checkpoints within 30 s: {out:?} {:?}", task.fatal_error());
+        assert!(Instant::now() < deadline, "no checkpoints within 30 s: {out:?} {:?} {:?}", task.fatal_error(), task.partition_statuses());
     }
 }
 
@@ -124,9 +124,11 @@ fn stop_while_checkpoint_store_start_is_held_orders_flag_wake_join_close() {
     task.stop().unwrap();
     let events = events.lock().unwrap().clone();
     let pos = |s: &str| events.iter().position(|e| e == s).unwrap_or_else(|| panic!("no `{s}` in {events:?}"));
-    assert!(pos("stop flag set") < pos("woken"));
-    assert!(pos("woken") < pos("checkpoint store start returned"));
-    assert!(pos("checkpoint store start returned") < pos("joined scheduler"));
+    // flag → (the held start sees it and returns) → wake done → join → close.
+    assert!(pos("stop flag set") < pos("checkpoint store start returned"), "{events:?}");
+    assert!(pos("stop flag set") < pos("woken"), "{events:?}");
+    assert!(pos("woken") < pos("joined scheduler"), "{events:?}");
+    assert!(pos("checkpoint store start returned") < pos("joined scheduler"), "{events:?}");
     assert!(pos("joined scheduler") < pos("closed checkpoints-target-consumer"), "{events:?}");
     assert_no_leaks();
 }

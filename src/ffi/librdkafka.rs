@@ -339,12 +339,14 @@ impl Drop for Options {
     }
 }
 
-/// Submits ListConsumerGroupOffsets for one group (all its committed partitions).
-/// librdkafka accepts one group per request, so callers batch by keeping several in flight.
+/// Submits ListConsumerGroupOffsets for one group: all its committed partitions, or only
+/// `partitions` when given. librdkafka accepts one group per request, so callers batch by keeping
+/// several in flight.
 pub fn submit_list_group_offsets<C: ClientContext>(
     client: &Client<C>,
     queue: &QueueHandle,
     group: &str,
+    partitions: Option<&[(String, i32)]>,
     tag: u64,
     timeout: Duration,
 ) {
@@ -355,11 +357,25 @@ pub fn submit_list_group_offsets<C: ClientContext>(
         tag,
         timeout,
     );
-    // SAFETY: the request object is destroyed after submission (librdkafka copies it).
+    // SAFETY: the list and request are destroyed after submission (librdkafka copies them).
     unsafe {
-        let mut req = rd::rd_kafka_ListConsumerGroupOffsets_new(g.as_ptr(), ptr::null());
+        let list = match partitions {
+            Some(ps) => {
+                let list = rd::rd_kafka_topic_partition_list_new(ps.len() as libc::c_int);
+                for (topic, partition) in ps {
+                    let t = c_string(topic);
+                    rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), *partition);
+                }
+                list
+            }
+            None => ptr::null_mut(),
+        };
+        let mut req = rd::rd_kafka_ListConsumerGroupOffsets_new(g.as_ptr(), list);
         rd::rd_kafka_ListConsumerGroupOffsets(client.native_ptr(), &mut req, 1, opts.0, queue.0);
         rd::rd_kafka_ListConsumerGroupOffsets_destroy(req);
+        if !list.is_null() {
+            rd::rd_kafka_topic_partition_list_destroy(list);
+        }
     }
 }
 

@@ -102,12 +102,16 @@ impl Admin {
         self.handle.call(|h| h.poll(Duration::ZERO));
     }
 
-    /// Committed offsets of each group, with at most `max_in_flight` requests outstanding.
+    /// Committed offsets of each group (all partitions, or only `partitions`), with at most
+    /// `max_in_flight` requests outstanding.
     pub(crate) fn list_group_offsets(
         &mut self,
         groups: &[String],
+        partitions: Option<&[TopicPartition]>,
         max_in_flight: usize,
     ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+        let raw: Option<Vec<(String, i32)>> =
+            partitions.map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect());
         let max_in_flight = max_in_flight.max(1);
         let mut results: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
         let mut in_flight: HashMap<u64, usize> = HashMap::new();
@@ -123,7 +127,14 @@ impl Admin {
                 let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
                 let group = groups[next].as_str();
                 self.handle.call(|h| {
-                    librdkafka::submit_list_group_offsets(h.client(), &queue, group, tag, timeout)
+                    librdkafka::submit_list_group_offsets(
+                        h.client(),
+                        &queue,
+                        group,
+                        raw.as_deref(),
+                        tag,
+                        timeout,
+                    )
                 });
                 in_flight.insert(tag, next);
                 next += 1;
