@@ -142,13 +142,18 @@ pub struct GroupOffsetSyncResult {
 
 /// Test hooks run on the scheduler thread at fixed points of start-up; each gets the task's stop
 /// signal so it can hold start-up until a stop arrives (the deterministic race tests).
+/// A start-up hook: gets the task's stop signal.
+#[doc(hidden)]
+pub type StartupHook = Arc<dyn Fn(&StopSignal) + Send + Sync>;
+
+/// Test hooks run on the scheduler thread at fixed points of start-up.
 #[doc(hidden)]
 #[derive(Clone, Default)]
 pub struct StartupHooks {
     /// Runs after the checkpoints consumer is created, before it reads.
-    pub checkpoint_store_reading: Option<Arc<dyn Fn(&StopSignal) + Send + Sync>>,
+    pub checkpoint_store_reading: Option<StartupHook>,
     /// Runs after the offset-syncs consumer is created, before it reads.
-    pub offset_sync_store_reading: Option<Arc<dyn Fn(&StopSignal) + Send + Sync>>,
+    pub offset_sync_store_reading: Option<StartupHook>,
 }
 
 #[derive(Default)]
@@ -273,7 +278,9 @@ impl CheckpointTask {
         let mut lc = lock(&self.lifecycle);
         match &*lc {
             Lifecycle::Created => {}
-            Lifecycle::Running(_) => return Err(Error::InvalidState("task already started".into())),
+            Lifecycle::Running(_) => {
+                return Err(Error::InvalidState("task already started".into()))
+            }
             Lifecycle::Stopped => return Err(Error::InvalidState("task was stopped".into())),
         }
         let shared = Arc::clone(&self.shared);
@@ -311,9 +318,9 @@ impl CheckpointTask {
         let shared = &self.shared;
         let deadline = Instant::now() + timeout;
         let fatal = || lock(&shared.fatal).is_some();
-        let ready = shared
-            .signal
-            .wait_until(deadline, || shared.initialized.load(Ordering::SeqCst) || fatal());
+        let ready = shared.signal.wait_until(deadline, || {
+            shared.initialized.load(Ordering::SeqCst) || fatal()
+        });
         match ready {
             None => return Ok(PollOutcome::status(PollStatus::Stopped)),
             Some(_) if fatal() => return Ok(PollOutcome::status(PollStatus::Failed)),
@@ -413,7 +420,11 @@ impl CheckpointTask {
 
     /// The groups this task currently checkpoints.
     pub fn groups(&self) -> Vec<String> {
-        self.shared.groups.read().map(|g| g.clone()).unwrap_or_default()
+        self.shared
+            .groups
+            .read()
+            .map(|g| g.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -484,7 +495,10 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
             return Err(e);
         }
     };
-    shared.counters.checkpoints_load_ok.store(load_ok, Ordering::SeqCst);
+    shared
+        .counters
+        .checkpoints_load_ok
+        .store(load_ok, Ordering::SeqCst);
 
     log::debug!("loading offset syncs (pessimistic: {})", !load_ok);
     let log = match load_offset_syncs(shared, !load_ok, leftovers) {
@@ -528,12 +542,18 @@ fn startup(shared: &Arc<Shared>, leftovers: &mut Leftovers) -> Result<Vec<Repeat
         jobs.push(RepeatingJob {
             name: "group discovery",
             // Without periodic refresh, groups are discovered once, at start.
-            interval: c.refresh_groups_interval.filter(|_| c.refresh_groups_enabled).unwrap_or(NEVER),
+            interval: c
+                .refresh_groups_interval
+                .filter(|_| c.refresh_groups_enabled)
+                .unwrap_or(NEVER),
             first_delay: Duration::ZERO,
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
         });
     }
-    if let Some(interval) = c.sync_group_offsets_interval.filter(|_| c.sync_group_offsets_enabled) {
+    if let Some(interval) = c
+        .sync_group_offsets_interval
+        .filter(|_| c.sync_group_offsets_enabled)
+    {
         let shared = Arc::clone(shared);
         jobs.push(RepeatingJob {
             name: "group offset sync",
@@ -574,8 +594,12 @@ fn load_checkpoints(
     let ok = match outcome {
         Ok(ReadToEnd::Reached) => true,
         Ok(ReadToEnd::TopicMissing) => {
-            log::info!("checkpoints topic `{topic}` does not exist; creating it, starting pessimistic");
-            match target_admin.create_compacted_topic(&topic, c.checkpoints_topic_replication_factor) {
+            log::info!(
+                "checkpoints topic `{topic}` does not exist; creating it, starting pessimistic"
+            );
+            match target_admin
+                .create_compacted_topic(&topic, c.checkpoints_topic_replication_factor)
+            {
                 Ok(TopicCreation::Created) => log::info!("created checkpoints topic `{topic}`"),
                 Ok(TopicCreation::Exists) => {}
                 Ok(TopicCreation::Skipped(why)) => {
@@ -600,7 +624,10 @@ fn load_checkpoints(
     };
     let mut store = lock(&shared.checkpoints);
     for cp in loaded {
-        shared.counters.checkpoints_loaded.fetch_add(1, Ordering::SeqCst);
+        shared
+            .counters
+            .checkpoints_loaded
+            .fetch_add(1, Ordering::SeqCst);
         store.load_record(cp, |g| shared.accepts_group(g));
     }
     // Read once, as MM2 does: later checkpoints are tracked in memory.
@@ -693,7 +720,11 @@ fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if *current != groups {
-        log::info!("now checkpointing {} groups (was {})", groups.len(), current.len());
+        log::info!(
+            "now checkpointing {} groups (was {})",
+            groups.len(),
+            current.len()
+        );
         *current = groups;
     }
     Ok(())
@@ -750,7 +781,8 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
             .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
             .collect();
         if !known.is_empty() {
-            let again = admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+            let again =
+                admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
             let again: BTreeMap<String, _> = again.into_iter().collect();
             for (group, result) in committed.iter_mut() {
                 if let Some(r) = again.get(group) {
@@ -760,7 +792,12 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
         }
     }
     let rename = |tp: &TopicPartition| {
-        checkpoint_topic_partition(&shared.policy, &c.source_cluster_alias, &c.target_cluster_alias, tp)
+        checkpoint_topic_partition(
+            &shared.policy,
+            &c.source_cluster_alias,
+            &c.target_cluster_alias,
+            tp,
+        )
     };
     let mut pending: Vec<(Checkpoint, TopicPartition)> = Vec::new();
     let mut records = Vec::new();
@@ -769,16 +806,29 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
         let offsets = match result {
             Ok(o) => o,
             Err(e) => {
-                log::error!("fetching committed offsets of group `{group}` on `{}`: {e}", c.source_cluster_alias);
+                log::error!(
+                    "fetching committed offsets of group `{group}` on `{}`: {e}",
+                    c.source_cluster_alias
+                );
                 continue;
             }
         };
-        log::debug!("group `{group}`: {} committed partitions on the source", offsets.len());
+        log::debug!(
+            "group `{group}`: {} committed partitions on the source",
+            offsets.len()
+        );
         let ts = now_ms();
         let last = lock(&shared.checkpoints).get(&group).cloned();
         let decided = {
             let syncs = read_syncs(shared);
-            checkpoints_for_group(&group, &offsets, &c.topic_filter, &syncs, &rename, last.as_ref())
+            checkpoints_for_group(
+                &group,
+                &offsets,
+                &c.topic_filter,
+                &syncs,
+                &rename,
+                last.as_ref(),
+            )
         };
         let mut statuses = lock(&shared.statuses);
         for (upstream, reason) in decided.skipped {
@@ -830,7 +880,10 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
                     });
                 status.last_checkpoint = Some(cp.clone());
                 status.reason = None;
-                delivered.entry(cp.consumer_group_id.clone()).or_default().push(cp.clone());
+                delivered
+                    .entry(cp.consumer_group_id.clone())
+                    .or_default()
+                    .push(cp.clone());
                 batch.push(cp);
             }
             Err(e) => log::warn!(
@@ -878,7 +931,11 @@ fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError
         Ok(descs) => descs
             .into_iter()
             .map(|d| {
-                let state = if d.error.is_some() { NativeGroupState::Unknown } else { d.state };
+                let state = if d.error.is_some() {
+                    NativeGroupState::Unknown
+                } else {
+                    d.state
+                };
                 (d.group, state)
             })
             .collect(),
@@ -890,12 +947,19 @@ fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError
     };
     let mut results = Vec::new();
     for (group, offsets) in converted {
-        let state = match states.get(&group).copied().unwrap_or(NativeGroupState::Unknown) {
+        let state = match states
+            .get(&group)
+            .copied()
+            .unwrap_or(NativeGroupState::Unknown)
+        {
             NativeGroupState::Empty => {
                 let target = admin.list_group_offsets(std::slice::from_ref(&group), None, 1)?;
                 match target.into_iter().next().map(|(_, r)| r) {
                     Some(Ok(map)) => TargetGroupState::Empty {
-                        committed: map.into_iter().map(|(tp, o)| (tp, o.map(|o| o.offset))).collect(),
+                        committed: map
+                            .into_iter()
+                            .map(|(tp, o)| (tp, o.map(|o| o.offset)))
+                            .collect(),
                     },
                     _ => TargetGroupState::Unknown,
                 }
@@ -910,35 +974,52 @@ fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError
         let mut writes = Vec::new();
         for d in decisions {
             match d {
-                OffsetSyncDecision::Write { partition, offset, reason } => {
+                OffsetSyncDecision::Write {
+                    partition,
+                    offset,
+                    reason,
+                } => {
                     writes.push((partition, offset, reason.as_str()));
                 }
-                OffsetSyncDecision::Skip { partition, reason } => results.push(GroupOffsetSyncResult {
-                    group: group.clone(),
-                    topic_partition: partition,
-                    written_offset: None,
-                    reason: reason.as_str().to_string(),
-                    error: None,
-                }),
+                OffsetSyncDecision::Skip { partition, reason } => {
+                    results.push(GroupOffsetSyncResult {
+                        group: group.clone(),
+                        topic_partition: partition,
+                        written_offset: None,
+                        reason: reason.as_str().to_string(),
+                        error: None,
+                    })
+                }
             }
         }
         if writes.is_empty() {
             continue;
         }
-        let request: Vec<(TopicPartition, CommittedOffset)> =
-            writes.iter().map(|(tp, o, _)| (tp.clone(), o.clone())).collect();
+        let request: Vec<(TopicPartition, CommittedOffset)> = writes
+            .iter()
+            .map(|(tp, o, _)| (tp.clone(), o.clone()))
+            .collect();
         let answer = admin.alter_group_offsets(&group, &request);
         let errors: BTreeMap<TopicPartition, Option<String>> = match &answer {
             Ok(per_partition) => per_partition.iter().cloned().collect(),
             Err(Error::Stopped) => return Err(JobError::Stopped),
-            Err(e) => writes.iter().map(|(tp, _, _)| (tp.clone(), Some(e.to_string()))).collect(),
+            Err(e) => writes
+                .iter()
+                .map(|(tp, _, _)| (tp.clone(), Some(e.to_string())))
+                .collect(),
         };
         for (tp, offset, reason) in writes {
             let error = errors.get(&tp).cloned().flatten();
             if error.is_none() {
-                shared.counters.group_offsets_written.fetch_add(1, Ordering::SeqCst);
+                shared
+                    .counters
+                    .group_offsets_written
+                    .fetch_add(1, Ordering::SeqCst);
             } else {
-                log::warn!("writing offset {} for group `{group}` {tp} on the target failed: {error:?}", offset.offset);
+                log::warn!(
+                    "writing offset {} for group `{group}` {tp} on the target failed: {error:?}",
+                    offset.offset
+                );
             }
             results.push(GroupOffsetSyncResult {
                 group: group.clone(),

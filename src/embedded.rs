@@ -18,6 +18,12 @@ use crate::error::Error;
 use crate::ffi::librdkafka::{self, Polled};
 use crate::{Checkpoint, OffsetSync};
 
+/// A record as `(partition, key, value)`; `None` is a null key or value.
+pub type RawRecord = (i32, Option<Vec<u8>>, Option<Vec<u8>>);
+
+/// A read record's key and value.
+pub type KeyValue = (Option<Vec<u8>>, Option<Vec<u8>>);
+
 /// Which of the two embedded clusters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -39,7 +45,8 @@ impl EmbeddedClusters {
     /// Starts two one-broker mock clusters.
     pub fn new() -> Result<Self, Error> {
         let make = |side: &str| {
-            MockCluster::new(1).map_err(|e| Error::kafka(format!("starting the embedded {side} cluster"), e))
+            MockCluster::new(1)
+                .map_err(|e| Error::kafka(format!("starting the embedded {side} cluster"), e))
         };
         Ok(EmbeddedClusters {
             source: make("source")?,
@@ -47,7 +54,10 @@ impl EmbeddedClusters {
         })
     }
 
-    fn cluster(&self, side: Side) -> &MockCluster<'static, rdkafka::producer::DefaultProducerContext> {
+    fn cluster(
+        &self,
+        side: Side,
+    ) -> &MockCluster<'static, rdkafka::producer::DefaultProducerContext> {
         match side {
             Side::Source => &self.source,
             Side::Target => &self.target,
@@ -67,7 +77,7 @@ impl EmbeddedClusters {
     }
 
     /// Produces records `(partition, key, value)` to `topic` and waits for their delivery.
-    pub fn produce(&self, side: Side, topic: &str, records: &[(i32, Option<Vec<u8>>, Option<Vec<u8>>)]) -> Result<(), Error> {
+    pub fn produce(&self, side: Side, topic: &str, records: &[RawRecord]) -> Result<(), Error> {
         let producer: BaseProducer = ClientConfig::new()
             .set("bootstrap.servers", self.bootstrap(side))
             .set("batch.num.messages", "1000")
@@ -84,7 +94,12 @@ impl EmbeddedClusters {
             let mut r = Some(r);
             while let Some(rec) = r.take() {
                 if let Err((e, rec)) = producer.send(rec) {
-                    if !matches!(e, rdkafka::error::KafkaError::MessageProduction(rdkafka::types::RDKafkaErrorCode::QueueFull)) {
+                    if !matches!(
+                        e,
+                        rdkafka::error::KafkaError::MessageProduction(
+                            rdkafka::types::RDKafkaErrorCode::QueueFull
+                        )
+                    ) {
                         return Err(Error::kafka(format!("producing to `{topic}`"), e));
                     }
                     producer.poll(Duration::from_millis(10));
@@ -98,7 +113,13 @@ impl EmbeddedClusters {
     }
 
     /// Produces `count` small data records to one partition.
-    pub fn produce_data(&self, side: Side, topic: &str, partition: i32, count: usize) -> Result<(), Error> {
+    pub fn produce_data(
+        &self,
+        side: Side,
+        topic: &str,
+        partition: i32,
+        count: usize,
+    ) -> Result<(), Error> {
         let records: Vec<_> = (0..count)
             .map(|i| (partition, None, Some(format!("record-{i}").into_bytes())))
             .collect();
@@ -106,17 +127,29 @@ impl EmbeddedClusters {
     }
 
     /// Writes offset syncs to `syncs_topic` (partition 0) exactly as MirrorSourceTask encodes them.
-    pub fn produce_offset_syncs(&self, side: Side, syncs_topic: &str, syncs: &[OffsetSync]) -> Result<(), Error> {
+    pub fn produce_offset_syncs(
+        &self,
+        side: Side,
+        syncs_topic: &str,
+        syncs: &[OffsetSync],
+    ) -> Result<(), Error> {
         let mut records = Vec::with_capacity(syncs.len());
         for s in syncs {
-            let key = s.encode_key().map_err(|e| Error::kafka("encoding an offset sync", e))?;
+            let key = s
+                .encode_key()
+                .map_err(|e| Error::kafka("encoding an offset sync", e))?;
             records.push((0, Some(key), Some(s.encode_value())));
         }
         self.produce(side, syncs_topic, &records)
     }
 
     /// Commits `(topic, partition, offset, metadata)` for `group`, without joining it.
-    pub fn commit_offsets(&self, side: Side, group: &str, offsets: &[(&str, i32, i64, &str)]) -> Result<(), Error> {
+    pub fn commit_offsets(
+        &self,
+        side: Side,
+        group: &str,
+        offsets: &[(&str, i32, i64, &str)],
+    ) -> Result<(), Error> {
         let consumer: BaseConsumer = ClientConfig::new()
             .set("bootstrap.servers", self.bootstrap(side))
             .set("group.id", group)
@@ -139,7 +172,7 @@ impl EmbeddedClusters {
     }
 
     /// Reads every record of partition 0 of `topic` (up to the end at the time of reading).
-    pub fn read_partition0(&self, side: Side, topic: &str) -> Result<Vec<(Option<Vec<u8>>, Option<Vec<u8>>)>, Error> {
+    pub fn read_partition0(&self, side: Side, topic: &str) -> Result<Vec<KeyValue>, Error> {
         let consumer: BaseConsumer = ClientConfig::new()
             .set("bootstrap.servers", self.bootstrap(side))
             .set("group.id", "mm2-checkpoint-embedded-reader")
@@ -151,7 +184,9 @@ impl EmbeddedClusters {
         let mut tpl = TopicPartitionList::new();
         tpl.add_partition_offset(topic, 0, Offset::Beginning)
             .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
-        consumer.assign(&tpl).map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
+        consumer
+            .assign(&tpl)
+            .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
         let deadline = Instant::now() + IO_TIMEOUT;
         let mut out = Vec::new();
         while Instant::now() < deadline {

@@ -67,8 +67,9 @@ impl Scheduler {
         fatal: Arc<Mutex<Option<String>>>,
         startup: StartupJob,
     ) -> Result<Self, Error> {
-        let thread = LibraryThread::spawn(name.clone(), move || run(&name, &signal, &fatal, startup))
-            .map_err(|e| Error::Thread(e.to_string()))?;
+        let thread =
+            LibraryThread::spawn(name.clone(), move || run(&name, &signal, &fatal, startup))
+                .map_err(|e| Error::Thread(e.to_string()))?;
         Ok(Scheduler { thread })
     }
 
@@ -107,7 +108,10 @@ fn run_guarded<T>(
             None
         }
         Err(panic) => {
-            record_fatal(fatal, format!("{scheduler}: {job} panicked: {}", panic_message(&*panic)));
+            record_fatal(
+                fatal,
+                format!("{scheduler}: {job} panicked: {}", panic_message(&*panic)),
+            );
             None
         }
     }
@@ -117,7 +121,12 @@ fn is_fatal(fatal: &Mutex<Option<String>>) -> bool {
     lock(fatal).is_some()
 }
 
-fn run(name: &str, signal: &StopSignal, fatal: &Mutex<Option<String>>, startup: StartupJob) -> Leftovers {
+fn run(
+    name: &str,
+    signal: &StopSignal,
+    fatal: &Mutex<Option<String>>,
+    startup: StartupJob,
+) -> Leftovers {
     let mut leftovers: Leftovers = Vec::new();
     let jobs = run_guarded(name, "start-up", fatal, || startup(&mut leftovers));
     let Some(mut jobs) = jobs else {
@@ -158,8 +167,13 @@ mod tests {
     #[test]
     fn panicking_startup_is_recorded_as_fatal_and_thread_ends() {
         let f = fatal();
-        let s = Scheduler::start("t".into(), StopSignal::new(), Arc::clone(&f), Box::new(|_| panic!("boom")))
-            .unwrap();
+        let s = Scheduler::start(
+            "t".into(),
+            StopSignal::new(),
+            Arc::clone(&f),
+            Box::new(|_| panic!("boom")),
+        )
+        .unwrap();
         let _ = s.join();
         assert!(lock(&f).as_deref().unwrap().contains("boom"));
     }
@@ -216,6 +230,10 @@ mod tests {
         signal.stop();
         let leftovers = s.join();
         assert!(t.elapsed() < Duration::from_secs(5));
-        assert_eq!(leftovers.len(), 1, "the jobs come back to be closed after the join");
+        assert_eq!(
+            leftovers.len(),
+            1,
+            "the jobs come back to be closed after the join"
+        );
     }
 }

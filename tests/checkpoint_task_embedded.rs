@@ -53,14 +53,31 @@ fn poll_until_emitted(task: &CheckpointTask) -> Vec<Checkpoint> {
         if out.status == PollStatus::Emitted && !out.checkpoints.is_empty() {
             return out.checkpoints;
         }
-        assert!(Instant::now() < deadline, "no checkpoints within 30 s: {out:?} {:?} {:?}", task.fatal_error(), task.partition_statuses());
+        assert!(
+            Instant::now() < deadline,
+            "no checkpoints within 30 s: {out:?} {:?} {:?}",
+            task.fatal_error(),
+            task.partition_statuses()
+        );
     }
 }
 
 fn assert_no_leaks() {
-    assert_eq!(diagnostics::live_clients(), 0, "live Kafka clients after stop");
-    assert_eq!(diagnostics::live_threads(), 0, "live library threads after stop");
-    assert_eq!(diagnostics::concurrent_client_access(), 0, "overlapping client calls");
+    assert_eq!(
+        diagnostics::live_clients(),
+        0,
+        "live Kafka clients after stop"
+    );
+    assert_eq!(
+        diagnostics::live_threads(),
+        0,
+        "live library threads after stop"
+    );
+    assert_eq!(
+        diagnostics::concurrent_client_access(),
+        0,
+        "overlapping client calls"
+    );
 }
 
 #[test]
@@ -68,15 +85,27 @@ fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_
     let _g = serial();
     init_log();
     let c = clusters();
-    c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90), sync(1, 50, 40)])
+    c.produce_offset_syncs(
+        Side::Source,
+        SYNCS,
+        &[sync(0, 0, 0), sync(0, 100, 90), sync(1, 50, 40)],
+    )
+    .unwrap();
+    c.commit_offsets(
+        Side::Source,
+        "g1",
+        &[("orders", 0, 150, "m1"), ("orders", 1, 50, "")],
+    )
+    .unwrap();
+    c.commit_offsets(Side::Source, "g2", &[("orders", 0, 100, "")])
         .unwrap();
-    c.commit_offsets(Side::Source, "g1", &[("orders", 0, 150, "m1"), ("orders", 1, 50, "")]).unwrap();
-    c.commit_offsets(Side::Source, "g2", &[("orders", 0, 100, "")]).unwrap();
 
     let task = CheckpointTask::new(config(&c, &[])).unwrap();
     task.start().unwrap();
     let mut batch = poll_until_emitted(&task);
-    batch.sort_by(|a, b| (&a.consumer_group_id, &a.topic_partition).cmp(&(&b.consumer_group_id, &b.topic_partition)));
+    batch.sort_by(|a, b| {
+        (&a.consumer_group_id, &a.topic_partition).cmp(&(&b.consumer_group_id, &b.topic_partition))
+    });
     let expected = vec![
         Checkpoint::new("g1", TopicPartition::new("source.orders", 0), 150, 91, "m1"),
         Checkpoint::new("g1", TopicPartition::new("source.orders", 1), 50, 40, ""),
@@ -84,7 +113,9 @@ fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_
     ];
     assert_eq!(batch, expected);
     let mut written = c.read_checkpoints(CHECKPOINTS).unwrap();
-    written.sort_by(|a, b| (&a.consumer_group_id, &a.topic_partition).cmp(&(&b.consumer_group_id, &b.topic_partition)));
+    written.sort_by(|a, b| {
+        (&a.consumer_group_id, &a.topic_partition).cmp(&(&b.consumer_group_id, &b.topic_partition))
+    });
     assert_eq!(written, expected);
     assert_eq!(task.stats().checkpoints_emitted, 3);
     assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
@@ -102,18 +133,24 @@ fn stop_while_checkpoint_store_start_is_held_orders_flag_wake_join_close() {
     let (ev, r) = (Arc::clone(&events), Arc::clone(&reached));
     let hooks = StartupHooks {
         checkpoint_store_reading: Some(Arc::new(move |signal| {
-            ev.lock().unwrap().push("checkpoint store start running".into());
+            ev.lock()
+                .unwrap()
+                .push("checkpoint store start running".into());
             *r.0.lock().unwrap() = true;
             r.1.notify_all();
             // Hold the store mid-start until the stop arrives (a latch released by stop).
             while signal.sleep(Duration::from_secs(60)) {}
-            ev.lock().unwrap().push("checkpoint store start returned".into());
+            ev.lock()
+                .unwrap()
+                .push("checkpoint store start returned".into());
         })),
         offset_sync_store_reading: None,
     };
     let task = CheckpointTask::with_hooks(config(&c, &[]), hooks).unwrap();
     let ev = Arc::clone(&events);
-    task.stop_signal().set_observer(Arc::new(move |step| ev.lock().unwrap().push(step.to_string())));
+    task.stop_signal().set_observer(Arc::new(move |step| {
+        ev.lock().unwrap().push(step.to_string())
+    }));
     task.start().unwrap();
     {
         let mut held = reached.0.lock().unwrap();
@@ -123,13 +160,27 @@ fn stop_while_checkpoint_store_start_is_held_orders_flag_wake_join_close() {
     }
     task.stop().unwrap();
     let events = events.lock().unwrap().clone();
-    let pos = |s: &str| events.iter().position(|e| e == s).unwrap_or_else(|| panic!("no `{s}` in {events:?}"));
+    let pos = |s: &str| {
+        events
+            .iter()
+            .position(|e| e == s)
+            .unwrap_or_else(|| panic!("no `{s}` in {events:?}"))
+    };
     // flag → (the held start sees it and returns) → wake done → join → close.
-    assert!(pos("stop flag set") < pos("checkpoint store start returned"), "{events:?}");
+    assert!(
+        pos("stop flag set") < pos("checkpoint store start returned"),
+        "{events:?}"
+    );
     assert!(pos("stop flag set") < pos("woken"), "{events:?}");
     assert!(pos("woken") < pos("joined scheduler"), "{events:?}");
-    assert!(pos("checkpoint store start returned") < pos("joined scheduler"), "{events:?}");
-    assert!(pos("joined scheduler") < pos("closed checkpoints-target-consumer"), "{events:?}");
+    assert!(
+        pos("checkpoint store start returned") < pos("joined scheduler"),
+        "{events:?}"
+    );
+    assert!(
+        pos("joined scheduler") < pos("closed checkpoints-target-consumer"),
+        "{events:?}"
+    );
     assert_no_leaks();
 }
 
@@ -139,7 +190,13 @@ impl log::Log for StderrLog {
         m.level() <= log::Level::Debug
     }
     fn log(&self, r: &log::Record) {
-        eprintln!("{:?} [{}] {} {}", Instant::now(), r.level(), r.target(), r.args());
+        eprintln!(
+            "{:?} [{}] {} {}",
+            Instant::now(),
+            r.level(),
+            r.target(),
+            r.args()
+        );
     }
     fn flush(&self) {}
 }

@@ -465,6 +465,7 @@ pub fn submit_list_groups<C: ClientContext>(
 }
 
 /// Submits CreateTopics for one topic with the given configs.
+#[allow(clippy::too_many_arguments)]
 pub fn submit_create_topic<C: ClientContext>(
     client: &Client<C>,
     queue: &QueueHandle,
@@ -552,7 +553,9 @@ unsafe fn read_admin_event(ev: *mut rd::rd_kafka_event_t) -> AdminOutcome {
                 out.push(GroupDescription {
                     group: owned_str(rd::rd_kafka_ConsumerGroupDescription_group_id(d)),
                     state: group_state(rd::rd_kafka_ConsumerGroupDescription_state(d)),
-                    error: NativeError::from_error_t(rd::rd_kafka_ConsumerGroupDescription_error(d)),
+                    error: NativeError::from_error_t(rd::rd_kafka_ConsumerGroupDescription_error(
+                        d,
+                    )),
                 });
             }
             AdminOutcome::GroupDescriptions(out)
@@ -562,7 +565,9 @@ unsafe fn read_admin_event(ev: *mut rd::rd_kafka_event_t) -> AdminOutcome {
             let valid = rd::rd_kafka_ListConsumerGroups_result_valid(res, &mut cnt);
             let mut groups = Vec::with_capacity(cnt);
             for i in 0..cnt {
-                groups.push(owned_str(rd::rd_kafka_ConsumerGroupListing_group_id(*valid.add(i))));
+                groups.push(owned_str(rd::rd_kafka_ConsumerGroupListing_group_id(
+                    *valid.add(i),
+                )));
             }
             let mut ecnt = 0usize;
             let errs = rd::rd_kafka_ListConsumerGroups_result_errors(res, &mut ecnt);
@@ -632,7 +637,9 @@ unsafe fn read_group_results(
 fn group_state(s: rd::rd_kafka_consumer_group_state_t) -> NativeGroupState {
     use rd::rd_kafka_consumer_group_state_t as S;
     match s {
-        S::RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE => NativeGroupState::PreparingRebalance,
+        S::RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE => {
+            NativeGroupState::PreparingRebalance
+        }
         S::RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE => {
             NativeGroupState::CompletingRebalance
         }

@@ -19,7 +19,8 @@ use crate::stop_signal::{StopSignal, WakeRegistration};
 use crate::TopicPartition;
 
 /// A group's committed offsets: partition → offset (`None` = no commit), or why none came back.
-pub(crate) type GroupOffsetsResult = Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, String>;
+pub(crate) type GroupOffsetsResult =
+    Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, String>;
 
 /// How topic creation ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +86,10 @@ impl Admin {
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(Error::TimedOut(format!("{what} on cluster `{}`", self.cluster)));
+                return Err(Error::TimedOut(format!(
+                    "{what} on cluster `{}`",
+                    self.cluster
+                )));
             }
             self.serve_events();
             let queue = Arc::clone(&self.queue);
@@ -110,8 +114,11 @@ impl Admin {
         partitions: Option<&[TopicPartition]>,
         max_in_flight: usize,
     ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
-        let raw: Option<Vec<(String, i32)>> =
-            partitions.map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect());
+        let raw: Option<Vec<(String, i32)>> = partitions.map(|ps| {
+            ps.iter()
+                .map(|tp| (tp.topic.clone(), tp.partition))
+                .collect()
+        });
         let max_in_flight = max_in_flight.max(1);
         let mut results: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
         let mut in_flight: HashMap<u64, usize> = HashMap::new();
@@ -164,7 +171,11 @@ impl Admin {
         Ok(groups
             .iter()
             .cloned()
-            .zip(results.into_iter().map(|r| r.unwrap_or_else(|| Err("no result".into()))))
+            .zip(
+                results
+                    .into_iter()
+                    .map(|r| r.unwrap_or_else(|| Err("no result".into()))),
+            )
             .collect())
     }
 
@@ -191,32 +202,45 @@ impl Admin {
                     for p in g.partitions {
                         out.push((
                             TopicPartition::new(p.topic, p.partition),
-                            p.error.map(|e| e.to_string()).or_else(|| group_error.clone()),
+                            p.error
+                                .map(|e| e.to_string())
+                                .or_else(|| group_error.clone()),
                         ));
                     }
                     if out.is_empty() {
                         if let Some(e) = group_error {
-                            return Err(Error::kafka(format!("altering offsets of group `{group}`"), e));
+                            return Err(Error::kafka(
+                                format!("altering offsets of group `{group}`"),
+                                e,
+                            ));
                         }
                     }
                 }
                 Ok(out)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(format!("altering offsets of group `{group}`"), e)),
+            AdminOutcome::Failed(e) => Err(Error::kafka(
+                format!("altering offsets of group `{group}`"),
+                e,
+            )),
             other => Err(Error::kafka("altering group offsets", format!("{other:?}"))),
         }
     }
 
     /// Describes `groups` (state per group).
-    pub(crate) fn describe_groups(&mut self, groups: &[String]) -> Result<Vec<GroupDescription>, Error> {
+    pub(crate) fn describe_groups(
+        &mut self,
+        groups: &[String],
+    ) -> Result<Vec<GroupDescription>, Error> {
         let tag = self.tag();
         let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
-        self.handle.call(|h| {
-            librdkafka::submit_describe_groups(h.client(), &queue, groups, tag, timeout)
-        });
+        self.handle
+            .call(|h| librdkafka::submit_describe_groups(h.client(), &queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
-            AdminOutcome::Failed(e) => Err(Error::kafka(format!("describing groups on `{}`", self.cluster), e)),
+            AdminOutcome::Failed(e) => Err(Error::kafka(
+                format!("describing groups on `{}`", self.cluster),
+                e,
+            )),
             other => Err(Error::kafka("describing groups", format!("{other:?}"))),
         }
     }
@@ -236,11 +260,17 @@ impl Admin {
                     ));
                 }
                 for e in &errors {
-                    log::warn!("listing groups on `{}`: a broker did not answer: {e}", self.cluster);
+                    log::warn!(
+                        "listing groups on `{}`: a broker did not answer: {e}",
+                        self.cluster
+                    );
                 }
                 Ok(groups)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(format!("listing groups on `{}`", self.cluster), e)),
+            AdminOutcome::Failed(e) => Err(Error::kafka(
+                format!("listing groups on `{}`", self.cluster),
+                e,
+            )),
             other => Err(Error::kafka("listing groups", format!("{other:?}"))),
         }
     }
@@ -309,7 +339,7 @@ fn committed_from(groups: Vec<GroupOffsets>) -> GroupOffsetsResult {
         }
         let tp = TopicPartition::new(p.topic, p.partition);
         // librdkafka reports "no commit" as a negative offset, Java's admin API as null.
-        let committed = (p.offset >= 0).then(|| CommittedOffset {
+        let committed = (p.offset >= 0).then_some(CommittedOffset {
             offset: p.offset,
             metadata: p.metadata,
         });

@@ -11,7 +11,7 @@ use std::time::Duration;
 use rdkafka::client::ClientContext;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::DeliveryResult;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
+use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
 use super::{client_config, Owned};
 use crate::error::Error;
@@ -62,9 +62,13 @@ impl CheckpointProducer {
         if config.get("message.timeout.ms").is_none() {
             config.set("message.timeout.ms", "30000");
         }
-        let producer: BaseProducer<DeliveryLog> = config
-            .create_with_context(context)
-            .map_err(|e| Error::kafka(format!("creating the checkpoints producer for `{topic}`"), e))?;
+        let producer: BaseProducer<DeliveryLog> =
+            config.create_with_context(context).map_err(|e| {
+                Error::kafka(
+                    format!("creating the checkpoints producer for `{topic}`"),
+                    e,
+                )
+            })?;
         Ok(CheckpointProducer {
             producer: Owned::new(producer, "checkpoints producer", signal),
             outcomes,
@@ -90,12 +94,12 @@ impl CheckpointProducer {
                     .key(key)
                     .payload(value)
                     .timestamp(*ts);
-                match self.producer.call(|p| p.send(record)) {
+                match self.producer.call(|p| p.send(record).map_err(|(e, _)| e)) {
                     Ok(()) => break,
-                    Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), _)) => {
+                    Err(KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull)) => {
                         self.producer.call(|p| p.poll(DELIVERY_SLICE));
                     }
-                    Err((e, _)) => {
+                    Err(e) => {
                         lock(&self.outcomes).insert(i, Err(e.to_string()));
                         break;
                     }
@@ -113,7 +117,11 @@ impl CheckpointProducer {
         }
         let mut outcomes = lock(&self.outcomes);
         Ok((0..records.len())
-            .map(|i| outcomes.remove(&i).unwrap_or_else(|| Err("no delivery report".into())))
+            .map(|i| {
+                outcomes
+                    .remove(&i)
+                    .unwrap_or_else(|| Err("no delivery report".into()))
+            })
             .collect())
     }
 }

@@ -34,6 +34,9 @@ const POLL_SLICE: Duration = Duration::from_millis(500);
 /// before checking whether the topic exists at all.
 const FIRST_SIGN_WAIT: Duration = Duration::from_secs(5);
 
+/// Receives each record's key and value (`None` = null).
+pub(crate) type ApplyRecord<'a> = dyn FnMut(Option<&[u8]>, Option<&[u8]>) + 'a;
+
 /// How read-to-end ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ReadToEnd {
@@ -101,10 +104,7 @@ impl KafkaBasedLog {
 
     /// Reads from the beginning to the end captured at start, applying every record.
     /// Returns [`Error::Stopped`] promptly when the task stops.
-    pub(crate) fn read_to_end(
-        &mut self,
-        apply: &mut dyn FnMut(Option<&[u8]>, Option<&[u8]>),
-    ) -> Result<ReadToEnd, Error> {
+    pub(crate) fn read_to_end(&mut self, apply: &mut ApplyRecord<'_>) -> Result<ReadToEnd, Error> {
         let started = Instant::now();
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
@@ -137,7 +137,10 @@ impl KafkaBasedLog {
                     log::warn!("reading `{}`: {e}; retrying", self.topic);
                 }
                 Polled::Nothing => {
-                    if !seen_anything && started.elapsed() >= FIRST_SIGN_WAIT && !self.topic_exists()? {
+                    if !seen_anything
+                        && started.elapsed() >= FIRST_SIGN_WAIT
+                        && !self.topic_exists()?
+                    {
                         return Ok(ReadToEnd::TopicMissing);
                     }
                 }
@@ -147,11 +150,7 @@ impl KafkaBasedLog {
 
     /// Waits up to `max_wait` for records and applies what arrives; returns how many.
     /// Returns early (with 0) on stop.
-    pub(crate) fn poll_once(
-        &mut self,
-        max_wait: Duration,
-        apply: &mut dyn FnMut(Option<&[u8]>, Option<&[u8]>),
-    ) -> usize {
+    pub(crate) fn poll_once(&mut self, max_wait: Duration, apply: &mut ApplyRecord<'_>) -> usize {
         let mut n = 0;
         let mut wait = max_wait.min(POLL_SLICE);
         while !self.signal.is_stopped() {
@@ -177,7 +176,7 @@ impl KafkaBasedLog {
             .call(|c| librdkafka::consumer_poll(c, timeout))
     }
 
-    fn drain(&mut self, apply: &mut dyn FnMut(Option<&[u8]>, Option<&[u8]>)) {
+    fn drain(&mut self, apply: &mut ApplyRecord<'_>) {
         while let Polled::Record { key, value, .. } = self.poll_one(Duration::ZERO) {
             self.records_read += 1;
             apply(key.as_deref(), value.as_deref());
