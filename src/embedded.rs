@@ -8,10 +8,12 @@
 
 use std::time::{Duration, Instant};
 
+use rdkafka::client::{Client, DefaultClientContext};
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::mocking::MockCluster;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
+use rdkafka::types::RDKafkaType;
 use rdkafka::{Offset, TopicPartitionList};
 
 use crate::error::Error;
@@ -173,19 +175,24 @@ impl EmbeddedClusters {
 
     /// Reads every record of partition 0 of `topic` (up to the end at the time of reading).
     pub fn read_partition0(&self, side: Side, topic: &str) -> Result<Vec<KeyValue>, Error> {
-        let consumer: BaseConsumer = ClientConfig::new()
+        let mut config = ClientConfig::new();
+        config
             .set("bootstrap.servers", self.bootstrap(side))
             .set("group.id", "mm2-checkpoint-embedded-reader")
             .set("enable.auto.commit", "false")
             .set("enable.partition.eof", "true")
-            .set("auto.offset.reset", "earliest")
-            .create()
+            .set("fetch.wait.max.ms", "100");
+        let native = config
+            .create_native_config()
             .map_err(|e| Error::kafka("creating an embedded reader", e))?;
-        let mut tpl = TopicPartitionList::new();
-        tpl.add_partition_offset(topic, 0, Offset::Beginning)
-            .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
-        consumer
-            .assign(&tpl)
+        let consumer = Client::new(
+            &config,
+            native,
+            RDKafkaType::RD_KAFKA_CONSUMER,
+            DefaultClientContext,
+        )
+        .map_err(|e| Error::kafka("creating an embedded reader", e))?;
+        librdkafka::consumer_assign_from_beginning(&consumer, topic, 0)
             .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
         let deadline = Instant::now() + IO_TIMEOUT;
         let mut out = Vec::new();

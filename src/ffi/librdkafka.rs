@@ -17,7 +17,6 @@ use std::ptr;
 use std::time::Duration;
 
 use rdkafka::client::{Client, ClientContext};
-use rdkafka::consumer::{BaseConsumer, Consumer, ConsumerContext};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
@@ -152,13 +151,41 @@ pub enum Polled {
     Nothing,
 }
 
-/// Polls `consumer` for up to `timeout`; returns early when the consumer queue is woken.
-/// The consumer must have a `group.id` (librdkafka's consumer poll needs a group handle).
-pub fn consumer_poll<C: ConsumerContext>(consumer: &BaseConsumer<C>, timeout: Duration) -> Polled {
+/// Assigns partition 0 of `topic` from the beginning to a consumer-type client, and forwards the
+/// client's main queue (errors, statistics) to the consumer queue so [`consumer_poll`] serves
+/// both. The client must have a `group.id`: librdkafka assigns only through a group handle
+/// (the group is never joined; nothing is committed).
+///
+/// A plain `Client` is used instead of rust-rdkafka's `BaseConsumer` because the latter's drop
+/// waits for the close in 100 ms steps; destroying the client closes the consumer at once.
+pub fn consumer_assign_from_beginning<C: ClientContext>(
+    client: &Client<C>,
+    topic: &str,
+    partition: i32,
+) -> Result<(), NativeError> {
+    let t = c_string(topic);
+    // SAFETY: live client; the list is destroyed after assign copies it.
+    unsafe {
+        rd::rd_kafka_poll_set_consumer(client.native_ptr());
+        let list = rd::rd_kafka_topic_partition_list_new(1);
+        let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), partition);
+        (*tp).offset = rd::RD_KAFKA_OFFSET_BEGINNING as i64;
+        let err = rd::rd_kafka_assign(client.native_ptr(), list);
+        rd::rd_kafka_topic_partition_list_destroy(list);
+        match NativeError::from_code(err) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Polls a consumer-type client for up to `timeout`; returns early when the consumer queue is
+/// woken. The client must have been set up by [`consumer_assign_from_beginning`].
+pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) -> Polled {
     // SAFETY: the consumer is live for the borrow; the message is destroyed before returning and
     // its buffers are copied first.
     unsafe {
-        let m = rd::rd_kafka_consumer_poll(consumer.client().native_ptr(), timeout_ms(timeout));
+        let m = rd::rd_kafka_consumer_poll(consumer.native_ptr(), timeout_ms(timeout));
         if m.is_null() {
             return Polled::Nothing;
         }
@@ -202,8 +229,8 @@ unsafe fn copy_bytes(p: *const c_void, len: usize) -> Option<Vec<u8>> {
 }
 
 /// The high watermark from the last Fetch response for this partition, without a request.
-pub fn cached_high_watermark<C: ConsumerContext>(
-    consumer: &BaseConsumer<C>,
+pub fn cached_high_watermark<C: ClientContext>(
+    consumer: &Client<C>,
     topic: &str,
     partition: i32,
 ) -> Option<i64> {
@@ -212,7 +239,7 @@ pub fn cached_high_watermark<C: ConsumerContext>(
     // SAFETY: live consumer; out-pointers valid for the call.
     let err = unsafe {
         rd::rd_kafka_get_watermark_offsets(
-            consumer.client().native_ptr(),
+            consumer.native_ptr(),
             topic.as_ptr(),
             partition,
             &mut low,

@@ -17,9 +17,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::client::{Client, DefaultClientContext};
 use rdkafka::error::RDKafkaErrorCode;
-use rdkafka::{Offset, TopicPartitionList};
+use rdkafka::types::RDKafkaType;
 
 use super::{client_config, Owned};
 use crate::error::Error;
@@ -51,7 +51,7 @@ pub(crate) struct KafkaBasedLog {
     // Field order is drop order: unregister the wake, release the queue, then destroy the client.
     _registration: WakeRegistration,
     _queue: Arc<QueueHandle>,
-    consumer: Owned<BaseConsumer>,
+    consumer: Owned<Client>,
     topic: String,
     signal: StopSignal,
     /// Records applied so far.
@@ -77,18 +77,28 @@ impl KafkaBasedLog {
             .set("enable.auto.offset.store", "false")
             .set("enable.partition.eof", "true")
             .set("auto.offset.reset", "earliest");
-        let consumer: BaseConsumer = config
-            .create()
-            .map_err(|e| Error::kafka(format!("creating the {role} for `{topic}`"), e))?;
-        let consumer = Owned::new(consumer, role, signal);
-        let mut tpl = TopicPartitionList::new();
-        tpl.add_partition_offset(topic, 0, Offset::Beginning)
-            .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
+        // Internal topics are small and local reads dominate start-up; do not let each empty
+        // fetch wait the default 500 ms.
+        if config.get("fetch.wait.max.ms").is_none() {
+            config.set("fetch.wait.max.ms", "100");
+        }
+        let creating = || format!("creating the {role} for `{topic}`");
+        let native = config
+            .create_native_config()
+            .map_err(|e| Error::kafka(creating(), e))?;
+        let client = Client::new(
+            &config,
+            native,
+            RDKafkaType::RD_KAFKA_CONSUMER,
+            DefaultClientContext,
+        )
+        .map_err(|e| Error::kafka(creating(), e))?;
+        let consumer = Owned::new(client, role, signal);
         consumer
-            .call(|c| c.assign(&tpl))
+            .call(|c| librdkafka::consumer_assign_from_beginning(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         let queue = consumer
-            .call(|c| QueueHandle::consumer_queue(c.client()))
+            .call(QueueHandle::consumer_queue)
             .map(Arc::new)
             .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
         let registration = signal.register(Arc::clone(&queue));
