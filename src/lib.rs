@@ -12,6 +12,8 @@
 //! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
 //!   with `unsafe`.
 
+#![warn(missing_docs)]
+
 pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
@@ -41,3 +43,8 @@ pub use topic_partition::TopicPartition;
 
 pub use heartbeat::Heartbeat;
 pub use replication_policy::ReplicationPolicy;
+
+/// Compiles the README's Rust example as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
