@@ -22,6 +22,9 @@ use crate::TopicPartition;
 pub(crate) type GroupOffsetsResult =
     Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, String>;
 
+/// Longest wait for a CreateTopics answer.
+const TOPIC_CREATION_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How topic creation ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum TopicCreation {
@@ -79,7 +82,17 @@ impl Admin {
 
     /// Waits for the result tagged `tag`, bounded by the request timeout and woken by a stop.
     fn wait_for(&mut self, tag: u64, what: &str) -> Result<AdminOutcome, Error> {
-        let deadline = Instant::now() + self.request_timeout + Duration::from_secs(1);
+        self.wait_for_within(tag, what, self.request_timeout)
+    }
+
+    fn wait_for_within(
+        &mut self,
+        tag: u64,
+        what: &str,
+        timeout: Duration,
+    ) -> Result<AdminOutcome, Error> {
+        // librdkafka answers a timed-out request itself, just after its own timeout.
+        let deadline = Instant::now() + timeout + Duration::from_secs(1);
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -282,7 +295,10 @@ impl Admin {
         replication_factor: i16,
     ) -> Result<TopicCreation, Error> {
         let tag = self.tag();
-        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        // Brokers without CreateTopics (the embedded mock) never answer: do not hold start-up
+        // for the whole admin timeout.
+        let timeout = self.request_timeout.min(TOPIC_CREATION_TIMEOUT);
+        let queue = Arc::clone(&self.queue);
         self.handle
             .call(|h| {
                 librdkafka::submit_create_topic(
@@ -297,7 +313,7 @@ impl Admin {
                 )
             })
             .map_err(|e| Error::kafka(format!("creating topic `{topic}`"), e))?;
-        let outcome = match self.wait_for(tag, "creating a topic") {
+        let outcome = match self.wait_for_within(tag, "creating a topic", timeout) {
             Err(Error::TimedOut(what)) => {
                 return Ok(TopicCreation::Skipped(format!("timed out: {what}")))
             }

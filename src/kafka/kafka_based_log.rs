@@ -30,9 +30,16 @@ use crate::stop_signal::{StopSignal, WakeRegistration};
 /// only bounds the wait should a wake ever be missed.
 const POLL_SLICE: Duration = Duration::from_millis(500);
 
-/// How long read-to-end waits for the first sign of the topic (a record, an EOF or an error)
-/// before checking whether the topic exists at all.
-const FIRST_SIGN_WAIT: Duration = Duration::from_secs(5);
+/// How long read-to-end waits for the first sign of the topic (a record or an EOF) before
+/// checking whether the topic exists at all, and how often it checks again. librdkafka reports
+/// nothing for an assigned partition of a topic that does not exist.
+const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
+
+/// Longest wait for the metadata answer of an existence check. librdkafka's metadata call cannot
+/// be woken, so this bounds how long a stop can wait should it land inside one (a check runs at
+/// most every EXISTENCE_CHECK_EVERY, and only until the topic showed a record or an EOF). The
+/// admin API's DescribeTopics would be wakeable, but the embedded mock broker cannot answer it.
+const METADATA_TIMEOUT: Duration = Duration::from_millis(100);
 
 /// Receives each record's key and value (`None` = null).
 pub(crate) type ApplyRecord<'a> = dyn FnMut(Option<&[u8]>, Option<&[u8]>) + 'a;
@@ -115,7 +122,7 @@ impl KafkaBasedLog {
     /// Reads from the beginning to the end captured at start, applying every record.
     /// Returns [`Error::Stopped`] promptly when the task stops.
     pub(crate) fn read_to_end(&mut self, apply: &mut ApplyRecord<'_>) -> Result<ReadToEnd, Error> {
-        let started = Instant::now();
+        let mut next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
         loop {
@@ -142,16 +149,13 @@ impl KafkaBasedLog {
                     return Ok(ReadToEnd::Reached);
                 }
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
-                Polled::Error(e) => {
-                    seen_anything = true;
-                    log::warn!("reading `{}`: {e}; retrying", self.topic);
-                }
+                Polled::Error(e) => log::warn!("reading `{}`: {e}; retrying", self.topic),
                 Polled::Nothing => {
-                    if !seen_anything
-                        && started.elapsed() >= FIRST_SIGN_WAIT
-                        && !self.topic_exists()?
-                    {
-                        return Ok(ReadToEnd::TopicMissing);
+                    if !seen_anything && Instant::now() >= next_existence_check {
+                        if !self.topic_exists()? {
+                            return Ok(ReadToEnd::TopicMissing);
+                        }
+                        next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
                     }
                 }
             }
@@ -199,22 +203,23 @@ impl KafkaBasedLog {
             .call(|c| librdkafka::cached_high_watermark(c, topic, 0))
     }
 
+    /// Asks the cluster whether the topic exists (bounded by METADATA_TIMEOUT). An unanswered
+    /// question counts as "exists": keep reading.
     fn topic_exists(&self) -> Result<bool, Error> {
         let topic = self.topic.as_str();
-        // Bounded, and only reached when a topic showed no sign of life for FIRST_SIGN_WAIT.
         let md = self
             .consumer
-            .call(|c| c.fetch_metadata(Some(topic), Duration::from_secs(1)));
-        match md {
-            Ok(md) => Ok(md
+            .call(|c| c.fetch_metadata(Some(topic), METADATA_TIMEOUT));
+        Ok(match md {
+            Ok(md) => md
                 .topics()
                 .iter()
-                .any(|t| t.name() == topic && t.error().is_none() && !t.partitions().is_empty())),
+                .any(|t| t.name() == topic && t.error().is_none() && !t.partitions().is_empty()),
             Err(e) => {
                 log::debug!("metadata for `{topic}`: {e}");
-                Ok(true)
+                true
             }
-        }
+        })
     }
 
     /// The topic being read.
