@@ -24,7 +24,7 @@ use crate::checkpoint_rules::{
 };
 use crate::checkpoint_store::CheckpointStore;
 use crate::diagnostics::LibraryThread;
-use crate::error::{ConfigError, Error};
+use crate::error::{ConfigError, Error, RecordError};
 use crate::ffi::librdkafka::NativeGroupState;
 use crate::group_assignment::owns_group;
 use crate::kafka::admin::{Admin, TopicCreation};
@@ -446,11 +446,19 @@ fn now_ms() -> i64 {
 }
 
 impl Shared {
-    fn skipped(&self, topic: &str, cause: String) {
+    /// Counts a malformed record; logs the first one of each kind per topic.
+    fn skipped(&self, topic: &str, error: &RecordError) {
         self.counters.records_skipped.fetch_add(1, Ordering::SeqCst);
-        let key = format!("{topic}: {cause}");
-        if lock(&self.skip_causes_logged).insert(key) {
-            log::warn!("skipping malformed record in `{topic}`: {cause} (logged once per cause)");
+        let kind = match error {
+            RecordError::Truncated { .. } => "truncated",
+            RecordError::NegativeStringLength { .. } => "negative string length",
+            RecordError::StringTooLong { .. } => "string too long",
+            RecordError::Tombstone { .. } => "tombstone",
+        };
+        if lock(&self.skip_causes_logged).insert(format!("{topic}: {kind}")) {
+            log::warn!(
+                "skipping malformed record in `{topic}`: {error} (further {kind} records are skipped silently)"
+            );
         }
     }
 
@@ -589,7 +597,7 @@ fn load_checkpoints(
     let mut loaded = Vec::new();
     let outcome = log.read_to_end(&mut |key, value| match Checkpoint::decode(key, value) {
         Ok(cp) => loaded.push(cp),
-        Err(e) => shared.skipped(&topic, e.to_string()),
+        Err(e) => shared.skipped(&topic, &e),
     });
     let ok = match outcome {
         Ok(ReadToEnd::Reached) => true,
@@ -691,7 +699,7 @@ fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value: Option<&[
             write_syncs(shared).handle_sync(&sync);
             shared.counters.syncs_loaded.fetch_add(1, Ordering::SeqCst);
         }
-        Err(e) => shared.skipped(topic, e.to_string()),
+        Err(e) => shared.skipped(topic, &e),
     }
 }
 
