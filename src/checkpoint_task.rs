@@ -307,6 +307,11 @@ impl CheckpointTask {
         if !self.started.load(Ordering::SeqCst) {
             return Err(Error::InvalidState("poll before start".into()));
         }
+        // Checked before the poll lock too: `stop` holds that lock while it closes the clients,
+        // and a poll arriving then must say Stopped, not "already running".
+        if self.stopped.load(Ordering::SeqCst) {
+            return Ok(PollOutcome::status(PollStatus::Stopped));
+        }
         let Ok(mut poller) = self.poller.try_lock() else {
             return Err(Error::InvalidState(
                 "poll is already running on another thread".into(),

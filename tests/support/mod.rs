@@ -3,6 +3,8 @@
 //! - [`tansu`]: a real Kafka-compatible broker process per simulated cluster.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
+//! - [`runtime`]: what the `CheckpointTask` runtime tests share (serialisation, a capturing
+//!   logger, latches, latency summaries, a PRNG, the checkpoint monotonicity check).
 //! - [`wait`]: condition polling with a deadline, so tests await conditions instead of sleeping.
 //!
 //! Every helper fails loudly (panics with the reason) instead of skipping: a test that
@@ -13,6 +15,7 @@
 
 pub mod kafka;
 pub mod mock;
+pub mod runtime;
 pub mod tansu;
 pub mod wait;
 
