@@ -44,6 +44,10 @@ pub(crate) struct Admin {
     request_timeout: Duration,
     next_tag: u64,
     cluster: String,
+    /// When set, no wait goes past it (callers with one overall time budget).
+    deadline: Option<Instant>,
+    /// The most committed-offset requests ever outstanding at once on this handle.
+    max_in_flight_seen: usize,
 }
 
 impl Admin {
@@ -69,7 +73,25 @@ impl Admin {
             request_timeout,
             next_tag: 1,
             cluster: cluster.to_string(),
+            deadline: None,
+            max_in_flight_seen: 0,
         })
+    }
+
+    /// Caps every later wait at `deadline`: a call that would wait longer fails with
+    /// [`Error::TimedOut`] instead of overrunning the caller's budget.
+    pub(crate) fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The most committed-offset requests that were ever in flight at once.
+    pub(crate) fn max_in_flight_seen(&self) -> usize {
+        self.max_in_flight_seen
+    }
+
+    fn cap(&self, deadline: Instant) -> Instant {
+        self.deadline.map_or(deadline, |d| d.min(deadline))
     }
 
     fn tag(&mut self) -> u64 {
@@ -79,7 +101,7 @@ impl Admin {
 
     /// Waits for the result tagged `tag`, bounded by the request timeout and woken by a stop.
     fn wait_for(&mut self, tag: u64, what: &str) -> Result<AdminOutcome, Error> {
-        let deadline = Instant::now() + self.request_timeout + Duration::from_secs(1);
+        let deadline = self.cap(Instant::now() + self.request_timeout + Duration::from_secs(1));
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -145,8 +167,17 @@ impl Admin {
                 });
                 in_flight.insert(tag, next);
                 next += 1;
+                self.max_in_flight_seen = self.max_in_flight_seen.max(in_flight.len());
             }
-            if last_progress.elapsed() >= deadline_per_request {
+            let now = Instant::now();
+            if self.deadline.is_some_and(|d| now >= d) {
+                return Err(Error::TimedOut(format!(
+                    "fetching committed offsets of {} groups on cluster `{}`",
+                    in_flight.len() + groups.len() - next,
+                    self.cluster
+                )));
+            }
+            if now.duration_since(last_progress) >= deadline_per_request {
                 return Err(Error::TimedOut(format!(
                     "fetching committed offsets of {} groups on cluster `{}`",
                     in_flight.len(),
@@ -155,7 +186,10 @@ impl Admin {
             }
             self.serve_events();
             let queue = Arc::clone(&self.queue);
-            let Some(r) = librdkafka::poll_admin_result(&queue, Duration::from_millis(500)) else {
+            let slice = self
+                .cap(now + Duration::from_millis(500))
+                .saturating_duration_since(now);
+            let Some(r) = librdkafka::poll_admin_result(&queue, slice) else {
                 continue;
             };
             let Some(index) = in_flight.remove(&r.tag) else {
