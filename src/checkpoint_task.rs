@@ -484,9 +484,9 @@ impl Shared {
         &self,
         offsets: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
     ) -> bool {
-        offsets
-            .iter()
-            .any(|(tp, o)| o.is_some() && self.config.topic_filter.should_replicate_topic(&tp.topic))
+        offsets.iter().any(|(tp, o)| {
+            o.is_some() && self.config.topic_filter.should_replicate_topic(&tp.topic)
+        })
     }
 
     fn note_fetches_in_flight(&self, admin: &Admin) {

@@ -27,6 +27,7 @@ pub(crate) mod kafka;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;
 pub mod offset_sync_store;
+pub mod offset_sync_writer;
 pub mod properties;
 pub mod replication_policy;
 pub(crate) mod scheduler;

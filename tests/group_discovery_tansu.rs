@@ -77,9 +77,8 @@ impl Clusters {
     }
 
     fn delete_groups(&self, groups: &[&str]) {
-        let admin: AdminClient<DefaultClientContext> = client_config(&self.source.bootstrap())
-            .create()
-            .unwrap();
+        let admin: AdminClient<DefaultClientContext> =
+            client_config(&self.source.bootstrap()).create().unwrap();
         let options = AdminOptions::new().operation_timeout(Some(Duration::from_secs(10)));
         let answer = block_on(
             admin.delete_groups(groups, &options),
@@ -151,7 +150,11 @@ fn groups_of(checkpoints: &[Checkpoint]) -> BTreeSet<String> {
 fn assert_no_leaks() {
     assert_eq!(diagnostics::live_clients(), 0, "live Kafka clients");
     assert_eq!(diagnostics::live_threads(), 0, "live library threads");
-    assert_eq!(diagnostics::concurrent_client_access(), 0, "overlapping calls");
+    assert_eq!(
+        diagnostics::concurrent_client_access(),
+        0,
+        "overlapping calls"
+    );
 }
 
 #[test]
@@ -236,7 +239,12 @@ fn poll_all_until(
         assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}");
         for (task, out) in tasks.iter().zip(emitted.iter_mut()) {
             let polled = task.poll(Duration::from_millis(100)).unwrap();
-            assert_ne!(polled.status, PollStatus::Failed, "{:?}", task.fatal_error());
+            assert_ne!(
+                polled.status,
+                PollStatus::Failed,
+                "{:?}",
+                task.fatal_error()
+            );
             out.extend(polled.checkpoints);
         }
     }
@@ -288,7 +296,12 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     }
     wait_until(WAIT, "every task adopted its share", || {
         tasks.iter().enumerate().all(|(i, t)| {
-            t.groups() == live.iter().filter(|g| owned(g, i)).cloned().collect::<Vec<_>>()
+            t.groups()
+                == live
+                    .iter()
+                    .filter(|g| owned(g, i))
+                    .cloned()
+                    .collect::<Vec<_>>()
         })
     });
     assert_split(&tasks, &live);
@@ -301,7 +314,12 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     }
 
     // Churn: four groups leave, five arrive, two move their commits forward.
-    let leaving = ["orders-app-0", "orders-app-3", "orders-app-7", "orders-app-10"];
+    let leaving = [
+        "orders-app-0",
+        "orders-app-3",
+        "orders-app-7",
+        "orders-app-10",
+    ];
     c.delete_groups(&leaving);
     for g in leaving {
         live.remove(g);
@@ -315,7 +333,12 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     c.commit("orders-app-8", "orders", 0, 51);
     wait_until(WAIT, "every task follows the churn", || {
         tasks.iter().enumerate().all(|(i, t)| {
-            t.groups() == live.iter().filter(|g| owned(g, i)).cloned().collect::<Vec<_>>()
+            t.groups()
+                == live
+                    .iter()
+                    .filter(|g| owned(g, i))
+                    .cloned()
+                    .collect::<Vec<_>>()
         })
     });
     assert_split(&tasks, &live);
@@ -325,9 +348,12 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
         .filter(|g| g.starts_with("late-app-") || *g == "orders-app-1" || *g == "orders-app-8")
         .cloned()
         .collect();
-    poll_all_until(&tasks, &mut after, "new and moved groups checkpointed", |e| {
-        emitters(e).keys().cloned().collect::<BTreeSet<_>>() == expected_new
-    });
+    poll_all_until(
+        &tasks,
+        &mut after,
+        "new and moved groups checkpointed",
+        |e| emitters(e).keys().cloned().collect::<BTreeSet<_>>() == expected_new,
+    );
     for (g, who) in emitters(&after) {
         assert_eq!(who, BTreeSet::from([owner_of(&g, 3)]), "emitters of {g}");
     }
