@@ -563,7 +563,8 @@ mod tests {
 
     #[test]
     fn config_reads_lag_and_flush_interval_and_rejects_bad_values() {
-        let cases: &[(&[(&str, &str)], Result<(i64, u64), &str>)] = &[
+        type Case<'a> = (&'a [(&'a str, &'a str)], Result<(i64, u64), &'a str>);
+        let cases: &[Case<'_>] = &[
             (&[], Ok((100, 60_000))),
             (
                 &[("offset.lag.max", "0"), ("offset.flush.interval.ms", "250")],
