@@ -10,14 +10,14 @@
 //! Differences from Java, on purpose:
 //! - MM2 promotes delayed syncs on Connect's offset commit; without Connect, a timer does it
 //!   every `offset.flush.interval.ms` (default 60000, Connect's default) — see [`PromoteTimer`].
-//! - MM2 sends from two threads outside its lock, so two syncs of one partition can be produced
-//!   in the wrong order, which the checkpoint side reads as an upstream rewind and answers by
-//!   dropping that partition's history. Here a sync is handed out only while no earlier sync of
-//!   the same partition is still unacknowledged, so per-partition order holds whatever the
-//!   producer retries. A newer sync queued meanwhile replaces the waiting one, as MM2's pending
-//!   map already does when its permits run out.
+//! - MM2 takes syncs from its pending map under a lock but sends them outside it, from two
+//!   threads, so two syncs of one partition can be produced in the wrong order; the checkpoint
+//!   side reads that as an upstream rewind and drops the partition's history. Here one owner
+//!   takes and sends (`&mut self`, no lock to step out of), so syncs reach the producer in queue
+//!   order, and the producer keeps that order on the wire (the writer allows one request in
+//!   flight unless idempotence is on).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use crate::error::ConfigError;
@@ -205,9 +205,9 @@ pub enum Queued {
 }
 
 /// MM2's writer state without the producer: partition states, pending and delayed syncs, and
-/// the outstanding-send bound. Single-owner (`&mut self`); the caller sends what
-/// [`next_to_send`](Self::next_to_send) hands out and reports each send's end with
-/// [`completed`](Self::completed).
+/// the outstanding-send bound (MM2's semaphore). Single-owner (`&mut self`); the caller sends
+/// what [`next_to_send`](Self::next_to_send) hands out, in that order, and reports each send's
+/// end with [`completed`](Self::completed).
 #[derive(Clone, Debug)]
 pub struct OffsetSyncQueue {
     max_offset_lag: i64,
@@ -215,7 +215,7 @@ pub struct OffsetSyncQueue {
     states: HashMap<TopicPartition, PartitionState>,
     pending: OrderedSyncs,
     delayed: OrderedSyncs,
-    in_flight: BTreeSet<TopicPartition>,
+    outstanding: usize,
 }
 
 impl OffsetSyncQueue {
@@ -227,7 +227,7 @@ impl OffsetSyncQueue {
             states: HashMap::new(),
             pending: OrderedSyncs::default(),
             delayed: OrderedSyncs::default(),
-            in_flight: BTreeSet::new(),
+            outstanding: 0,
         }
     }
 
@@ -259,27 +259,27 @@ impl OffsetSyncQueue {
         }
     }
 
-    /// The next sync to send, taking one of the outstanding-send permits: the first pending sync
-    /// whose partition has no send in flight. `None` when nothing is pending, every permit is
-    /// taken, or every pending partition is waiting for its previous send.
+    /// The next sync to send, taking one of the outstanding-send permits: the first pending
+    /// sync. `None` when nothing is pending or every permit is taken (the syncs then wait, and a
+    /// newer due sync of the same partition replaces its waiting one, as in MM2).
     pub fn next_to_send(&mut self) -> Option<OffsetSync> {
-        if self.in_flight.len() >= self.max_outstanding {
+        if self.outstanding >= self.max_outstanding {
             return None;
         }
-        let tp = self
-            .pending
-            .iter()
-            .find(|s| !self.in_flight.contains(&s.topic_partition))?
-            .topic_partition
-            .clone();
+        let tp = self.pending.iter().next()?.topic_partition.clone();
         let sync = self.pending.remove(&tp)?;
-        self.in_flight.insert(tp);
+        self.outstanding += 1;
         Some(sync)
     }
 
-    /// The send of `tp`'s sync ended (delivered or failed): its permit is returned.
-    pub fn completed(&mut self, tp: &TopicPartition) {
-        self.in_flight.remove(tp);
+    /// A send ended (delivered or failed): its permit is returned.
+    pub fn completed(&mut self) {
+        self.outstanding = self.outstanding.saturating_sub(1);
+    }
+
+    /// True when a permit is free, so a sync queued now would be handed out at once.
+    pub fn has_capacity(&self) -> bool {
+        self.outstanding < self.max_outstanding
     }
 
     /// Pending syncs, in send order.
@@ -304,7 +304,7 @@ impl OffsetSyncQueue {
 
     /// Sends handed out and not yet completed.
     pub fn outstanding(&self) -> usize {
-        self.in_flight.len()
+        self.outstanding
     }
 
     /// Number of pending syncs.
@@ -476,23 +476,24 @@ mod tests {
         q.maybe_queue(&tp(0), 2, 102);
         assert_eq!(q.next_to_send(), None);
         assert_eq!(q.outstanding(), 1);
-        q.completed(&tp(0));
+        q.completed();
         assert_eq!(q.next_to_send(), Some(OffsetSync::new(tp(0), 2, 102)));
     }
 
     #[test]
-    fn a_partition_never_has_two_sends_in_flight_but_other_partitions_go_ahead() {
-        let mut q = OffsetSyncQueue::new(0, 10);
+    fn a_newer_due_sync_replaces_the_one_waiting_for_a_permit_in_its_place() {
+        let mut q = OffsetSyncQueue::new(0, 1);
         q.maybe_queue(&tp(0), 0, 0);
         assert!(q.next_to_send().is_some());
         q.maybe_queue(&tp(0), 1, 1);
         q.maybe_queue(&tp(1), 0, 0);
-        // tp(0)'s newer sync is first in line but waits; tp(1) is sent.
-        assert_eq!(q.next_to_send(), Some(OffsetSync::new(tp(1), 0, 0)));
-        assert_eq!(q.next_to_send(), None);
-        q.maybe_queue(&tp(0), 2, 2); // replaces the waiting one
-        q.completed(&tp(0));
+        q.maybe_queue(&tp(0), 2, 2);
+        assert!(!q.has_capacity());
+        q.completed();
+        assert!(q.has_capacity());
         assert_eq!(q.next_to_send(), Some(OffsetSync::new(tp(0), 2, 2)));
+        q.completed();
+        assert_eq!(q.next_to_send(), Some(OffsetSync::new(tp(1), 0, 0)));
     }
 
     #[test]
@@ -510,7 +511,7 @@ mod tests {
             (0..10).collect::<Vec<_>>(),
             "sent in queue order"
         );
-        q.completed(&tp(3));
+        q.completed();
         assert_eq!(q.next_to_send().map(|s| s.topic_partition), Some(tp(10)));
         assert_eq!(q.next_to_send(), None);
     }
@@ -533,7 +534,7 @@ mod tests {
         q.maybe_queue(&tp(1), 0, 0); // pending
         q.maybe_queue(&tp(2), 0, 0); // pending
         assert_eq!(q.next_to_send().map(|s| s.topic_partition), Some(tp(0)));
-        q.completed(&tp(0));
+        q.completed();
         q.maybe_queue(&tp(0), 1, 1); // delayed
         q.maybe_queue(&tp(2), 1, 1); // delayed, overwrites pending tp2 on promote
         q.promote_delayed();
@@ -596,12 +597,51 @@ mod tests {
         }
     }
 
+    /// The writer's syncs fed to MM2's store: a position `h` behind the newest sync translates at
+    /// most `offset.lag.max + 2h` offsets back (exactly `lag` spacing near the head, the store's
+    /// exponential thinning further back), and never forward past the position.
+    #[test]
+    fn syncs_from_the_writer_translate_within_lag_plus_twice_the_distance_from_the_head() {
+        use crate::offset_sync_store::OffsetSyncStore;
+        for lag in [0, 1, 10, 100] {
+            for records in [50i64, 600, 2000] {
+                let mut store = OffsetSyncStore::new();
+                store.begin_initial_load(false);
+                let mut q = OffsetSyncQueue::new(lag, 1);
+                let mut send = |q: &mut OffsetSyncQueue| {
+                    while let Some(s) = q.next_to_send() {
+                        store.handle_sync(&s);
+                        q.completed();
+                    }
+                };
+                for u in 0..records {
+                    q.maybe_queue(&tp(0), u, u);
+                    send(&mut q);
+                }
+                q.promote_delayed(); // the final flush: a sync at the last record
+                send(&mut q);
+                store.mark_read_to_end();
+                for g in 0..=records {
+                    let Some(d) = store.translate_downstream(&tp(0), g) else {
+                        panic!("lag {lag}, {records} records: no translation for {g}");
+                    };
+                    assert!(d <= g, "lag {lag}: {g} translated forward to {d}");
+                    let behind_head = (records - 1 - g).max(0);
+                    assert!(
+                        g - d <= lag + 2 * behind_head,
+                        "lag {lag}, {records} records: {g} -> {d}"
+                    );
+                }
+            }
+        }
+    }
+
     #[derive(Clone, Debug)]
     enum Op {
         Report(i32, i64, i64),
         Promote,
         Send,
-        Complete(usize),
+        Complete,
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -609,23 +649,23 @@ mod tests {
             4 => (0..3i32, 0..40i64, 0..40i64).prop_map(|(p, u, d)| Op::Report(p, u, d)),
             1 => Just(Op::Promote),
             3 => Just(Op::Send),
-            2 => (0..4usize).prop_map(Op::Complete),
+            2 => Just(Op::Complete),
         ]
     }
 
     proptest! {
-        /// Whatever the interleaving, each partition's syncs go out in the order they were
-        /// reported, one at a time, and never more than the permits allow.
+        /// Whatever the interleaving, each partition's syncs are handed out in the order they
+        /// were reported (a subsequence of its reports), and never more than the permits allow.
         #[test]
-        fn sends_of_one_partition_are_never_reordered_or_overlapping(
+        fn syncs_of_one_partition_are_handed_out_in_report_order_within_the_permits(
             ops in proptest::collection::vec(op(), 1..200),
             lag in 0..5i64,
             permits in 1..4usize,
         ) {
             let mut q = OffsetSyncQueue::new(lag, permits);
             let mut reported: HashMap<TopicPartition, Vec<OffsetSync>> = HashMap::new();
-            let mut sent: HashMap<TopicPartition, Vec<usize>> = HashMap::new();
-            let mut in_flight: Vec<TopicPartition> = Vec::new();
+            let mut sent_at: HashMap<TopicPartition, usize> = HashMap::new();
+            let mut outstanding = 0usize;
             for op in ops {
                 match op {
                     Op::Report(p, u, d) => {
@@ -635,26 +675,24 @@ mod tests {
                     Op::Promote => q.promote_delayed(),
                     Op::Send => {
                         if let Some(s) = q.next_to_send() {
+                            outstanding += 1;
                             let tp = s.topic_partition.clone();
-                            prop_assert!(!in_flight.contains(&tp), "two sends of {tp} in flight");
-                            in_flight.push(tp.clone());
                             let history = &reported[&tp];
-                            // Sent syncs form a subsequence of the partition's reports.
-                            let floor = sent.get(&tp).and_then(|v| v.last().copied()).map_or(0, |i| i + 1);
+                            let floor = sent_at.get(&tp).map_or(0, |i| i + 1);
                             let at = (floor..history.len()).find(|&i| history[i] == s);
-                            prop_assert!(at.is_some(), "{s:?} sent out of order");
-                            sent.entry(tp).or_default().extend(at);
+                            prop_assert!(at.is_some(), "{:?} handed out of order", s);
+                            sent_at.extend(at.map(|i| (tp, i)));
                         }
                     }
-                    Op::Complete(i) => {
-                        if !in_flight.is_empty() {
-                            let tp = in_flight.remove(i % in_flight.len());
-                            q.completed(&tp);
+                    Op::Complete => {
+                        if outstanding > 0 {
+                            outstanding -= 1;
+                            q.completed();
                         }
                     }
                 }
                 prop_assert!(q.outstanding() <= permits);
-                prop_assert_eq!(q.outstanding(), in_flight.len());
+                prop_assert_eq!(q.outstanding(), outstanding);
             }
         }
     }

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rdkafka::client::ClientContext;
+use rdkafka::config::ClientConfig;
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
@@ -42,6 +43,27 @@ impl ProducerContext for SyncDeliveries {
         };
         lock(&self.done).push((*tp, outcome));
     }
+}
+
+/// Makes the producer keep the order syncs are handed to it in: with more than one request in
+/// flight and no idempotence, a retried request can land after a later one, and two syncs of one
+/// partition would then be read in the wrong order (the checkpoint side takes that for a rewind).
+fn keep_send_order(settings: &mut ClientConfig, topic: &str) {
+    let idempotent = settings
+        .get("enable.idempotence")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"));
+    if idempotent {
+        return;
+    }
+    for key in ["max.in.flight.requests.per.connection", "max.in.flight"] {
+        if let Some(v) = settings.get(key).filter(|v| v.trim() != "1") {
+            log::warn!(
+                "offset-syncs producer for `{topic}`: overriding {key}={v} with 1 to keep syncs                  in order (set enable.idempotence=true to allow more)"
+            );
+        }
+    }
+    settings.remove("max.in.flight");
+    settings.set("max.in.flight.requests.per.connection", "1");
 }
 
 /// Counters of an [`OffsetSyncWriter`].
@@ -104,6 +126,7 @@ impl OffsetSyncWriter {
         if settings.get("message.timeout.ms").is_none() {
             settings.set("message.timeout.ms", "30000");
         }
+        keep_send_order(&mut settings, offset_syncs_topic);
         let producer: BaseProducer<SyncDeliveries> =
             settings.create_with_context(context).map_err(|e| {
                 Error::kafka(
@@ -147,6 +170,36 @@ impl OffsetSyncWriter {
             self.promote();
         }
         self.fire();
+    }
+
+    /// True when a sync due now would be sent at once. When false, a due sync waits, and a
+    /// later due sync of the same partition replaces it (MM2's coalescing), which widens the
+    /// gap between syncs and so the re-reads after a failover. A mirror that prefers precision
+    /// to throughput calls [`wait_for_capacity`](Self::wait_for_capacity) before reporting.
+    pub fn has_capacity(&self) -> bool {
+        self.queue.has_capacity()
+    }
+
+    /// Waits up to `timeout` until a send permit is free (see
+    /// [`has_capacity`](Self::has_capacity)); [`Error::TimedOut`] otherwise.
+    pub fn wait_for_capacity(&mut self, timeout: Duration) -> Result<(), Error> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            self.serve(Duration::ZERO);
+            self.fire();
+            if self.queue.has_capacity() {
+                return Ok(());
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Error::TimedOut(format!(
+                    "waiting for a free offset-sync send permit ({} outstanding to `{}`)",
+                    self.queue.outstanding(),
+                    self.topic
+                )));
+            }
+            self.serve(DELIVERY_SLICE.min(deadline - now));
+        }
     }
 
     /// Time until the timer next promotes delayed syncs (a caller's poll timeout hint).
@@ -212,7 +265,7 @@ impl OffsetSyncWriter {
         self.producer.call(|p| p.poll(wait));
         let finished = std::mem::take(&mut *lock(&self.done));
         for (tp, outcome) in finished {
-            self.queue.completed(&tp);
+            self.queue.completed();
             match outcome {
                 Ok(()) => self.stats.syncs_delivered += 1,
                 Err(e) => self.failed(&tp, &e),
@@ -231,7 +284,7 @@ impl OffsetSyncWriter {
         let key = match sync.encode_key() {
             Ok(k) => k,
             Err(e) => {
-                self.queue.completed(&tp);
+                self.queue.completed();
                 self.failed(&tp, &e.to_string());
                 return;
             }
@@ -244,7 +297,7 @@ impl OffsetSyncWriter {
         match self.producer.call(|p| p.send(record).map_err(|(e, _)| e)) {
             Ok(()) => self.stats.syncs_sent += 1,
             Err(e) => {
-                self.queue.completed(&tp);
+                self.queue.completed();
                 self.failed(&tp, &e.to_string());
             }
         }
