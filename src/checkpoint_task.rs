@@ -27,7 +27,7 @@ use crate::diagnostics::LibraryThread;
 use crate::error::{ConfigError, Error, RecordError};
 use crate::ffi::librdkafka::NativeGroupState;
 use crate::group_assignment::owns_group;
-use crate::kafka::admin::{Admin, TopicCreation};
+use crate::kafka::admin::{Admin, GroupOffsetsResult, TopicCreation};
 use crate::kafka::checkpoint_producer::CheckpointProducer;
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::mirror_checkpoint_config::MirrorCheckpointConfig;
@@ -40,8 +40,9 @@ use crate::{Checkpoint, OffsetSync, TopicPartition};
 /// A period long enough to mean "not again".
 const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
-/// Committed-offset requests kept in flight at once during a checkpoint cycle.
-const MAX_OFFSET_FETCHES_IN_FLIGHT: usize = 64;
+/// Committed-offset requests kept in flight at once during a checkpoint cycle or a group
+/// discovery (librdkafka takes one group per request).
+pub const MAX_OFFSET_FETCHES_IN_FLIGHT: usize = 64;
 
 /// Result of one [`CheckpointTask::poll`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +111,11 @@ pub struct TaskStats {
     pub group_offsets_written: u64,
     /// Groups currently handled by this task.
     pub groups: u64,
+    /// How long the last checkpoint cycle took (fetching offsets, deciding, writing).
+    pub last_cycle_time: Option<Duration>,
+    /// The most committed-offset requests this task ever had in flight at once (bounded by
+    /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`]).
+    pub max_offset_fetches_in_flight: u64,
 }
 
 /// Per group and upstream partition: the last checkpoint written, or why none was.
@@ -167,6 +173,8 @@ struct Counters {
     last_stop_us: AtomicU64,
     cycles: AtomicU64,
     group_offsets_written: AtomicU64,
+    last_cycle_us: AtomicU64,
+    max_fetches_in_flight: AtomicU64,
 }
 
 struct Shared {
@@ -410,6 +418,8 @@ impl CheckpointTask {
             cycles: c.cycles.load(Ordering::SeqCst),
             group_offsets_written: c.group_offsets_written.load(Ordering::SeqCst),
             groups: self.shared.groups.read().map(|g| g.len()).unwrap_or(0) as u64,
+            last_cycle_time: us(&c.last_cycle_us),
+            max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
         }
     }
 
@@ -423,7 +433,9 @@ impl CheckpointTask {
         lock(&self.shared.group_sync).values().cloned().collect()
     }
 
-    /// The groups this task currently checkpoints.
+    /// The groups this task currently checkpoints, sorted. With live discovery these are the
+    /// listed groups that pass the group filter, fall to this task's index, and have a committed
+    /// offset on a topic that passes the topic filter (MM2's `findConsumerGroups`).
     pub fn groups(&self) -> Vec<String> {
         self.shared
             .groups
@@ -474,6 +486,54 @@ impl Shared {
             Some(fixed) => fixed.iter().any(|g| g == group),
             None => self.should_handle_group(group),
         }
+    }
+
+    fn groups_snapshot(&self) -> Vec<String> {
+        self.groups.read().map(|g| g.clone()).unwrap_or_default()
+    }
+
+    /// MM2's `findConsumerGroups` test: some partition has a commit and its topic is replicated.
+    fn has_replicated_commit(
+        &self,
+        offsets: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
+    ) -> bool {
+        offsets.iter().any(|(tp, o)| {
+            o.is_some() && self.config.topic_filter.should_replicate_topic(&tp.topic)
+        })
+    }
+
+    fn note_fetches_in_flight(&self, admin: &Admin) {
+        self.counters
+            .max_fetches_in_flight
+            .fetch_max(admin.max_in_flight_seen() as u64, Ordering::SeqCst);
+    }
+
+    /// Stops checkpointing `gone` until a discovery adopts them again.
+    fn drop_groups(&self, gone: &[String]) {
+        let mut current = self
+            .groups
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = current.len();
+        current.retain(|g| !gone.contains(g));
+        if current.len() != before {
+            log::info!(
+                "dropped {} groups without a commit on a replicated topic; now checkpointing {}",
+                before - current.len(),
+                current.len()
+            );
+        }
+        drop(current);
+        self.forget_groups(gone);
+    }
+
+    /// Forgets the per-partition reports of groups no longer checkpointed. Their last checkpoints
+    /// stay in the checkpoint store, as they would after an MM2 task restart reloads the topic.
+    fn forget_groups(&self, gone: &[String]) {
+        if gone.is_empty() {
+            return;
+        }
+        lock(&self.statuses).retain(|(g, _), _| !gone.contains(g));
     }
 
     fn should_handle_group(&self, group: &str) -> bool {
@@ -720,38 +780,127 @@ fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> KafkaBasedLog {
     log
 }
 
+/// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
+/// this task, and of those keep the ones with a committed offset on a replicated topic. Only
+/// groups not yet adopted have their offsets fetched here; adopted groups are re-checked by every
+/// checkpoint cycle (which fetches their offsets anyway), so a steady group costs no extra
+/// request per refresh. Adopting or dropping a group needs no restart and no store reload.
 fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
     let listed = admin.list_groups()?;
-    let mut groups: Vec<String> = listed
+    let mut candidates: Vec<String> = listed
         .into_iter()
         .filter(|g| shared.should_handle_group(g))
         .collect();
-    groups.sort();
-    groups.dedup();
+    candidates.sort();
+    candidates.dedup();
+    let adopted_before = shared.groups_snapshot();
+    let unknown: Vec<String> = candidates
+        .iter()
+        .filter(|g| adopted_before.binary_search(g).is_err())
+        .cloned()
+        .collect();
+    let mut newly_adopted = BTreeSet::new();
+    if !unknown.is_empty() {
+        let fetched = fetch_committed(shared, admin, &unknown);
+        shared.note_fetches_in_flight(admin);
+        for (group, result) in fetched? {
+            match result {
+                Ok(offsets) if shared.has_replicated_commit(&offsets) => {
+                    newly_adopted.insert(group);
+                }
+                Ok(_) => log::debug!(
+                    "group `{group}` has no committed offset on a replicated topic; not checkpointing it"
+                ),
+                Err(e) => log::warn!(
+                    "fetching committed offsets of group `{group}` on `{}`: {e}; will retry at the next refresh",
+                    shared.config.source_cluster_alias
+                ),
+            }
+        }
+    }
     let mut current = shared
         .groups
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Decided against the list as it is now: a cycle may have dropped a group meanwhile.
+    let groups: Vec<String> = candidates
+        .into_iter()
+        .filter(|g| current.binary_search(g).is_ok() || newly_adopted.contains(g))
+        .collect();
     if *current != groups {
+        let gone: Vec<String> = current
+            .iter()
+            .filter(|g| groups.binary_search(g).is_err())
+            .cloned()
+            .collect();
         log::info!(
-            "now checkpointing {} groups (was {})",
+            "now checkpointing {} groups (was {}; {} adopted, {} dropped)",
             groups.len(),
-            current.len()
+            current.len(),
+            newly_adopted.len(),
+            gone.len()
         );
         *current = groups;
+        drop(current);
+        shared.forget_groups(&gone);
     }
     Ok(())
 }
 
+/// Committed offsets of `groups` on the source, batched. Some brokers (librdkafka's mock among
+/// them) answer "all partitions" with nothing; groups that came back empty are asked again for
+/// the partitions offset syncs exist for, since only those can be translated anyway.
+fn fetch_committed(
+    shared: &Shared,
+    admin: &mut Admin,
+    groups: &[String],
+) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+    let c = &shared.config;
+    let mut committed = admin.list_group_offsets(groups, None, MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+    let empty: Vec<String> = committed
+        .iter()
+        .filter(|(_, r)| r.as_ref().is_ok_and(|m| m.is_empty()))
+        .map(|(g, _)| g.clone())
+        .collect();
+    if empty.is_empty() {
+        return Ok(committed);
+    }
+    let known: Vec<TopicPartition> = read_syncs(shared)
+        .partitions()
+        .map(|(tp, _)| tp.clone())
+        .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
+        .collect();
+    if !known.is_empty() {
+        let again = admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+        let again: BTreeMap<String, _> = again.into_iter().collect();
+        for (group, result) in committed.iter_mut() {
+            if let Some(r) = again.get(group) {
+                *result = r.clone();
+            }
+        }
+    }
+    Ok(committed)
+}
+
 /// One checkpoint cycle on the polling thread.
 fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Error> {
+    let began = Instant::now();
+    let result = run_cycle_inner(shared, poller);
+    shared
+        .counters
+        .last_cycle_us
+        .store(began.elapsed().as_micros().max(1) as u64, Ordering::SeqCst);
+    if let Some(admin) = poller.source_admin.as_ref() {
+        shared.note_fetches_in_flight(admin);
+    }
+    result
+}
+
+fn run_cycle_inner(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Error> {
     let c = &shared.config;
     shared.counters.cycles.fetch_add(1, Ordering::SeqCst);
     let groups: Vec<String> = shared
-        .groups
-        .read()
-        .map(|g| g.clone())
-        .unwrap_or_default()
+        .groups_snapshot()
         .into_iter()
         .filter(|g| c.assigned_groups.is_some() || shared.should_handle_group(g))
         .collect();
@@ -778,32 +927,7 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
     else {
         return Err(Error::InvalidState("poll clients missing".into()));
     };
-    let mut committed = admin.list_group_offsets(&groups, None, MAX_OFFSET_FETCHES_IN_FLIGHT)?;
-    // Some brokers (librdkafka's mock among them) answer "all partitions" with nothing. For groups
-    // that came back empty, ask again for the partitions offset syncs exist for: only those can
-    // be translated anyway.
-    let empty: Vec<String> = committed
-        .iter()
-        .filter(|(_, r)| r.as_ref().is_ok_and(|m| m.is_empty()))
-        .map(|(g, _)| g.clone())
-        .collect();
-    if !empty.is_empty() {
-        let known: Vec<TopicPartition> = read_syncs(shared)
-            .partitions()
-            .map(|(tp, _)| tp.clone())
-            .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
-            .collect();
-        if !known.is_empty() {
-            let again =
-                admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
-            let again: BTreeMap<String, _> = again.into_iter().collect();
-            for (group, result) in committed.iter_mut() {
-                if let Some(r) = again.get(group) {
-                    *result = r.clone();
-                }
-            }
-        }
-    }
+    let committed = fetch_committed(shared, admin, &groups)?;
     let rename = |tp: &TopicPartition| {
         checkpoint_topic_partition(
             &shared.policy,
@@ -815,6 +939,7 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
     let mut pending: Vec<(Checkpoint, TopicPartition)> = Vec::new();
     let mut records = Vec::new();
     let mut processed_groups = Vec::new();
+    let mut no_longer_replicated = Vec::new();
     for (group, result) in committed {
         let offsets = match result {
             Ok(o) => o,
@@ -826,6 +951,12 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
                 continue;
             }
         };
+        if c.assigned_groups.is_none() && !shared.has_replicated_commit(&offsets) {
+            // Discovered groups must keep a commit on a replicated topic (MM2's refresh drops
+            // them otherwise); the next discovery re-checks it.
+            no_longer_replicated.push(group);
+            continue;
+        }
         log::debug!(
             "group `{group}`: {} committed partitions on the source",
             offsets.len()
@@ -868,6 +999,9 @@ fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Er
             }
         }
         processed_groups.push(group);
+    }
+    if !no_longer_replicated.is_empty() {
+        shared.drop_groups(&no_longer_replicated);
     }
     let outcomes = if records.is_empty() {
         Vec::new()

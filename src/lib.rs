@@ -9,6 +9,9 @@
 //! - runtime: [`kafka`] owns every Kafka client, [`scheduler`] runs start-up and periodic jobs,
 //!   [`checkpoint_task`] composes them into MM2's `MirrorCheckpointTask`, [`diagnostics`]
 //!   counts what is alive;
+//! - around the task: [`remote_cluster_utils`] (failover offset translation on the target, MM2's
+//!   `RemoteClusterUtils`) and [`offset_sync_writer`] (the source side of MM2's offset syncs,
+//!   for mirroring tools that are not MirrorMaker);
 //! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
 //!   with `unsafe`.
 
@@ -29,7 +32,9 @@ pub(crate) mod kafka;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;
 pub mod offset_sync_store;
+pub mod offset_sync_writer;
 pub mod properties;
+pub mod remote_cluster_utils;
 pub mod replication_policy;
 pub(crate) mod scheduler;
 pub mod stop_signal;

@@ -47,6 +47,10 @@ pub(crate) struct Admin {
     request_timeout: Duration,
     next_tag: u64,
     cluster: String,
+    /// When set, no wait goes past it (callers with one overall time budget).
+    deadline: Option<Instant>,
+    /// The most committed-offset requests ever outstanding at once on this handle.
+    max_in_flight_seen: usize,
 }
 
 impl Admin {
@@ -72,7 +76,25 @@ impl Admin {
             request_timeout,
             next_tag: 1,
             cluster: cluster.to_string(),
+            deadline: None,
+            max_in_flight_seen: 0,
         })
+    }
+
+    /// Caps every later wait at `deadline`: a call that would wait longer fails with
+    /// [`Error::TimedOut`] instead of overrunning the caller's budget.
+    pub(crate) fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The most committed-offset requests that were ever in flight at once.
+    pub(crate) fn max_in_flight_seen(&self) -> usize {
+        self.max_in_flight_seen
+    }
+
+    fn cap(&self, deadline: Instant) -> Instant {
+        self.deadline.map_or(deadline, |d| d.min(deadline))
     }
 
     fn tag(&mut self) -> u64 {
@@ -92,7 +114,7 @@ impl Admin {
         timeout: Duration,
     ) -> Result<AdminOutcome, Error> {
         // librdkafka answers a timed-out request itself, just after its own timeout.
-        let deadline = Instant::now() + timeout + Duration::from_secs(1);
+        let deadline = self.cap(Instant::now() + timeout + Duration::from_secs(1));
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -158,8 +180,17 @@ impl Admin {
                 });
                 in_flight.insert(tag, next);
                 next += 1;
+                self.max_in_flight_seen = self.max_in_flight_seen.max(in_flight.len());
             }
-            if last_progress.elapsed() >= deadline_per_request {
+            let now = Instant::now();
+            if self.deadline.is_some_and(|d| now >= d) {
+                return Err(Error::TimedOut(format!(
+                    "fetching committed offsets of {} groups on cluster `{}`",
+                    in_flight.len() + groups.len() - next,
+                    self.cluster
+                )));
+            }
+            if now.duration_since(last_progress) >= deadline_per_request {
                 return Err(Error::TimedOut(format!(
                     "fetching committed offsets of {} groups on cluster `{}`",
                     in_flight.len(),
@@ -168,7 +199,10 @@ impl Admin {
             }
             self.serve_events();
             let queue = Arc::clone(&self.queue);
-            let Some(r) = librdkafka::poll_admin_result(&queue, Duration::from_millis(500)) else {
+            let slice = self
+                .cap(now + Duration::from_millis(500))
+                .saturating_duration_since(now);
+            let Some(r) = librdkafka::poll_admin_result(&queue, slice) else {
                 continue;
             };
             let Some(index) = in_flight.remove(&r.tag) else {

@@ -122,6 +122,16 @@ impl KafkaBasedLog {
     /// Reads from the beginning to the end captured at start, applying every record.
     /// Returns [`Error::Stopped`] promptly when the task stops.
     pub(crate) fn read_to_end(&mut self, apply: &mut ApplyRecord<'_>) -> Result<ReadToEnd, Error> {
+        self.read_to_end_by(None, apply)
+    }
+
+    /// Like [`read_to_end`](Self::read_to_end), giving up with [`Error::TimedOut`] at `deadline`
+    /// (for one-shot readers with a time budget; what was applied so far is then incomplete).
+    pub(crate) fn read_to_end_by(
+        &mut self,
+        deadline: Option<Instant>,
+        apply: &mut ApplyRecord<'_>,
+    ) -> Result<ReadToEnd, Error> {
         let mut next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
@@ -129,7 +139,20 @@ impl KafkaBasedLog {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
             }
-            match self.poll_one(POLL_SLICE) {
+            let now = Instant::now();
+            let slice = match deadline {
+                Some(d) if now >= d => {
+                    return Err(Error::TimedOut(format!(
+                        "reading `{}` to its end ({} records read, end offset {})",
+                        self.topic,
+                        self.records_read,
+                        end.map_or_else(|| "not yet known".to_string(), |e| e.to_string())
+                    )))
+                }
+                Some(d) => POLL_SLICE.min(d - now),
+                None => POLL_SLICE,
+            };
+            match self.poll_one(slice) {
                 Polled::Record {
                     offset, key, value, ..
                 } => {

@@ -6,6 +6,7 @@ mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
 pub(crate) mod kafka_based_log;
+pub(crate) mod offset_sync_producer;
 
 pub(crate) use access_checker::Owned;
 

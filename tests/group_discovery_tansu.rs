@@ -1,0 +1,439 @@
+//! Live group discovery, scale-out over several processes and batched offset fetching, on two
+//! tansu brokers (librdkafka's mock cluster has no ListGroups, so discovery needs a real broker).
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rdkafka::admin::{AdminClient, AdminOptions};
+use rdkafka::client::DefaultClientContext;
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, MAX_OFFSET_FETCHES_IN_FLIGHT};
+use mm2_checkpoint::diagnostics;
+use mm2_checkpoint::group_assignment::owner_of;
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+
+use support::kafka::client_config;
+use support::*;
+
+const SYNCS: &str = "mm2-offset-syncs.target.internal";
+const CHECKPOINTS: &str = "source.checkpoints.internal";
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Tests here assert process-wide counters, so they run one at a time.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A source and a target broker with `orders` (2 partitions) and offset syncs for both of its
+/// partitions, upstream 0 → 0 and 50 → 50: a commit below 50 translates to 1, one at or past 50
+/// to 50 or 51. Also `audit.replica`, a topic the default topic filter excludes.
+struct Clusters {
+    source: Tansu,
+    target: Tansu,
+}
+
+impl Clusters {
+    fn start() -> Clusters {
+        let clusters = Clusters {
+            source: Tansu::start(),
+            target: Tansu::start(),
+        };
+        let src = clusters.source.bootstrap();
+        create_topic(&src, "orders", 2);
+        create_topic(&src, "audit.replica", 1);
+        create_topic_with_config(&src, SYNCS, 1, &[("cleanup.policy", "compact")]);
+        create_topic_with_config(
+            &clusters.target.bootstrap(),
+            CHECKPOINTS,
+            1,
+            &[("cleanup.policy", "compact")],
+        );
+        let syncs: Vec<(Vec<u8>, Vec<u8>)> = [(0, 0), (1, 0), (0, 50), (1, 50)]
+            .into_iter()
+            .map(|(p, o)| {
+                let s = OffsetSync::new(TopicPartition::new("orders", p), o, o);
+                (s.encode_key().unwrap(), s.encode_value())
+            })
+            .collect();
+        let records: Vec<Record<'_>> = syncs
+            .iter()
+            .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
+            .collect();
+        produce_many(&src, SYNCS, 0, &records);
+        clusters
+    }
+
+    fn commit(&self, group: &str, topic: &str, partition: i32, offset: i64) {
+        commit_group_offsets(
+            &self.source.bootstrap(),
+            group,
+            &[(topic, partition, offset, "")],
+        );
+    }
+
+    fn delete_groups(&self, groups: &[&str]) {
+        let admin: AdminClient<DefaultClientContext> =
+            client_config(&self.source.bootstrap()).create().unwrap();
+        let options = AdminOptions::new().operation_timeout(Some(Duration::from_secs(10)));
+        let answer = block_on(
+            admin.delete_groups(groups, &options),
+            Duration::from_secs(20),
+            "DeleteGroups",
+        )
+        .unwrap();
+        for r in answer {
+            r.unwrap_or_else(|e| panic!("deleting a group: {e:?}"));
+        }
+    }
+
+    fn task(&self, extra: &[(&str, &str)]) -> CheckpointTask {
+        let source = self.source.bootstrap();
+        let target = self.target.bootstrap();
+        let mut props = vec![
+            ("source.cluster.alias", "source"),
+            ("target.cluster.alias", "target"),
+            ("source.cluster.bootstrap.servers", source.as_str()),
+            ("target.cluster.bootstrap.servers", target.as_str()),
+            ("emit.checkpoints.interval.seconds", "1"),
+            ("refresh.groups.interval.seconds", "1"),
+            ("checkpoints.topic.replication.factor", "1"),
+        ];
+        props.extend_from_slice(extra);
+        let config = MirrorCheckpointConfig::from_properties(props).unwrap().0;
+        let task = CheckpointTask::new(config).unwrap();
+        task.start().unwrap();
+        task
+    }
+}
+
+fn sorted(groups: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = groups.iter().map(|g| g.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Polls `task` until `done` holds for the checkpoints gathered so far; returns them.
+fn poll_until(
+    task: &CheckpointTask,
+    what: &str,
+    mut done: impl FnMut(&[Checkpoint]) -> bool,
+) -> Vec<Checkpoint> {
+    let deadline = Instant::now() + WAIT;
+    let mut seen = Vec::new();
+    loop {
+        let out = task.poll(Duration::from_millis(500)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        seen.extend(out.checkpoints);
+        if done(&seen) {
+            return seen;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {WAIT:?}; groups {:?}, checkpoints {seen:?}",
+            task.groups()
+        );
+    }
+}
+
+fn groups_of(checkpoints: &[Checkpoint]) -> BTreeSet<String> {
+    checkpoints
+        .iter()
+        .map(|c| c.consumer_group_id.clone())
+        .collect()
+}
+
+fn assert_no_leaks() {
+    assert_eq!(diagnostics::live_clients(), 0, "live Kafka clients");
+    assert_eq!(diagnostics::live_threads(), 0, "live library threads");
+    assert_eq!(
+        diagnostics::concurrent_client_access(),
+        0,
+        "overlapping calls"
+    );
+}
+
+#[test]
+fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores() {
+    let _g = serial();
+    let c = Clusters::start();
+    c.commit("g1", "orders", 0, 10);
+    c.commit("g2", "orders", 1, 20);
+    // Commits only on a topic the topic filter excludes: MM2 does not checkpoint it.
+    c.commit("audit", "audit.replica", 0, 5);
+    // Excluded by the default group filter.
+    c.commit("console-consumer-1", "orders", 0, 3);
+
+    let task = c.task(&[]);
+    wait_until(WAIT, "g1 and g2 adopted", || {
+        task.groups() == sorted(&["g1", "g2"])
+    });
+    poll_until(&task, "first checkpoints", |cps| {
+        groups_of(cps) == ["g1", "g2"].map(String::from).into()
+    });
+    let loaded = task.stats();
+    assert!(loaded.initialized && loaded.load_time.is_some());
+    assert_eq!(loaded.syncs_loaded, 4);
+
+    // A new group appears: adopted and checkpointed by the running task.
+    c.commit("g3", "orders", 0, 7);
+    wait_until(WAIT, "g3 adopted", || {
+        task.groups() == sorted(&["g1", "g2", "g3"])
+    });
+    let cps = poll_until(&task, "g3 checkpointed", |cps| {
+        groups_of(cps).contains("g3")
+    });
+    assert!(cps.contains(&Checkpoint::new(
+        "g3",
+        TopicPartition::new("source.orders", 0),
+        7,
+        1,
+        ""
+    )));
+
+    // The excluded-topic group commits on a replicated topic: now it qualifies.
+    c.commit("audit", "orders", 1, 4);
+    wait_until(WAIT, "audit adopted", || {
+        task.groups() == sorted(&["audit", "g1", "g2", "g3"])
+    });
+
+    // Groups disappear from the broker: dropped without a restart.
+    c.delete_groups(&["g1", "audit"]);
+    wait_until(WAIT, "g1 and audit dropped", || {
+        task.groups() == sorted(&["g2", "g3"])
+    });
+    assert!(task
+        .partition_statuses()
+        .iter()
+        .all(|s| s.group != "g1" && s.group != "audit"));
+    // Keep cycling: the dropped groups get no more checkpoints, the others still work.
+    c.commit("g2", "orders", 1, 60);
+    let cps = poll_until(&task, "g2's new offset checkpointed", |cps| {
+        cps.iter().any(|c| c.consumer_group_id == "g2")
+    });
+    assert!(groups_of(&cps).is_subset(&["g2", "g3"].map(String::from).into()));
+
+    // One task lifetime throughout: the stores were loaded once and never again.
+    let now = task.stats();
+    assert_eq!(now.load_time, loaded.load_time);
+    assert_eq!(now.syncs_loaded, loaded.syncs_loaded);
+    assert_eq!(now.checkpoints_loaded, loaded.checkpoints_loaded);
+    assert_eq!(now.groups, 2);
+    task.stop().unwrap();
+    assert_no_leaks();
+}
+
+/// Polls every task in turn until `done` holds for what each has emitted so far.
+fn poll_all_until(
+    tasks: &[CheckpointTask],
+    emitted: &mut [Vec<Checkpoint>],
+    what: &str,
+    mut done: impl FnMut(&[Vec<Checkpoint>]) -> bool,
+) {
+    let deadline = Instant::now() + WAIT;
+    while !done(emitted) {
+        assert!(Instant::now() < deadline, "{what}: not within {WAIT:?}");
+        for (task, out) in tasks.iter().zip(emitted.iter_mut()) {
+            let polled = task.poll(Duration::from_millis(100)).unwrap();
+            assert_ne!(
+                polled.status,
+                PollStatus::Failed,
+                "{:?}",
+                task.fatal_error()
+            );
+            out.extend(polled.checkpoints);
+        }
+    }
+}
+
+/// Which task indexes emitted a checkpoint for each group.
+fn emitters(emitted: &[Vec<Checkpoint>]) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut by_group: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for (index, cps) in emitted.iter().enumerate() {
+        for cp in cps {
+            by_group
+                .entry(cp.consumer_group_id.clone())
+                .or_default()
+                .insert(index as u32);
+        }
+    }
+    by_group
+}
+
+fn assert_split(tasks: &[CheckpointTask], live: &BTreeSet<String>) {
+    let n = tasks.len() as u32;
+    for (index, task) in tasks.iter().enumerate() {
+        let expected: Vec<String> = live
+            .iter()
+            .filter(|g| owner_of(g, n) == index as u32)
+            .cloned()
+            .collect();
+        assert_eq!(task.groups(), expected, "groups of task {index}");
+    }
+}
+
+#[test]
+fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() {
+    let _g = serial();
+    let c = Clusters::start();
+    let mut live: BTreeSet<String> = BTreeSet::new();
+    for i in 0..12 {
+        let g = format!("orders-app-{i}");
+        c.commit(&g, "orders", i % 2, 10 + i64::from(i));
+        live.insert(g);
+    }
+    let tasks: Vec<CheckpointTask> = (0..3)
+        .map(|i| c.task(&[("task.index", &i.to_string()), ("task.count", "3")]))
+        .collect();
+    let owned = |g: &str, i: usize| owner_of(g, 3) == i as u32;
+    // Each task takes a non-empty share (the rendezvous split of these 12 names).
+    for i in 0..3 {
+        assert!(live.iter().any(|g| owned(g, i)), "task {i} owns nothing");
+    }
+    wait_until(WAIT, "every task adopted its share", || {
+        tasks.iter().enumerate().all(|(i, t)| {
+            t.groups()
+                == live
+                    .iter()
+                    .filter(|g| owned(g, i))
+                    .cloned()
+                    .collect::<Vec<_>>()
+        })
+    });
+    assert_split(&tasks, &live);
+    let mut emitted = vec![Vec::new(); 3];
+    poll_all_until(&tasks, &mut emitted, "every group checkpointed", |e| {
+        emitters(e).keys().cloned().collect::<BTreeSet<_>>() == live
+    });
+    for (g, who) in emitters(&emitted) {
+        assert_eq!(who, BTreeSet::from([owner_of(&g, 3)]), "emitters of {g}");
+    }
+
+    // Churn: four groups leave, five arrive, two move their commits forward.
+    let leaving = [
+        "orders-app-0",
+        "orders-app-3",
+        "orders-app-7",
+        "orders-app-10",
+    ];
+    c.delete_groups(&leaving);
+    for g in leaving {
+        live.remove(g);
+    }
+    for i in 0..5 {
+        let g = format!("late-app-{i}");
+        c.commit(&g, "orders", i % 2, 40 + i64::from(i));
+        live.insert(g);
+    }
+    c.commit("orders-app-1", "orders", 1, 50);
+    c.commit("orders-app-8", "orders", 0, 51);
+    wait_until(WAIT, "every task follows the churn", || {
+        tasks.iter().enumerate().all(|(i, t)| {
+            t.groups()
+                == live
+                    .iter()
+                    .filter(|g| owned(g, i))
+                    .cloned()
+                    .collect::<Vec<_>>()
+        })
+    });
+    assert_split(&tasks, &live);
+    let mut after = vec![Vec::new(); 3];
+    let expected_new: BTreeSet<String> = live
+        .iter()
+        .filter(|g| g.starts_with("late-app-") || *g == "orders-app-1" || *g == "orders-app-8")
+        .cloned()
+        .collect();
+    poll_all_until(
+        &tasks,
+        &mut after,
+        "new and moved groups checkpointed",
+        |e| emitters(e).keys().cloned().collect::<BTreeSet<_>>() == expected_new,
+    );
+    for (g, who) in emitters(&after) {
+        assert_eq!(who, BTreeSet::from([owner_of(&g, 3)]), "emitters of {g}");
+    }
+
+    // The topic agrees: no checkpoint was written twice (two owners would each write one).
+    let written: Vec<Checkpoint> = read_all(&c.target.bootstrap(), CHECKPOINTS, 0)
+        .into_iter()
+        .map(|(k, v)| Checkpoint::decode(k.as_deref(), v.as_deref()).unwrap())
+        .collect();
+    let distinct: BTreeSet<_> = written
+        .iter()
+        .map(|c| {
+            (
+                c.consumer_group_id.clone(),
+                c.topic_partition.clone(),
+                c.upstream_offset,
+            )
+        })
+        .collect();
+    assert_eq!(distinct.len(), written.len(), "{written:?}");
+    assert_eq!(written.len(), 12 + expected_new.len());
+    for t in &tasks {
+        t.stop().unwrap();
+    }
+    assert_no_leaks();
+}
+
+#[test]
+fn a_cycle_over_500_groups_keeps_at_most_the_bounded_number_of_offset_fetches_in_flight() {
+    let _g = serial();
+    let c = Clusters::start();
+    const GROUPS: usize = 500;
+    let began = Instant::now();
+    let src = c.source.bootstrap();
+    std::thread::scope(|s| {
+        for part in 0..4 {
+            let src = src.as_str();
+            s.spawn(move || {
+                for i in (part..GROUPS).step_by(4) {
+                    let g = format!("bulk-{i:03}");
+                    commit_group_offsets(src, &g, &[("orders", (i % 2) as i32, 100, "")]);
+                }
+            });
+        }
+    });
+    eprintln!("committed {GROUPS} groups in {:?}", began.elapsed());
+
+    let task = c.task(&[]);
+    wait_until(WAIT, "all groups adopted", || task.groups().len() == GROUPS);
+    let adopted = Instant::now();
+    let cps = poll_until(&task, "every group checkpointed", |cps| {
+        groups_of(cps).len() == GROUPS
+    });
+    let emitted_after = adopted.elapsed();
+    assert_eq!(cps.len(), GROUPS);
+    let first = task.stats();
+    // Nothing changed: the second cycle fetches every group's offsets again and writes nothing.
+    let out = loop {
+        let out = task.poll(Duration::from_secs(5)).unwrap();
+        if out.status == PollStatus::Emitted {
+            break out;
+        }
+    };
+    assert!(out.checkpoints.is_empty());
+    let second = task.stats();
+    eprintln!(
+        "500 groups: cycles to emit all {}, last of them {:?} ({:?} after adoption), idle cycle {:?}, \
+         max offset fetches in flight {}",
+        first.cycles,
+        first.last_cycle_time.unwrap(),
+        emitted_after,
+        second.last_cycle_time.unwrap(),
+        second.max_offset_fetches_in_flight
+    );
+    // The batch is bounded, and really batched (more than one request at a time).
+    assert_eq!(
+        second.max_offset_fetches_in_flight,
+        MAX_OFFSET_FETCHES_IN_FLIGHT as u64
+    );
+    assert!(second.last_cycle_time.unwrap() < Duration::from_secs(30));
+    task.stop().unwrap();
+    assert_no_leaks();
+}

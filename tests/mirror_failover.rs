@@ -1,0 +1,356 @@
+//! The whole failover pipeline with nothing but this crate: a mirror (examples/mirror.rs) copies
+//! a topic and writes offset syncs with `OffsetSyncWriter`; a consumer group consumes part of the
+//! topic on the source and commits; a `CheckpointTask` emits its checkpoint; then the group fails
+//! over: `translate_offsets` gives its position on the target, a consumer reads from there, and
+//! we count what it missed (must be nothing) and what it read again.
+//!
+//! The re-read bound: a position at distance `h` behind the newest offset sync re-reads at most
+//! `offset.lag.max + 2h` records. Near the head that is `offset.lag.max`; further back, MM2's
+//! offset-sync store keeps only exponentially spaced syncs (KAFKA-14666), so precision falls
+//! with age. (Checked by simulation over lags 0..1000 and up to 20000 records with this crate's
+//! store: no position exceeds it.)
+
+mod support;
+
+#[path = "../examples/mirror.rs"]
+#[allow(dead_code)]
+mod mirror;
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::message::Message;
+use rdkafka::{Offset, TopicPartitionList};
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
+use mm2_checkpoint::diagnostics;
+use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::offset_sync_writer::OffsetSyncWriterConfig;
+use mm2_checkpoint::remote_cluster_utils::{failover_report, translate_offsets, GroupSelector};
+use mm2_checkpoint::{Checkpoint, OffsetSync, ReplicationPolicy, TopicPartition};
+
+use mirror::{Mirror, MirrorSettings};
+use support::kafka::client_config;
+use support::*;
+
+const SYNCS: &str = "mm2-offset-syncs.target.internal";
+const CHECKPOINTS: &str = "source.checkpoints.internal";
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Records per source partition, and records already in each target partition before
+/// mirroring (so downstream offsets differ from upstream ones).
+const SOURCE_RECORDS: [usize; 2] = [600, 400];
+const TARGET_FILLER: [usize; 2] = [37, 5];
+
+/// Groups and their committed positions per partition: fully caught up, close behind, far behind.
+const GROUPS: [(&str, [i64; 2]); 3] = [
+    ("caught-up", [600, 400]),
+    ("live", [570, 330]),
+    ("billing", [437, 123]),
+];
+
+/// Tests here assert process-wide counters, so they run one at a time.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Two clusters, whichever kind.
+enum Pair {
+    Mock(EmbeddedClusters),
+    Tansu { source: Tansu, target: Tansu },
+}
+
+impl Pair {
+    fn bootstrap(&self, side: Side) -> String {
+        match (self, side) {
+            (Pair::Mock(c), side) => c.bootstrap(side),
+            (Pair::Tansu { source, .. }, Side::Source) => source.bootstrap(),
+            (Pair::Tansu { target, .. }, Side::Target) => target.bootstrap(),
+        }
+    }
+
+    fn create_topic(&self, side: Side, topic: &str, partitions: i32) {
+        match self {
+            Pair::Mock(c) => c.create_topic(side, topic, partitions).unwrap(),
+            Pair::Tansu { .. } if topic.ends_with(".internal") => create_topic_with_config(
+                &self.bootstrap(side),
+                topic,
+                partitions,
+                &[("cleanup.policy", "compact")],
+            ),
+            Pair::Tansu { .. } => create_topic(&self.bootstrap(side), topic, partitions),
+        }
+    }
+}
+
+fn value(partition: usize, i: usize) -> String {
+    format!("orders-{partition}-{i}")
+}
+
+/// Consumes the first `committed[p]` records of each partition as `group` and commits that
+/// position, as an application would before the source cluster fails.
+fn consume_part_and_commit(source: &str, group: &str, committed: [i64; 2]) {
+    let consumer: BaseConsumer = client_config(source)
+        .set("group.id", group)
+        .set("enable.auto.commit", "false")
+        .set("auto.offset.reset", "earliest")
+        .create()
+        .unwrap();
+    let mut assignment = TopicPartitionList::new();
+    for p in 0..2 {
+        assignment
+            .add_partition_offset("orders", p, Offset::Beginning)
+            .unwrap();
+    }
+    consumer.assign(&assignment).unwrap();
+    let mut consumed = [0i64; 2];
+    let deadline = Instant::now() + WAIT;
+    while consumed.iter().zip(committed).any(|(c, want)| *c < want) {
+        assert!(Instant::now() < deadline, "consumed only {consumed:?}");
+        if let Some(m) = consumer.poll(Duration::from_millis(100)) {
+            let m = m.unwrap();
+            let p = m.partition() as usize;
+            if m.offset() < committed[p] {
+                assert_eq!(m.payload(), Some(value(p, m.offset() as usize).as_bytes()));
+                consumed[p] += 1;
+            }
+        }
+    }
+    let mut commit = TopicPartitionList::new();
+    for (p, offset) in committed.iter().enumerate() {
+        commit
+            .add_partition_offset("orders", p as i32, Offset::Offset(*offset))
+            .unwrap();
+    }
+    consumer.commit(&commit, CommitMode::Sync).unwrap();
+}
+
+/// Runs a checkpoint task until it has written every group's checkpoint for both partitions.
+fn checkpoint_group(pair: &Pair) -> Vec<Checkpoint> {
+    let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
+    let props = [
+        ("source.cluster.alias", "source"),
+        ("target.cluster.alias", "target"),
+        ("source.cluster.bootstrap.servers", source.as_str()),
+        ("target.cluster.bootstrap.servers", target.as_str()),
+        ("task.assigned.groups", "caught-up,live,billing"),
+        ("emit.checkpoints.interval.seconds", "1"),
+        ("checkpoints.topic.replication.factor", "1"),
+    ];
+    let config = MirrorCheckpointConfig::from_properties(props).unwrap().0;
+    let task = CheckpointTask::new(config).unwrap();
+    task.start().unwrap();
+    let deadline = Instant::now() + WAIT;
+    let mut emitted: Vec<Checkpoint> = Vec::new();
+    while emitted.len() < 2 * GROUPS.len() {
+        let out = task.poll(Duration::from_secs(1)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        emitted.extend(out.checkpoints);
+        assert!(
+            Instant::now() < deadline,
+            "no checkpoints: {:?}",
+            task.partition_statuses()
+        );
+    }
+    task.stop().unwrap();
+    emitted
+}
+
+/// What a failed-over consumer saw on one partition.
+#[derive(Debug)]
+struct PartitionOutcome {
+    group: &'static str,
+    partition: usize,
+    committed: i64,
+    translated: i64,
+    /// Distance of the committed position behind the newest offset sync.
+    behind_newest_sync: i64,
+    /// Source records at or after the committed position that it never saw.
+    missed: usize,
+    /// Source records before the committed position that it saw again.
+    reread: usize,
+}
+
+/// The whole pipeline; returns per group and partition what the failed-over consumer saw.
+fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
+    let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
+    pair.create_topic(Side::Source, "orders", 2);
+    pair.create_topic(Side::Source, SYNCS, 1);
+    pair.create_topic(Side::Target, "source.orders", 2);
+    pair.create_topic(Side::Target, CHECKPOINTS, 1);
+    for p in 0..2 {
+        let filler: Vec<String> = (0..TARGET_FILLER[p])
+            .map(|i| format!("filler-{i}"))
+            .collect();
+        let records: Vec<Record<'_>> = filler.iter().map(|v| (None, Some(v.as_bytes()))).collect();
+        produce_many(&target, "source.orders", p as i32, &records);
+        let values: Vec<String> = (0..SOURCE_RECORDS[p]).map(|i| value(p, i)).collect();
+        let records: Vec<Record<'_>> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
+        produce_many(&source, "orders", p as i32, &records);
+    }
+
+    // 1. Mirror, writing offset syncs.
+    let settings = MirrorSettings {
+        source_bootstrap: source.clone(),
+        target_bootstrap: target.clone(),
+        source_alias: "source".into(),
+        target_alias: "target".into(),
+        topic: "orders".into(),
+        writer: OffsetSyncWriterConfig {
+            offset_lag_max: lag,
+            ..OffsetSyncWriterConfig::default()
+        },
+    };
+    let mut m = Mirror::new(&settings).unwrap();
+    m.run_until_caught_up(WAIT).unwrap();
+    let stats = m.close(Duration::from_secs(30)).unwrap();
+    assert_eq!(
+        stats.records_mirrored,
+        SOURCE_RECORDS.iter().sum::<usize>() as u64
+    );
+    assert_eq!(stats.writer.syncs_failed, 0);
+    assert_eq!(stats.writer.syncs_delivered, stats.writer.syncs_sent);
+    // The syncs reached the topic in report order: per partition, upstream offsets only grow
+    // (this mirror never rewinds), and every downstream offset is past the filler.
+    let mut last: BTreeMap<i32, i64> = BTreeMap::new();
+    let syncs = read_all(&source, SYNCS, 0);
+    assert_eq!(syncs.len() as u64, stats.writer.syncs_delivered);
+    for (k, v) in &syncs {
+        let s = OffsetSync::decode(k.as_deref(), v.as_deref()).unwrap();
+        let p = s.topic_partition.partition;
+        assert!(
+            last.get(&p).map_or(true, |prev| *prev < s.upstream_offset),
+            "{s:?} after {last:?}"
+        );
+        assert_eq!(
+            s.downstream_offset,
+            s.upstream_offset + TARGET_FILLER[p as usize] as i64,
+            "{s:?}"
+        );
+        last.insert(p, s.upstream_offset);
+    }
+
+    // 2. The applications consume part of the topic on the source and commit.
+    for (group, committed) in GROUPS {
+        consume_part_and_commit(&source, group, committed);
+    }
+
+    // 3. The checkpoint task translates the commit and writes the checkpoint.
+    let emitted = checkpoint_group(pair);
+
+    // 4. Failover: translate on the target, then read from the translated position.
+    let target_settings = BTreeMap::from([("bootstrap.servers".to_string(), target.clone())]);
+    let translated = translate_offsets(
+        &target_settings,
+        "source",
+        &ReplicationPolicy::default(),
+        &GroupSelector::list(GROUPS.map(|(g, _)| g)),
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    for cp in &emitted {
+        let t = &translated.group(&cp.consumer_group_id).unwrap()[&cp.topic_partition];
+        assert_eq!(t.offset, cp.downstream_offset, "{cp:?}");
+    }
+    // No group has a commit on the target yet: the dry run has nothing to compare.
+    let report = failover_report(&target_settings, &translated, Duration::from_secs(30)).unwrap();
+    assert_eq!(report.partitions.len(), 2 * GROUPS.len());
+    assert!(report.partitions.iter().all(|p| p.current_offset.is_none()));
+
+    let on_target: Vec<Vec<(i64, String)>> = (0..2)
+        .map(|p| {
+            read_records(&target, "source.orders", p)
+                .into_iter()
+                .map(|r| {
+                    (
+                        r.offset,
+                        String::from_utf8(r.value.unwrap_or_default()).unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for (group, committed) in GROUPS {
+        let offsets = translated.group(group).unwrap();
+        assert_eq!(offsets.len(), 2, "{group}: {offsets:?}");
+        for p in 0..2 {
+            let from = offsets[&TopicPartition::new("source.orders", p as i32)].offset;
+            let read: Vec<&String> = on_target[p]
+                .iter()
+                .filter(|(offset, _)| *offset >= from)
+                .map(|(_, v)| v)
+                .collect();
+            assert!(
+                read.iter().all(|v| !v.starts_with("filler")),
+                "{group} partition {p}: resumed inside the filler at {from}"
+            );
+            let c = committed[p] as usize;
+            let missed = (c..SOURCE_RECORDS[p])
+                .filter(|i| !read.contains(&&value(p, *i)))
+                .count();
+            let reread = (0..c).filter(|i| read.contains(&&value(p, *i))).count();
+            outcomes.push(PartitionOutcome {
+                group,
+                partition: p,
+                committed: committed[p],
+                translated: from,
+                behind_newest_sync: (SOURCE_RECORDS[p] as i64 - 1 - committed[p]).max(0),
+                missed,
+                reread,
+            });
+        }
+    }
+    outcomes
+}
+
+fn check(outcomes: &[PartitionOutcome], lag: i64, broker: &str) {
+    for o in outcomes {
+        eprintln!(
+            "{broker}, offset.lag.max {lag}: {} p{} committed {} -> target {} ({} behind the \
+             newest sync): missed {}, re-read {}",
+            o.group,
+            o.partition,
+            o.committed,
+            o.translated,
+            o.behind_newest_sync,
+            o.missed,
+            o.reread
+        );
+    }
+    for o in outcomes {
+        assert_eq!(o.missed, 0, "missed records: {o:?}");
+        let bound = lag.max(0) + 2 * o.behind_newest_sync;
+        assert!(o.reread as i64 <= bound, "re-read more than {bound}: {o:?}");
+        if o.group == "caught-up" {
+            assert_eq!(o.reread, 0, "a caught-up group re-reads nothing: {o:?}");
+        }
+    }
+}
+
+#[test]
+fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing() {
+    let _g = serial();
+    for lag in [100, 10, 0] {
+        let pair = Pair::Mock(EmbeddedClusters::new().unwrap());
+        check(&failover(&pair, lag), lag, "mock");
+    }
+    assert_eq!(diagnostics::live_clients(), 0);
+}
+
+#[test]
+fn failover_on_tansu_misses_nothing_and_rereads_within_the_sync_spacing() {
+    let _g = serial();
+    for lag in [100, 10] {
+        let pair = Pair::Tansu {
+            source: Tansu::start(),
+            target: Tansu::start(),
+        };
+        check(&failover(&pair, lag), lag, "tansu");
+    }
+    assert_eq!(diagnostics::live_clients(), 0);
+}
