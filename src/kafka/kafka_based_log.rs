@@ -82,7 +82,11 @@ impl KafkaBasedLog {
             .map_err(|e| Error::kafka(format!("creating the {role} for `{topic}`"), e))?;
         let consumer = Owned::new(consumer, role, signal);
         let mut tpl = TopicPartitionList::new();
-        tpl.add_partition_offset(topic, 0, Offset::Beginning)
+        // Offset 0, not "beginning": a logical offset needs a ListOffsets lookup, which
+        // librdkafka first tries before it knows the partition leader and then retries only
+        // after a fixed 500 ms. A log that no longer starts at 0 answers "out of range" and
+        // auto.offset.reset=earliest moves to its start, as "beginning" would.
+        tpl.add_partition_offset(topic, 0, Offset::Offset(0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         consumer
             .call(|c| c.assign(&tpl))
