@@ -112,6 +112,9 @@ impl KafkaBasedLog {
         let started = Instant::now();
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
+        // librdkafka repeats client errors such as "all brokers are down" many times a second
+        // while a broker is unreachable: warn once per kind of error, not at every repeat.
+        let mut warned: Vec<RDKafkaErrorCode> = Vec::new();
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -138,7 +141,12 @@ impl KafkaBasedLog {
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
                 Polled::Error(e) => {
                     seen_anything = true;
-                    log::warn!("reading `{}`: {e}; retrying", self.topic);
+                    if warned.contains(&e.code) {
+                        log::debug!("reading `{}`: {e}; retrying", self.topic);
+                    } else {
+                        log::warn!("reading `{}`: {e}; retrying", self.topic);
+                        warned.push(e.code);
+                    }
                 }
                 Polled::Nothing => {
                     if !seen_anything
