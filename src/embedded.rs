@@ -192,7 +192,7 @@ impl EmbeddedClusters {
             DefaultClientContext,
         )
         .map_err(|e| Error::kafka("creating an embedded reader", e))?;
-        librdkafka::consumer_assign_from_beginning(&consumer, topic, 0)
+        librdkafka::consumer_assign_from_start(&consumer, topic, 0)
             .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
         let deadline = Instant::now() + IO_TIMEOUT;
         let mut out = Vec::new();

@@ -2,8 +2,8 @@
 //!
 //! Three needs drive this module:
 //! - **Wake**: `rd_kafka_queue_yield` makes a blocked poll on a queue return at once. rust-rdkafka's
-//!   `BaseConsumer::poll` keeps waiting after a yield, so consumer polls here call
-//!   `rd_kafka_consumer_poll` directly, which returns on a yield.
+//!   `BaseConsumer::poll` keeps waiting after a yield, so consumer polls here poll the consumer
+//!   queue directly (`rd_kafka_queue_poll`), which returns on a yield.
 //! - **Cached watermarks**: the high watermark the last Fetch response carried (a Fetch is right on
 //!   brokers whose ListOffsets "latest" lags behind the log).
 //! - **Consumer-group admin API** (list/describe groups, list/alter group offsets, create topics),
@@ -14,7 +14,7 @@
 
 use std::ffi::{c_void, CStr, CString};
 use std::ptr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
@@ -151,14 +151,19 @@ pub enum Polled {
     Nothing,
 }
 
-/// Assigns partition 0 of `topic` from the beginning to a consumer-type client, and forwards the
-/// client's main queue (errors, statistics) to the consumer queue so [`consumer_poll`] serves
-/// both. The client must have a `group.id`: librdkafka assigns only through a group handle
-/// (the group is never joined; nothing is committed).
+/// Assigns one partition of `topic`, from offset 0, to a consumer-type client, and forwards the
+/// client's main queue (errors, logs, statistics) to the consumer queue so [`consumer_poll`]
+/// serves them all. The client must have a `group.id`: librdkafka assigns only through a group
+/// handle (the group is never joined; nothing is committed).
+///
+/// Offset 0, not "beginning": a logical offset needs a ListOffsets lookup, which librdkafka first
+/// tries before it knows the partition leader and then retries only after a fixed 500 ms. A log
+/// that no longer starts at 0 answers "out of range", and `auto.offset.reset=earliest` moves to
+/// its start, as "beginning" would.
 ///
 /// A plain `Client` is used instead of rust-rdkafka's `BaseConsumer` because the latter's drop
 /// waits for the close in 100 ms steps; destroying the client closes the consumer at once.
-pub fn consumer_assign_from_beginning<C: ClientContext>(
+pub fn consumer_assign_from_start<C: ClientContext>(
     client: &Client<C>,
     topic: &str,
     partition: i32,
@@ -169,7 +174,7 @@ pub fn consumer_assign_from_beginning<C: ClientContext>(
         rd::rd_kafka_poll_set_consumer(client.native_ptr());
         let list = rd::rd_kafka_topic_partition_list_new(1);
         let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), partition);
-        (*tp).offset = rd::RD_KAFKA_OFFSET_BEGINNING as i64;
+        (*tp).offset = 0;
         let err = rd::rd_kafka_assign(client.native_ptr(), list);
         rd::rd_kafka_topic_partition_list_destroy(list);
         match NativeError::from_code(err) {
@@ -179,42 +184,128 @@ pub fn consumer_assign_from_beginning<C: ClientContext>(
     }
 }
 
-/// Polls a consumer-type client for up to `timeout`; returns early when the consumer queue is
-/// woken. The client must have been set up by [`consumer_assign_from_beginning`].
+/// Polls `consumer` for up to `timeout`; returns early when the consumer queue is woken.
+/// The consumer must have a `group.id` (its consumer queue is the group queue).
+///
+/// Uses the event API on the consumer queue, as rust-rdkafka does, rather than
+/// `rd_kafka_consumer_poll`: that call serves librdkafka's log lines and client errors (e.g. "all
+/// brokers are down") internally and, since rust-rdkafka routes logs through the queue instead of
+/// a log callback, prints them to stderr. Here client errors come back as [`Polled::Error`] and
+/// log lines go to the `log` crate (target `librdkafka`), like every other client's.
 pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) -> Polled {
-    // SAFETY: the consumer is live for the borrow; the message is destroyed before returning and
-    // its buffers are copied first.
+    let deadline = Instant::now() + timeout;
+    // SAFETY: the consumer is live for the borrow; the queue reference taken here is released
+    // before returning; each event is read, then destroyed, and what it carries is copied first.
     unsafe {
-        let m = rd::rd_kafka_consumer_poll(consumer.native_ptr(), timeout_ms(timeout));
-        if m.is_null() {
+        let queue = rd::rd_kafka_queue_get_consumer(consumer.native_ptr());
+        if queue.is_null() {
             return Polled::Nothing;
         }
-        let msg = &*m;
-        let polled = match msg.err {
-            rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR => Polled::Record {
-                partition: msg.partition,
-                offset: msg.offset,
-                key: copy_bytes(msg.key, msg.key_len),
-                value: copy_bytes(msg.payload, msg.len),
-            },
-            rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF => Polled::PartitionEof {
-                partition: msg.partition,
-                offset: msg.offset,
-            },
-            code => {
-                let mut e = NativeError::from_code(code).unwrap_or(NativeError {
-                    code: code.into(),
-                    message: String::new(),
-                });
-                // For error messages librdkafka puts its detailed text in the payload.
-                if let Some(text) = copy_bytes(msg.payload, msg.len) {
-                    e.message = String::from_utf8_lossy(&text).into_owned();
-                }
-                Polled::Error(e)
+        let polled = loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            // NULL on timeout and when the queue is yielded (the stop's wake).
+            let ev = rd::rd_kafka_queue_poll(queue, timeout_ms(remaining));
+            if ev.is_null() {
+                break Polled::Nothing;
+            }
+            let read = read_consumer_event(ev);
+            rd::rd_kafka_event_destroy(ev);
+            match read {
+                Some(p) => break p,
+                None if remaining.is_zero() => break Polled::Nothing,
+                None => {}
             }
         };
-        rd::rd_kafka_message_destroy(m);
+        rd::rd_kafka_queue_destroy(queue);
         polled
+    }
+}
+
+/// What a consumer-queue event means to [`consumer_poll`]; `None` for events served here (log
+/// lines) or not used (statistics).
+///
+/// # Safety
+/// `ev` is a live event.
+unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
+    match rd::rd_kafka_event_type(ev) {
+        rd::RD_KAFKA_EVENT_FETCH => {
+            let m = rd::rd_kafka_event_message_next(ev);
+            (!m.is_null()).then(|| polled_message(&*m))
+        }
+        rd::RD_KAFKA_EVENT_ERROR => {
+            let code = rd::rd_kafka_event_error(ev);
+            if code == rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF {
+                let tp = rd::rd_kafka_event_topic_partition(ev);
+                if tp.is_null() {
+                    return Some(Polled::PartitionEof {
+                        partition: 0,
+                        offset: -1,
+                    });
+                }
+                let eof = Polled::PartitionEof {
+                    partition: (*tp).partition,
+                    offset: (*tp).offset,
+                };
+                rd::rd_kafka_topic_partition_destroy(tp);
+                return Some(eof);
+            }
+            let mut e = NativeError::from_code(code)?;
+            let detail = owned_str(rd::rd_kafka_event_error_string(ev));
+            if !detail.is_empty() {
+                e.message = detail;
+            }
+            Some(Polled::Error(e))
+        }
+        rd::RD_KAFKA_EVENT_LOG => {
+            let (mut fac, mut text, mut level) = (ptr::null(), ptr::null(), 0);
+            if rd::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) == 0 {
+                let level = match level {
+                    0..=3 => log::Level::Error,
+                    4 => log::Level::Warn,
+                    5 | 6 => log::Level::Info,
+                    _ => log::Level::Debug,
+                };
+                log::log!(
+                    target: "librdkafka",
+                    level,
+                    "librdkafka: {} {}",
+                    owned_str(fac).trim(),
+                    owned_str(text).trim()
+                );
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// A fetched message (or a per-message error) as [`Polled`], with its bytes copied.
+///
+/// # Safety
+/// `msg` is a live message whose key and payload pointers are valid for their lengths.
+unsafe fn polled_message(msg: &rd::rd_kafka_message_t) -> Polled {
+    match msg.err {
+        rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR => Polled::Record {
+            partition: msg.partition,
+            offset: msg.offset,
+            key: copy_bytes(msg.key, msg.key_len),
+            value: copy_bytes(msg.payload, msg.len),
+        },
+        rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF => Polled::PartitionEof {
+            partition: msg.partition,
+            offset: msg.offset,
+        },
+        code => {
+            let mut e = NativeError::from_code(code).unwrap_or(NativeError {
+                code: code.into(),
+                message: String::new(),
+            });
+            // For error messages librdkafka puts its detailed text in the payload.
+            if let Some(text) = copy_bytes(msg.payload, msg.len) {
+                e.message = String::from_utf8_lossy(&text).into_owned();
+            }
+            Polled::Error(e)
+        }
     }
 }
 

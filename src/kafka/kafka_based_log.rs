@@ -102,7 +102,7 @@ impl KafkaBasedLog {
         .map_err(|e| Error::kafka(creating(), e))?;
         let consumer = Owned::new(client, role, signal);
         consumer
-            .call(|c| librdkafka::consumer_assign_from_beginning(c, topic, 0))
+            .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         let queue = consumer
             .call(QueueHandle::consumer_queue)
@@ -135,6 +135,9 @@ impl KafkaBasedLog {
         let mut next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
+        // librdkafka repeats client errors such as "all brokers are down" many times a second
+        // while a broker is unreachable: warn once per kind of error, not at every repeat.
+        let mut warned: Vec<RDKafkaErrorCode> = Vec::new();
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -172,7 +175,14 @@ impl KafkaBasedLog {
                     return Ok(ReadToEnd::Reached);
                 }
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
-                Polled::Error(e) => log::warn!("reading `{}`: {e}; retrying", self.topic),
+                Polled::Error(e) => {
+                    if warned.contains(&e.code) {
+                        log::debug!("reading `{}`: {e}; retrying", self.topic);
+                    } else {
+                        log::warn!("reading `{}`: {e}; retrying", self.topic);
+                        warned.push(e.code);
+                    }
+                }
                 Polled::Nothing => {
                     if !seen_anything && Instant::now() >= next_existence_check {
                         if !self.topic_exists()? {
