@@ -5,7 +5,8 @@
 # 1. builds the cdylib and staticlib (debug) and reads the native libraries rustc says a static
 #    link needs;
 # 2. compiles the header alone as C99 and as C++, and a C++ program using it;
-# 3. checks that test_api.c calls every function the header declares;
+# 3. checks that the library exports exactly the functions the header declares, and that
+#    test_api.c calls every one;
 # 4. builds every C test with -Wall -Wextra -Werror against the shared library and runs them
 #    (test_api also linked statically);
 # 5. runs them again under valgrind memcheck (no errors, no definite leak; ffi-tests/
@@ -53,14 +54,16 @@ g++ -std=c++11 -pedantic -Wall -Wextra -Werror -I"$ROOT/include" ffi-tests/cxx_h
     -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
 "$BUILD/cxx_header" || fail "C++ program run"
 
-step "test_api.c (with common.h) calls every exported function"
+step "the header declares every exported function, and test_api.c (with common.h) calls each"
+exported=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort)
+declared=$(grep -oE '^[a-z0-9_ ]+[ *]+mm_[a-z0-9_]+\(' include/mm2_checkpoint.h | grep -oE 'mm_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+[ "$exported" = "$declared" ] || fail "exported and declared functions differ: $(diff <(echo "$exported") <(echo "$declared") | grep '^[<>]' | tr '\n' ' ')"
 missing=()
-while read -r fn; do
+for fn in $exported; do
     grep -q "\b$fn(" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
-done < <(grep -oE '^[a-z_ ]+[ *]+(mm_[a-z0-9_]+)\(' include/mm2_checkpoint.h | grep -oE 'mm_[a-z0-9_]+\($' | tr -d '(' | sort -u)
-declared=$(grep -cE '^[a-z_ ]+[ *]+mm_[a-z0-9_]+\(' include/mm2_checkpoint.h)
+done
 [ "${#missing[@]}" -eq 0 ] || fail "test_api.c does not call: ${missing[*]}"
-echo "all $declared declared functions are called"
+echo "all $(echo "$exported" | wc -l) exported functions are declared and called"
 
 step "build the C tests (shared library; test_api also static)"
 for t in "${TESTS[@]}"; do
