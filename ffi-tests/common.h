@@ -122,6 +122,35 @@ static inline mm_conf_t *embedded_conf(const mm_embedded_t *e) {
     return conf;
 }
 
+/* A thread polling one task until it reports STOPPED or FAILED; failed polls are counted (and
+ * printed) and polling goes on, as an application would. */
+struct poller {
+    mm_task_t *task;
+    int32_t timeout_ms;
+    long polls;
+    long errors;
+    mm_poll_status last;
+};
+
+static inline void *poll_until_stopped(void *arg) {
+    struct poller *p = arg;
+    for (;;) {
+        mm_batch_t *b = NULL;
+        mm_result r = mm_task_poll(p->task, p->timeout_ms, &b);
+        p->polls++;
+        if (r != MM_RESULT_OK) {
+            char last[256];
+            mm_last_error(last, sizeof last);
+            fprintf(stderr, "poll: %s (%s)\n", mm_result_str(r), last);
+            p->errors++;
+            continue;
+        }
+        p->last = mm_batch_status(b);
+        mm_batch_destroy(b);
+        if (p->last == MM_POLL_STATUS_STOPPED || p->last == MM_POLL_STATUS_FAILED) return NULL;
+    }
+}
+
 /* Counts log records by level; remembers whether one contained `wanted`, and counts calls on
  * librdkafka's internal threads (named "rdk:…"), which the library promises never happen. */
 struct log_counts {
