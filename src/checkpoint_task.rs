@@ -286,10 +286,8 @@ impl CheckpointTask {
         let mut lc = lock(&self.lifecycle);
         match &*lc {
             Lifecycle::Created => {}
-            Lifecycle::Running(_) => {
-                return Err(Error::InvalidState("task already started".into()))
-            }
-            Lifecycle::Stopped => return Err(Error::InvalidState("task was stopped".into())),
+            Lifecycle::Running(_) => return Err(Error::AlreadyStarted),
+            Lifecycle::Stopped => return Err(Error::AlreadyStopped),
         }
         let shared = Arc::clone(&self.shared);
         let name = format!(
@@ -313,7 +311,7 @@ impl CheckpointTask {
     /// [`PollStatus::Stopped`] when another thread stops the task. One poll at a time.
     pub fn poll(&self, timeout: Duration) -> Result<PollOutcome, Error> {
         if !self.started.load(Ordering::SeqCst) {
-            return Err(Error::InvalidState("poll before start".into()));
+            return Err(Error::NotStarted);
         }
         // Checked before the poll lock too: `stop` holds that lock while it closes the clients,
         // and a poll arriving then must say Stopped, not "already running".
@@ -321,9 +319,7 @@ impl CheckpointTask {
             return Ok(PollOutcome::status(PollStatus::Stopped));
         }
         let Ok(mut poller) = self.poller.try_lock() else {
-            return Err(Error::InvalidState(
-                "poll is already running on another thread".into(),
-            ));
+            return Err(Error::Busy);
         };
         if self.stopped.load(Ordering::SeqCst) {
             return Ok(PollOutcome::status(PollStatus::Stopped));
@@ -369,7 +365,7 @@ impl CheckpointTask {
             Lifecycle::Stopped => return Ok(StopOutcome::AlreadyStopped),
             Lifecycle::Created => {
                 *lc = Lifecycle::Created;
-                return Err(Error::InvalidState("stop before start".into()));
+                return Err(Error::NotStarted);
             }
         };
         let shared = &self.shared;

@@ -81,7 +81,19 @@ pub enum Error {
     /// A bounded wait ended before the broker answered.
     #[error("timed out: {0}")]
     TimedOut(String),
-    /// The call is not valid in the task's current state (e.g. start after stop).
+    /// `poll` or `stop` before `start`.
+    #[error("the task was not started")]
+    NotStarted,
+    /// `start` on a task that is already running.
+    #[error("the task was already started")]
+    AlreadyStarted,
+    /// `start` on a task that was stopped (a task starts once; make a new one).
+    #[error("the task was stopped; a task starts once")]
+    AlreadyStopped,
+    /// `poll` while another thread is inside `poll` on the same task.
+    #[error("poll is already running on another thread")]
+    Busy,
+    /// An internal invariant did not hold (a library bug; the message says which).
     #[error("invalid state: {0}")]
     InvalidState(String),
     /// A library thread could not be started.

@@ -30,9 +30,13 @@ impl From<Error> for JobError {
     fn from(e: Error) -> Self {
         match e {
             Error::Stopped => JobError::Stopped,
-            Error::Config(_) | Error::Thread(_) | Error::InvalidState(_) => {
-                JobError::Fatal(e.to_string())
-            }
+            Error::Config(_)
+            | Error::Thread(_)
+            | Error::InvalidState(_)
+            | Error::NotStarted
+            | Error::AlreadyStarted
+            | Error::AlreadyStopped
+            | Error::Busy => JobError::Fatal(e.to_string()),
             other => JobError::Transient(other.to_string()),
         }
     }

@@ -455,7 +455,7 @@ fn malformed_records_in_both_internal_topics_are_skipped_counted_and_checkpoints
 }
 
 fn is_busy(r: &Result<mm2_checkpoint::checkpoint_task::PollOutcome, Error>) -> bool {
-    matches!(r, Err(Error::InvalidState(m)) if m.contains("already running"))
+    matches!(r, Err(Error::Busy))
 }
 
 #[test]
@@ -469,15 +469,15 @@ fn poll_before_start_is_an_error_and_poll_after_stop_says_stopped() {
         .unwrap();
     let task = CheckpointTask::new(config(&c, &[])).unwrap();
     assert!(
-        matches!(task.poll(Duration::ZERO), Err(Error::InvalidState(_))),
+        matches!(task.poll(Duration::ZERO), Err(Error::NotStarted)),
         "poll before start"
     );
     assert!(
-        matches!(task.stop(), Err(Error::InvalidState(_))),
+        matches!(task.stop(), Err(Error::NotStarted)),
         "stop before start"
     );
     task.start().unwrap();
-    assert!(matches!(task.start(), Err(Error::InvalidState(_))));
+    assert!(matches!(task.start(), Err(Error::AlreadyStarted)));
     assert_eq!(
         poll_until_emitted(&task, EMIT_WAIT),
         vec![cp("g1", 0, 100, 90, "")]
@@ -489,7 +489,7 @@ fn poll_before_start_is_an_error_and_poll_after_stop_says_stopped() {
         assert!(out.checkpoints.is_empty());
     }
     assert!(
-        matches!(task.start(), Err(Error::InvalidState(_))),
+        matches!(task.start(), Err(Error::AlreadyStopped)),
         "start after stop"
     );
     assert_no_leaks();
