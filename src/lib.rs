@@ -11,6 +11,7 @@
 //!   counts what is alive;
 //! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
 //!   with `unsafe`.
+#![deny(unsafe_code)]
 
 #![warn(missing_docs)]
 
@@ -21,6 +22,7 @@ pub mod checkpoint_task;
 pub mod diagnostics;
 pub mod embedded;
 pub mod error;
+#[allow(unsafe_code)]
 pub mod ffi;
 pub mod filters;
 pub mod group_assignment;

@@ -1,5 +1,26 @@
 //! Everything that crosses a foreign boundary, and the only place with `unsafe`:
-//! [`librdkafka`] calls into librdkafka that rust-rdkafka does not wrap.
-#![allow(unsafe_code)]
+//! - the C ABI (`include/mm2_checkpoint.h`, generated from these modules by cbindgen):
+//!   [`conf`], [`task`], [`batch`], [`diagnostics`], [`log`] and [`embedded`], all running
+//!   inside the one [`boundary`] that checks pointers, catches panics and maps errors;
+//! - [`librdkafka`]: calls into librdkafka that rust-rdkafka does not wrap.
+//!
+//! The exported functions are `unsafe extern "C"`: their safety contract is the C one written in
+//! each function's documentation (a pointer is NULL or valid as described). NULL is always
+//! checked; validity of a non-NULL pointer cannot be, as in any C library. (`unsafe` is allowed
+//! for this module only, in `lib.rs`.)
 
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod batch;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod boundary;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod conf;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod diagnostics;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod embedded;
 pub mod librdkafka;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod log;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod task;

@@ -1,0 +1,587 @@
+//! The one boundary every exported function runs inside: it checks pointers, catches panics, and
+//! turns every failure into an [`mm_result`] (mapped from [`crate::Error`] in [`result_of`] only)
+//! plus a message kept per thread for [`mm_last_error`].
+//!
+//! Memory crossing the boundary is either an opaque handle made by [`into_handle`] and freed by
+//! [`free_handle`], or NUL-terminated text ([`CText`]) owned by such a handle.
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr};
+use std::mem::MaybeUninit;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::diagnostics::panic_message;
+use crate::error::{ConfigError, Error};
+
+/// Result of every fallible call. `MM_RESULT_OK` is 0; `mm_result_str` names each value and
+/// `mm_last_error` gives the message of the calling thread's last failure.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mm_result {
+    /// Success.
+    Ok = 0,
+    /// A required pointer parameter was NULL.
+    NullParameter = 1,
+    /// The library panicked; the call had no effect that can be relied on. A bug: please report.
+    Panic = 2,
+    /// A configuration key or value was rejected (the message names the key and why).
+    InvalidConfig = 3,
+    /// A parameter was out of its documented range, or text was not UTF-8.
+    InvalidArgument = 4,
+    /// The task was not started (poll or stop before `mm_task_start`).
+    NotStarted = 5,
+    /// `mm_task_start` was called on a running task.
+    AlreadyStarted = 6,
+    /// The task is already stopped (a second stop, or start after stop).
+    AlreadyStopped = 7,
+    /// Another thread is inside `mm_task_poll` on this task, or a log callback tried to replace
+    /// itself.
+    Busy = 8,
+    /// A Kafka client or request failed (the message names the topic, group or cluster).
+    Kafka = 9,
+    /// A bounded wait ended before the broker answered.
+    TimedOut = 10,
+    /// The destination buffer is too small; the size it needs was written to the size parameter.
+    BufferTooSmall = 11,
+    /// The key or item asked for does not exist.
+    NotFound = 12,
+    /// The task hit a fatal error (`mm_task_fatal_error` returns it).
+    Fatal = 13,
+    /// The task was stopped while the call was waiting.
+    Stopped = 14,
+    /// A library thread could not be started.
+    Thread = 15,
+    /// The call is not valid in the task's current state (none of the more precise results).
+    InvalidState = 16,
+    /// The process already has a `log` logger that is not this library's (a Rust host installed
+    /// its own), so a log callback cannot be installed.
+    LoggerTaken = 17,
+}
+
+/// The texts of [`crate::Error::InvalidState`] that [`result_of`] names precisely. Keep in sync
+/// with `checkpoint_task.rs`; the unit tests and the C misuse tests pin every one of them.
+const INVALID_STATES: &[(&str, mm_result)] = &[
+    ("task already started", mm_result::AlreadyStarted),
+    ("task was stopped", mm_result::AlreadyStopped),
+    ("poll before start", mm_result::NotStarted),
+    ("stop before start", mm_result::NotStarted),
+    ("poll is already running on another thread", mm_result::Busy),
+];
+
+/// The one mapping from the library's errors to C results.
+pub(crate) fn result_of(e: &Error) -> mm_result {
+    match e {
+        Error::Config(_) => mm_result::InvalidConfig,
+        Error::Kafka { .. } => mm_result::Kafka,
+        Error::Stopped => mm_result::Stopped,
+        Error::TimedOut(_) => mm_result::TimedOut,
+        Error::Thread(_) => mm_result::Thread,
+        Error::InvalidState(what) => INVALID_STATES
+            .iter()
+            .find(|(text, _)| text == what)
+            .map_or(mm_result::InvalidState, |(_, r)| *r),
+    }
+}
+
+/// Why an exported call failed: its result and a message for `errstr` / [`mm_last_error`].
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) result: mm_result,
+    pub(crate) message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(result: mm_result, message: impl Into<String>) -> Self {
+        Failure {
+            result,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn invalid_argument(message: impl Into<String>) -> Self {
+        Failure::new(mm_result::InvalidArgument, message)
+    }
+
+    fn null(name: &str) -> Self {
+        Failure::new(mm_result::NullParameter, format!("`{name}` is NULL"))
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        let message = match &e {
+            // librdkafka's errstr convention: the key first, then why.
+            Error::Config(c) => format!("{}: {}", c.key, c.reason),
+            other => other.to_string(),
+        };
+        Failure::new(result_of(&e), message)
+    }
+}
+
+impl From<ConfigError> for Failure {
+    fn from(e: ConfigError) -> Self {
+        Error::Config(e).into()
+    }
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+fn catch<T>(body: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
+    let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
+        Err(Failure::new(
+            mm_result::Panic,
+            format!("panic: {}", panic_message(&*payload)),
+        ))
+    });
+    if let Err(f) = &outcome {
+        LAST_ERROR.with(|last| f.message.clone_into(&mut last.borrow_mut()));
+    }
+    outcome
+}
+
+/// Runs the body of an exported function that returns an [`mm_result`].
+pub(crate) fn run(body: impl FnOnce() -> Result<(), Failure>) -> mm_result {
+    match catch(body) {
+        Ok(()) => mm_result::Ok,
+        Err(f) => f.result,
+    }
+}
+
+/// Like [`run`], also writing the failure's message into `errstr` (librdkafka's convention).
+pub(crate) fn run_errstr(
+    errstr: *mut c_char,
+    errstr_size: usize,
+    body: impl FnOnce() -> Result<(), Failure>,
+) -> mm_result {
+    match catch(body) {
+        Ok(()) => mm_result::Ok,
+        Err(f) => {
+            // SAFETY: the C contract of every function taking errstr: NULL or valid for
+            // errstr_size bytes.
+            unsafe { write_text(errstr, errstr_size, &f.message) };
+            f.result
+        }
+    }
+}
+
+/// Runs the body of an exported function that returns a value; `fallback` (NULL, 0, -1…) is
+/// returned on failure or panic.
+pub(crate) fn value<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
+    catch(body).unwrap_or(fallback)
+}
+
+/// Like [`value`], also writing the failure's message into `errstr`.
+pub(crate) fn value_errstr<T>(
+    fallback: T,
+    errstr: *mut c_char,
+    errstr_size: usize,
+    body: impl FnOnce() -> Result<T, Failure>,
+) -> T {
+    catch(body).unwrap_or_else(|f| {
+        // SAFETY: as in run_errstr.
+        unsafe { write_text(errstr, errstr_size, &f.message) };
+        fallback
+    })
+}
+
+/// Borrows a handle or struct the caller passed.
+///
+/// # Safety
+/// `p` is NULL or points to a live `T` that outlives `'a` and is not mutated meanwhile except
+/// through interior mutability.
+pub(crate) unsafe fn borrow<'a, T>(p: *const T, name: &str) -> Result<&'a T, Failure> {
+    // SAFETY: the caller's contract.
+    unsafe { p.as_ref() }.ok_or_else(|| Failure::null(name))
+}
+
+/// Borrows a handle mutably.
+///
+/// # Safety
+/// `p` is NULL or points to a live `T` that outlives `'a` and no other reference to it exists
+/// meanwhile.
+pub(crate) unsafe fn borrow_mut<'a, T>(p: *mut T, name: &str) -> Result<&'a mut T, Failure> {
+    // SAFETY: the caller's contract.
+    unsafe { p.as_mut() }.ok_or_else(|| Failure::null(name))
+}
+
+/// Reads a C string parameter as UTF-8.
+///
+/// # Safety
+/// `p` is NULL or a NUL-terminated string that outlives `'a`.
+pub(crate) unsafe fn text<'a>(p: *const c_char, name: &str) -> Result<&'a str, Failure> {
+    if p.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: non-NULL, and NUL-terminated by the caller's contract.
+    unsafe { CStr::from_ptr(p) }
+        .to_str()
+        .map_err(|e| Failure::invalid_argument(format!("`{name}` is not UTF-8: {e}")))
+}
+
+/// An output parameter, checked for NULL before any work is done and written only on success.
+pub(crate) struct Out<'a, T>(&'a mut MaybeUninit<T>);
+
+impl<T> Out<'_, T> {
+    pub(crate) fn write(self, v: T) {
+        self.0.write(v);
+    }
+}
+
+/// Checks an output pointer.
+///
+/// # Safety
+/// `p` is NULL or valid for writing one `T` for `'a`.
+pub(crate) unsafe fn out<'a, T>(p: *mut T, name: &str) -> Result<Out<'a, T>, Failure> {
+    // SAFETY: the caller's contract; MaybeUninit<T> has T's layout, and writing through it does
+    // not drop whatever (possibly uninitialised) value was there.
+    unsafe { p.cast::<MaybeUninit<T>>().as_mut() }
+        .map(Out)
+        .ok_or_else(|| Failure::null(name))
+}
+
+/// Copies `s` into `dest` as NUL-terminated text, cut to `size - 1` bytes at a UTF-8 character
+/// boundary. Does nothing when `dest` is NULL or `size` is 0.
+///
+/// # Safety
+/// `dest` is NULL or valid for writing `size` bytes.
+pub(crate) unsafe fn write_text(dest: *mut c_char, size: usize, s: &str) {
+    if dest.is_null() || size == 0 {
+        return;
+    }
+    let mut n = s.len().min(size - 1);
+    while !s.is_char_boundary(n) {
+        n -= 1;
+    }
+    // SAFETY: n + 1 <= size bytes of dest are written; s holds at least n bytes; the two never
+    // overlap (s is Rust-owned).
+    unsafe {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), dest.cast::<u8>(), n);
+        dest.add(n).write(0);
+    }
+}
+
+/// Moves a value to the heap and hands C an owning pointer to it.
+pub(crate) fn into_handle<T>(v: T) -> *mut T {
+    Box::into_raw(Box::new(v))
+}
+
+/// Takes back and drops a handle made by [`into_handle`]; NULL is ignored.
+///
+/// # Safety
+/// `p` is NULL or came from [`into_handle`] for the same `T` and was not freed yet.
+pub(crate) unsafe fn free_handle<T>(p: *mut T) {
+    if !p.is_null() {
+        // SAFETY: the caller's contract.
+        drop(unsafe { Box::from_raw(p) });
+    }
+}
+
+/// Frees a handle inside the boundary: a panic in a destructor is caught like any other.
+///
+/// # Safety
+/// As for [`free_handle`].
+pub(crate) unsafe fn destroy<T>(p: *mut T) {
+    let _ = run(|| {
+        // SAFETY: the caller's contract.
+        unsafe { free_handle(p) };
+        Ok(())
+    });
+}
+
+/// Text owned by a handle and lent to C: UTF-8 followed by one NUL. Text with an embedded NUL
+/// keeps it; C sees it cut there unless it reads the length the accessors give.
+#[derive(Clone, Debug)]
+pub(crate) struct CText(Box<[u8]>);
+
+impl CText {
+    pub(crate) fn new(s: &str) -> Self {
+        let mut bytes = Vec::with_capacity(s.len() + 1);
+        bytes.extend_from_slice(s.as_bytes());
+        bytes.push(0);
+        CText(bytes.into_boxed_slice())
+    }
+
+    pub(crate) fn as_ptr(&self) -> *const c_char {
+        self.0.as_ptr().cast()
+    }
+
+    /// Length in bytes, without the NUL.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len() - 1
+    }
+
+    /// Lends the text to C, writing its length to `len_out` when that is not NULL.
+    ///
+    /// # Safety
+    /// `len_out` is NULL or valid for writing a `usize`.
+    pub(crate) unsafe fn lend(&self, len_out: *mut usize) -> *const c_char {
+        // SAFETY: the caller's contract.
+        if let Some(len) = unsafe { len_out.as_mut() } {
+            *len = self.len();
+        }
+        self.as_ptr()
+    }
+}
+
+/// Looks up item `index` of a list handle.
+///
+/// # Safety
+/// As for [`borrow`].
+pub(crate) unsafe fn item<'a, L, T>(
+    list: *const L,
+    name: &str,
+    index: usize,
+    items: impl FnOnce(&'a L) -> &'a [T],
+) -> Result<&'a T, Failure>
+where
+    L: 'a,
+{
+    // SAFETY: the caller's contract.
+    let items = items(unsafe { borrow(list, name) }?);
+    items.get(index).ok_or_else(|| {
+        Failure::new(
+            mm_result::NotFound,
+            format!(
+                "index {index} is out of range: `{name}` has {} items",
+                items.len()
+            ),
+        )
+    })
+}
+
+impl mm_result {
+    /// Every result, indexed by its value.
+    const ALL: [mm_result; 18] = [
+        mm_result::Ok,
+        mm_result::NullParameter,
+        mm_result::Panic,
+        mm_result::InvalidConfig,
+        mm_result::InvalidArgument,
+        mm_result::NotStarted,
+        mm_result::AlreadyStarted,
+        mm_result::AlreadyStopped,
+        mm_result::Busy,
+        mm_result::Kafka,
+        mm_result::TimedOut,
+        mm_result::BufferTooSmall,
+        mm_result::NotFound,
+        mm_result::Fatal,
+        mm_result::Stopped,
+        mm_result::Thread,
+        mm_result::InvalidState,
+        mm_result::LoggerTaken,
+    ];
+
+    /// The constant's name and a short meaning (the header test checks the names).
+    fn text(self) -> &'static CStr {
+        match self {
+            mm_result::Ok => c"MM_RESULT_OK: success",
+            mm_result::NullParameter => {
+                c"MM_RESULT_NULL_PARAMETER: a required pointer parameter was NULL"
+            }
+            mm_result::Panic => c"MM_RESULT_PANIC: the library panicked (a bug)",
+            mm_result::InvalidConfig => {
+                c"MM_RESULT_INVALID_CONFIG: a configuration key or value was rejected"
+            }
+            mm_result::InvalidArgument => {
+                c"MM_RESULT_INVALID_ARGUMENT: a parameter was out of range or not UTF-8"
+            }
+            mm_result::NotStarted => c"MM_RESULT_NOT_STARTED: the task was not started",
+            mm_result::AlreadyStarted => c"MM_RESULT_ALREADY_STARTED: the task is already started",
+            mm_result::AlreadyStopped => c"MM_RESULT_ALREADY_STOPPED: the task is already stopped",
+            mm_result::Busy => c"MM_RESULT_BUSY: another call is in progress",
+            mm_result::Kafka => c"MM_RESULT_KAFKA: a Kafka client or request failed",
+            mm_result::TimedOut => c"MM_RESULT_TIMED_OUT: the broker did not answer in time",
+            mm_result::BufferTooSmall => {
+                c"MM_RESULT_BUFFER_TOO_SMALL: the destination buffer is too small"
+            }
+            mm_result::NotFound => c"MM_RESULT_NOT_FOUND: no such key or item",
+            mm_result::Fatal => c"MM_RESULT_FATAL: the task hit a fatal error",
+            mm_result::Stopped => c"MM_RESULT_STOPPED: the task was stopped during the call",
+            mm_result::Thread => c"MM_RESULT_THREAD: a library thread could not be started",
+            mm_result::InvalidState => {
+                c"MM_RESULT_INVALID_STATE: not valid in the task's current state"
+            }
+            mm_result::LoggerTaken => {
+                c"MM_RESULT_LOGGER_TAKEN: another logger is installed in this process"
+            }
+        }
+    }
+}
+
+/// Names a result: static, NUL-terminated text that starts with the constant's name, e.g.
+/// `"MM_RESULT_OK: success"`. Never NULL: a value that is no result gives
+/// `"MM_RESULT_UNKNOWN"`. Any thread, non-blocking.
+#[no_mangle]
+pub extern "C" fn mm_result_str(result: c_int) -> *const c_char {
+    usize::try_from(result)
+        .ok()
+        .and_then(|i| mm_result::ALL.get(i))
+        .map_or(c"MM_RESULT_UNKNOWN", |r| r.text())
+        .as_ptr()
+}
+
+/// Copies the message of the calling thread's last failed call (a result other than
+/// `MM_RESULT_OK`, or a NULL / fallback return) into `errstr`, NUL-terminated and cut to
+/// `errstr_size - 1` bytes. Writes `""` when this thread has had no failure. Successful calls do
+/// not clear it.
+///
+/// `errstr` may be NULL (nothing is written). Any thread; reads only that thread's message.
+///
+/// # Safety
+/// `errstr` is NULL or valid for writing `errstr_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_last_error(errstr: *mut c_char, errstr_size: usize) {
+    // Not through `run`: reading the message must not replace it.
+    let _ = catch_unwind(|| {
+        LAST_ERROR.with(|last| {
+            // SAFETY: the caller's contract.
+            unsafe { write_text(errstr, errstr_size, &last.borrow()) }
+        })
+    });
+}
+
+/// The library version, e.g. `"0.1.0"`: static, NUL-terminated, never NULL. Equal to
+/// `MM2_CHECKPOINT_VERSION` when header and library match. Any thread, non-blocking.
+#[no_mangle]
+pub extern "C" fn mm_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checkpoint_task::CheckpointTask;
+    use crate::mirror_checkpoint_config::MirrorCheckpointConfig;
+
+    fn last_error() -> String {
+        let mut buf = [0 as c_char; 256];
+        // SAFETY: a local buffer of the size given.
+        unsafe { mm_last_error(buf.as_mut_ptr(), buf.len()) };
+        // SAFETY: mm_last_error NUL-terminates.
+        unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn panics_become_the_panic_result_and_a_message() {
+        let r = run(|| panic!("boom in a test"));
+        assert_eq!(r, mm_result::Panic);
+        assert_eq!(last_error(), "panic: boom in a test");
+        let v: *const u8 = value(std::ptr::null(), || panic!("again"));
+        assert!(v.is_null());
+    }
+
+    #[test]
+    fn every_error_variant_maps_to_its_result() {
+        let cases = [
+            (
+                Error::Config(ConfigError::new("k", "r")),
+                mm_result::InvalidConfig,
+            ),
+            (Error::kafka("ctx", "msg"), mm_result::Kafka),
+            (Error::Stopped, mm_result::Stopped),
+            (Error::TimedOut("x".into()), mm_result::TimedOut),
+            (Error::Thread("x".into()), mm_result::Thread),
+            (
+                Error::InvalidState("anything else".into()),
+                mm_result::InvalidState,
+            ),
+        ];
+        for (e, expected) in cases {
+            assert_eq!(result_of(&e), expected, "{e:?}");
+        }
+        for (text, expected) in INVALID_STATES {
+            assert_eq!(result_of(&Error::InvalidState(text.to_string())), *expected);
+        }
+    }
+
+    /// Pins the lifecycle texts of the real task, so a reworded message cannot silently turn a
+    /// precise result into `MM_RESULT_INVALID_STATE`.
+    #[test]
+    fn lifecycle_misuse_of_the_real_task_maps_to_precise_results() {
+        let (config, _) = MirrorCheckpointConfig::from_properties([
+            ("source.cluster.alias", "a"),
+            ("source.cluster.bootstrap.servers", "127.0.0.1:1"),
+            ("target.cluster.bootstrap.servers", "127.0.0.1:1"),
+        ])
+        .unwrap();
+        let task = CheckpointTask::new(config).unwrap();
+        let r = |e: Error| result_of(&e);
+        assert_eq!(
+            r(task.poll(Default::default()).unwrap_err()),
+            mm_result::NotStarted
+        );
+        assert_eq!(r(task.stop().unwrap_err()), mm_result::NotStarted);
+        task.start().unwrap();
+        assert_eq!(r(task.start().unwrap_err()), mm_result::AlreadyStarted);
+        task.stop().unwrap();
+        assert_eq!(r(task.start().unwrap_err()), mm_result::AlreadyStopped);
+    }
+
+    #[test]
+    fn config_errors_read_key_colon_reason() {
+        let f = Failure::from(ConfigError::new("admin.timeout.ms", "must be positive"));
+        assert_eq!(f.result, mm_result::InvalidConfig);
+        assert_eq!(f.message, "admin.timeout.ms: must be positive");
+    }
+
+    #[test]
+    fn write_text_truncates_at_a_character_boundary_and_terminates() {
+        let cases: [(&str, usize, &[u8]); 6] = [
+            ("hello", 6, b"hello\0"),
+            ("hello", 3, b"he\0"),
+            ("hello", 1, b"\0"),
+            ("é!", 2, b"\0"),
+            ("é!", 3, b"\xc3\xa9\0"),
+            ("", 4, b"\0"),
+        ];
+        for (s, size, expected) in cases {
+            let mut buf = vec![0x55 as c_char; size + 1];
+            // SAFETY: buf holds size + 1 bytes.
+            unsafe { write_text(buf.as_mut_ptr(), size, s) };
+            let written: Vec<u8> = buf[..expected.len()].iter().map(|b| *b as u8).collect();
+            assert_eq!(written, expected, "{s:?} in {size}");
+            assert_eq!(buf[size], 0x55, "wrote past {size} for {s:?}");
+        }
+        // Size 0 and NULL write nothing (and do not crash).
+        let mut byte = 0x55 as c_char;
+        // SAFETY: size 0 writes nothing.
+        unsafe { write_text(&mut byte, 0, "x") };
+        assert_eq!(byte, 0x55);
+        // SAFETY: NULL is accepted.
+        unsafe { write_text(std::ptr::null_mut(), 10, "x") };
+    }
+
+    #[test]
+    fn null_parameters_are_named_in_the_message() {
+        let r = run(|| {
+            // SAFETY: NULL is what is being tested.
+            unsafe { borrow::<u8>(std::ptr::null(), "conf") }.map(|_| ())
+        });
+        assert_eq!(r, mm_result::NullParameter);
+        assert_eq!(last_error(), "`conf` is NULL");
+    }
+
+    #[test]
+    fn results_are_listed_by_value_and_unknown_values_have_a_name() {
+        for (i, r) in mm_result::ALL.iter().enumerate() {
+            assert_eq!(*r as usize, i);
+        }
+        let name = |code| {
+            // SAFETY: mm_result_str returns static NUL-terminated text.
+            unsafe { CStr::from_ptr(mm_result_str(code)) }
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        assert!(name(8).starts_with("MM_RESULT_BUSY:"));
+        for unknown in [-1, 18, c_int::MAX] {
+            assert_eq!(name(unknown), "MM_RESULT_UNKNOWN");
+        }
+    }
+}

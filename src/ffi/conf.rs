@@ -1,0 +1,434 @@
+//! `mm_conf_t`: MM2 properties as string key/value pairs, librdkafka-style. Values are checked
+//! key by key where that is possible without the other keys; `mm_task_new` checks the whole.
+
+use std::collections::BTreeMap;
+use std::ffi::c_char;
+
+use super::boundary::{
+    borrow, borrow_mut, destroy, into_handle, mm_result, out, run, run_errstr, text, value,
+    write_text, Failure,
+};
+use crate::error::ConfigError;
+use crate::mirror_checkpoint_config::{parse_properties, ConfigWarning, MirrorCheckpointConfig};
+
+/// A configuration: MM2 property names and values (connector style such as
+/// `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka
+/// client settings in MM2's `consumer.`/`producer.`/`admin.` layers. Opaque.
+#[allow(non_camel_case_types)]
+#[derive(Clone, Debug, Default)]
+pub struct mm_conf_t {
+    /// Trimmed keys, as MM2 trims them, so two spellings of one key cannot both be present.
+    entries: BTreeMap<String, String>,
+}
+
+impl mm_conf_t {
+    /// Parses the whole configuration, as `mm_task_new` does.
+    pub(crate) fn parse(
+        &self,
+    ) -> Result<(MirrorCheckpointConfig, Vec<ConfigWarning>), ConfigError> {
+        MirrorCheckpointConfig::from_properties(
+            self.entries.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Failure> {
+        let key = check_one(key, value)?;
+        self.entries.insert(key.to_string(), value.to_string());
+        Ok(())
+    }
+}
+
+/// Checks one key and value as far as that is possible alone: the key must not be empty, and a
+/// value the config parser rejects *for that key* is rejected now. Errors that need other keys
+/// (a missing alias, cross-setting rules) wait for `mm_task_new`.
+fn check_one<'k>(key: &'k str, value: &str) -> Result<&'k str, Failure> {
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(Failure::new(mm_result::InvalidConfig, "the key is empty"));
+    }
+    // A baseline every other check passes (`enabled = false` skips the cross-setting ones, as in
+    // MM2), so an error naming `key` can only come from `key` itself.
+    let props = [
+        ("source.cluster.alias", "source"),
+        ("enabled", "false"),
+        (key, value),
+    ];
+    match MirrorCheckpointConfig::from_properties(props) {
+        Err(e) if e.key == key => Err(e.into()),
+        _ => Ok(key),
+    }
+}
+
+/// Makes an empty configuration. Free it with `mm_conf_destroy`, or hand it to a successful
+/// `mm_task_new`, which takes it. Never NULL except on allocation panic. Any thread.
+#[no_mangle]
+pub extern "C" fn mm_conf_new() -> *mut mm_conf_t {
+    value(std::ptr::null_mut(), || {
+        Ok(into_handle(mm_conf_t::default()))
+    })
+}
+
+/// Sets `key` to `value` (both UTF-8, copied). Keys are trimmed, as MM2 trims them; a later set
+/// of the same key replaces its value.
+///
+/// The value is checked now when the key alone tells how (booleans, numbers, intervals, class
+/// names, regexes of MM2 keys): on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and
+/// `errstr` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
+/// checked by `mm_task_new` (and by librdkafka when the clients are created).
+///
+/// Returns `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `value` is NULL,
+/// `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text, `MM_RESULT_INVALID_CONFIG` for an empty key
+/// or a rejected value. `errstr` may be NULL; otherwise it receives a NUL-terminated message
+/// (cut to `errstr_size - 1` bytes) on failure and is untouched on success.
+///
+/// Non-blocking. One thread at a time per conf.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `key` and `value` are NULL or NUL-terminated; `errstr` is
+/// NULL or valid for `errstr_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_set(
+    conf: *mut mm_conf_t,
+    key: *const c_char,
+    value: *const c_char,
+    errstr: *mut c_char,
+    errstr_size: usize,
+) -> mm_result {
+    run_errstr(errstr, errstr_size, || {
+        // SAFETY: this function's contract.
+        let (conf, key, value) = unsafe {
+            (
+                borrow_mut(conf, "conf")?,
+                text(key, "key")?,
+                text(value, "value")?,
+            )
+        };
+        conf.set(key, value)
+    })
+}
+
+/// Removes `key` (trimmed). `MM_RESULT_NOT_FOUND` when it was not set;
+/// `MM_RESULT_NULL_PARAMETER` when `conf` or `key` is NULL. Non-blocking; one thread at a time
+/// per conf.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `key` is NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_unset(conf: *mut mm_conf_t, key: *const c_char) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, key) = unsafe { (borrow_mut(conf, "conf")?, text(key, "key")?) };
+        match conf.entries.remove(key.trim()) {
+            Some(_) => Ok(()),
+            None => Err(Failure::new(
+                mm_result::NotFound,
+                format!("`{}` is not set", key.trim()),
+            )),
+        }
+    })
+}
+
+/// Reads the value of `key` (trimmed) into `dest`, NUL-terminated.
+///
+/// `*dest_size` is the capacity of `dest` in bytes; on return it holds the size the value needs
+/// (its length + 1). With `dest` NULL only that size is written (a size query, returns
+/// `MM_RESULT_OK`). When the capacity is too small, returns `MM_RESULT_BUFFER_TOO_SMALL`, writes
+/// the needed size and leaves `dest` untouched. `MM_RESULT_NOT_FOUND` when `key` is not set (no
+/// output written); `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `dest_size` is NULL.
+///
+/// Non-blocking. May run concurrently with other reads of the same conf, not with writes.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `key` is NULL or NUL-terminated; `dest_size` is NULL or valid
+/// for reading and writing; `dest` is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_get(
+    conf: *const mm_conf_t,
+    key: *const c_char,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, key, size) = unsafe {
+            (
+                borrow(conf, "conf")?,
+                text(key, "key")?,
+                borrow_mut(dest_size, "dest_size")?,
+            )
+        };
+        let key = key.trim();
+        let value = conf
+            .entries
+            .get(key)
+            .ok_or_else(|| Failure::new(mm_result::NotFound, format!("`{key}` is not set")))?;
+        let needed = value.len() + 1;
+        let capacity = *size;
+        *size = needed;
+        if dest.is_null() {
+            return Ok(());
+        }
+        if capacity < needed {
+            return Err(Failure::new(
+                mm_result::BufferTooSmall,
+                format!("the value of `{key}` needs {needed} bytes, the buffer has {capacity}"),
+            ));
+        }
+        // SAFETY: dest holds capacity >= needed bytes by this function's contract.
+        unsafe { write_text(dest, needed, value) };
+        Ok(())
+    })
+}
+
+/// Copies a configuration. The copy is independent and freed with `mm_conf_destroy`. NULL when
+/// `conf` is NULL. Non-blocking; may run concurrently with reads of `conf`.
+///
+/// # Safety
+/// `conf` is NULL or a live conf.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_dup(conf: *const mm_conf_t) -> *mut mm_conf_t {
+    value(std::ptr::null_mut(), || {
+        // SAFETY: this function's contract.
+        let conf = unsafe { borrow(conf, "conf") }?;
+        Ok(into_handle(conf.clone()))
+    })
+}
+
+/// Frees a configuration that was not handed to a successful `mm_task_new`. NULL is ignored.
+/// Non-blocking; no other call may use `conf` during or after it.
+///
+/// # Safety
+/// `conf` is NULL or a conf from `mm_conf_new`/`mm_conf_dup` not freed or taken yet.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_destroy(conf: *mut mm_conf_t) {
+    // SAFETY: this function's contract.
+    unsafe { destroy(conf) };
+}
+
+/// Sets every key of a Java `.properties` text (an `mm2.properties` file's content, UTF-8) as
+/// `mm_conf_set` would. All or nothing: on any failure the conf is unchanged and `errstr` names
+/// the key (or line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
+/// conf.
+///
+/// # Safety
+/// As `mm_conf_set`, with `properties` NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_load_properties(
+    conf: *mut mm_conf_t,
+    properties: *const c_char,
+    errstr: *mut c_char,
+    errstr_size: usize,
+) -> mm_result {
+    run_errstr(errstr, errstr_size, || {
+        // SAFETY: this function's contract.
+        let (conf, properties) =
+            unsafe { (borrow_mut(conf, "conf")?, text(properties, "properties")?) };
+        let mut updated = conf.clone();
+        for (key, value) in parse_properties(properties)? {
+            updated.set(&key, &value)?;
+        }
+        *conf = updated;
+        Ok(())
+    })
+}
+
+/// Writes the number of keys set into `*count_out`. `MM_RESULT_NULL_PARAMETER` when a pointer is
+/// NULL. Non-blocking; may run concurrently with reads.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `count_out` is NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_count(conf: *const mm_conf_t, count_out: *mut usize) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, count) = unsafe { (borrow(conf, "conf")?, out(count_out, "count_out")?) };
+        count.write(conf.entries.len());
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::{CStr, CString};
+
+    struct Conf(*mut mm_conf_t);
+    impl Drop for Conf {
+        fn drop(&mut self) {
+            // SAFETY: made by mm_conf_new and not freed elsewhere.
+            unsafe { mm_conf_destroy(self.0) }
+        }
+    }
+
+    fn set(conf: &Conf, key: &str, value: &str) -> (mm_result, String) {
+        let (k, v) = (CString::new(key).unwrap(), CString::new(value).unwrap());
+        let mut err = [0 as c_char; 128];
+        // SAFETY: live conf, C strings, a local buffer of the size given.
+        let r = unsafe { mm_conf_set(conf.0, k.as_ptr(), v.as_ptr(), err.as_mut_ptr(), 128) };
+        // SAFETY: NUL-terminated by mm_conf_set (or still all zero).
+        let msg = unsafe { CStr::from_ptr(err.as_ptr()) };
+        (r, msg.to_string_lossy().into_owned())
+    }
+
+    fn get(conf: &Conf, key: &str) -> Option<String> {
+        let k = CString::new(key).unwrap();
+        let mut size = 0usize;
+        // SAFETY: size query with a NULL dest.
+        let r = unsafe { mm_conf_get(conf.0, k.as_ptr(), std::ptr::null_mut(), &mut size) };
+        if r == mm_result::NotFound {
+            return None;
+        }
+        assert_eq!(r, mm_result::Ok);
+        let mut buf = vec![0 as c_char; size];
+        // SAFETY: buf holds size bytes.
+        let r = unsafe { mm_conf_get(conf.0, k.as_ptr(), buf.as_mut_ptr(), &mut size) };
+        assert_eq!(r, mm_result::Ok);
+        // SAFETY: NUL-terminated by mm_conf_get.
+        Some(
+            unsafe { CStr::from_ptr(buf.as_ptr()) }
+                .to_str()
+                .unwrap()
+                .to_string(),
+        )
+    }
+
+    #[test]
+    fn set_checks_values_of_known_keys_and_names_the_key() {
+        let conf = Conf(mm_conf_new());
+        let cases = [
+            (
+                "emit.checkpoints.enabled",
+                "yes",
+                Some("emit.checkpoints.enabled: expected `true` or `false`, got `yes`"),
+            ),
+            (
+                "admin.timeout.ms",
+                "0",
+                Some("admin.timeout.ms: must be positive, got 0"),
+            ),
+            (
+                "admin.timeout.ms",
+                "ten",
+                Some("admin.timeout.ms: `ten` is not a valid long"),
+            ),
+            (
+                "offset-syncs.topic.location",
+                "Source",
+                Some("offset-syncs.topic.location: must be `source` or `target`"),
+            ),
+            (
+                "replication.policy.class",
+                "com.example.Mine",
+                Some("replication.policy.class: `com.example.Mine` is not supported"),
+            ),
+            ("", "x", Some("the key is empty")),
+            ("  ", "x", Some("the key is empty")),
+            (
+                "source.cluster.alias",
+                "",
+                Some("source.cluster.alias: must not be empty"),
+            ),
+            ("emit.checkpoints.interval.seconds", "5", None),
+            ("enabled", "true", None),
+            ("consumer.fetch.min.bytes", "whatever", None),
+            ("no.such.key", "1", None),
+            ("clusters", "A, B", None),
+        ];
+        for (key, value, error) in cases {
+            let (r, msg) = set(&conf, key, value);
+            match error {
+                Some(prefix) => {
+                    assert_eq!(r, mm_result::InvalidConfig, "{key}={value}");
+                    assert!(msg.starts_with(prefix), "{key}={value}: {msg}");
+                    if !key.trim().is_empty() {
+                        assert_eq!(get(&conf, key), None, "rejected {key} was stored");
+                    }
+                }
+                None => {
+                    assert_eq!(r, mm_result::Ok, "{key}={value}: {msg}");
+                    assert_eq!(get(&conf, key).as_deref(), Some(value));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_are_trimmed_and_replaced_in_place() {
+        let conf = Conf(mm_conf_new());
+        assert_eq!(set(&conf, " topics ", "a").0, mm_result::Ok);
+        assert_eq!(set(&conf, "topics", "b").0, mm_result::Ok);
+        assert_eq!(get(&conf, "topics").as_deref(), Some("b"));
+        let mut n = 0;
+        // SAFETY: live conf, local out.
+        assert_eq!(unsafe { mm_conf_count(conf.0, &mut n) }, mm_result::Ok);
+        assert_eq!(n, 1);
+        let k = CString::new("topics").unwrap();
+        // SAFETY: live conf, C string.
+        assert_eq!(unsafe { mm_conf_unset(conf.0, k.as_ptr()) }, mm_result::Ok);
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { mm_conf_unset(conf.0, k.as_ptr()) },
+            mm_result::NotFound
+        );
+    }
+
+    #[test]
+    fn get_reports_the_size_needed_and_writes_nothing_when_too_small() {
+        let conf = Conf(mm_conf_new());
+        set(&conf, "topics", "orders");
+        let k = CString::new("topics").unwrap();
+        let mut buf = [0x55 as c_char; 8];
+        for (capacity, expected) in [
+            (0, mm_result::BufferTooSmall),
+            (6, mm_result::BufferTooSmall),
+            (7, mm_result::Ok),
+        ] {
+            let mut size = capacity;
+            // SAFETY: buf holds 8 >= capacity bytes.
+            let r = unsafe { mm_conf_get(conf.0, k.as_ptr(), buf.as_mut_ptr(), &mut size) };
+            assert_eq!((r, size), (expected, 7), "capacity {capacity}");
+            if expected != mm_result::Ok {
+                assert_eq!(buf[0], 0x55, "wrote into a too-small buffer");
+            }
+        }
+        // SAFETY: NUL-terminated by the successful call.
+        assert_eq!(
+            unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap(),
+            "orders"
+        );
+    }
+
+    #[test]
+    fn load_properties_is_all_or_nothing() {
+        let conf = Conf(mm_conf_new());
+        let mut err = [0 as c_char; 128];
+        let good = CString::new("# flow\nsource.cluster.alias = A\ntopics=orders\n").unwrap();
+        // SAFETY: live conf, C string, local buffer.
+        let r = unsafe { mm_conf_load_properties(conf.0, good.as_ptr(), err.as_mut_ptr(), 128) };
+        assert_eq!(r, mm_result::Ok);
+        assert_eq!(get(&conf, "source.cluster.alias").as_deref(), Some("A"));
+        let bad = CString::new("groups = g.*\nadmin.timeout.ms = -5\n").unwrap();
+        // SAFETY: as above.
+        let r = unsafe { mm_conf_load_properties(conf.0, bad.as_ptr(), err.as_mut_ptr(), 128) };
+        assert_eq!(r, mm_result::InvalidConfig);
+        // SAFETY: NUL-terminated by the failing call.
+        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        assert!(
+            msg.starts_with("admin.timeout.ms: must be positive"),
+            "{msg}"
+        );
+        assert_eq!(get(&conf, "groups"), None, "a failed load changed the conf");
+    }
+
+    #[test]
+    fn dup_is_independent() {
+        let conf = Conf(mm_conf_new());
+        set(&conf, "topics", "a");
+        // SAFETY: live conf.
+        let copy = Conf(unsafe { mm_conf_dup(conf.0) });
+        set(&conf, "topics", "b");
+        assert_eq!(get(&copy, "topics").as_deref(), Some("a"));
+        // SAFETY: NULL is accepted.
+        assert!(unsafe { mm_conf_dup(std::ptr::null()) }.is_null());
+    }
+}
