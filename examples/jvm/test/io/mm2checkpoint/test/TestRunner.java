@@ -27,6 +27,7 @@ public final class TestRunner {
     static final String[] SUITE = {
         "io.mm2checkpoint.test.ApiTest",
         "io.mm2checkpoint.test.TaskTest",
+        "io.mm2checkpoint.test.LogTest",
         "io.mm2checkpoint.test.StopTest",
     };
 
