@@ -1,0 +1,142 @@
+/*
+ * Shared helpers of the C tests: checks that name the failing line, embedded clusters laid out
+ * like tests/checkpoint_task_embedded.rs, a configuration for them, and a thread-safe log
+ * callback that counts what it receives.
+ */
+#ifndef MM2_FFI_TESTS_COMMON_H
+#define MM2_FFI_TESTS_COMMON_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mm2_checkpoint.h"
+
+#define SYNCS_TOPIC "mm2-offset-syncs.target.internal"
+#define CHECKPOINTS_TOPIC "source.checkpoints.internal"
+
+/* Failed checks, from any thread. */
+static int checks_failed;
+
+static inline void check_failed(void) { __atomic_add_fetch(&checks_failed, 1, __ATOMIC_SEQ_CST); }
+
+#define CHECK(cond)                                                                     \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            char last_[512];                                                            \
+            mm_last_error(last_, sizeof last_);                                         \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__,     \
+                    __LINE__, #cond, last_);                                            \
+            check_failed();                                                             \
+        }                                                                               \
+    } while (0)
+
+/* A call that must return `expected`; prints both results' names otherwise. */
+#define CHECK_RESULT(call, expected)                                                    \
+    do {                                                                                \
+        mm_result got_ = (call);                                                        \
+        if (got_ != (expected)) {                                                       \
+            char last_[512];                                                            \
+            mm_last_error(last_, sizeof last_);                                         \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s (last error: %s)\n",    \
+                    __FILE__, __LINE__, #call, mm_result_str(got_),                     \
+                    mm_result_str(expected), last_);                                    \
+            check_failed();                                                             \
+        }                                                                               \
+    } while (0)
+
+#define CHECK_OK(call) CHECK_RESULT(call, MM_RESULT_OK)
+
+/* Aborts the test at once: later steps would only crash on what failed. */
+#define REQUIRE(cond)                                                                   \
+    do {                                                                                \
+        if (!(cond)) {                                                                  \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond);  \
+            exit(1);                                                                    \
+        }                                                                               \
+    } while (0)
+
+static inline int starts_with(const char *s, const char *prefix) {
+    return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static inline double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static inline void sleep_us(long us) {
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static inline long env_long(const char *name, long fallback) {
+    const char *v = getenv(name);
+    return v && *v ? strtol(v, NULL, 10) : fallback;
+}
+
+/* Source: `orders` (2 partitions) and the offset-syncs topic; target: `source.orders` and the
+ * checkpoints topic, as DefaultReplicationPolicy names them for aliases source -> target. */
+static inline mm_embedded_t *embedded_clusters(void) {
+    char err[256] = "";
+    mm_embedded_t *e = mm_embedded_new(err, sizeof err);
+    if (!e) {
+        fprintf(stderr, "mm_embedded_new: %s\n", err);
+        exit(1);
+    }
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "orders", 2) == MM_RESULT_OK);
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_SOURCE, SYNCS_TOPIC, 1) == MM_RESULT_OK);
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_TARGET, "source.orders", 2) == MM_RESULT_OK);
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_TARGET, CHECKPOINTS_TOPIC, 1) == MM_RESULT_OK);
+    return e;
+}
+
+static inline void conf_set(mm_conf_t *conf, const char *key, const char *value) {
+    char err[256] = "";
+    if (mm_conf_set(conf, key, value, err, sizeof err) != MM_RESULT_OK) {
+        fprintf(stderr, "mm_conf_set(%s, %s): %s\n", key, value, err);
+        exit(1);
+    }
+}
+
+/* A flow source -> target on the embedded clusters, checkpointing groups g1 and g2 every
+ * second (the mock broker cannot list groups). */
+static inline mm_conf_t *embedded_conf(const mm_embedded_t *e) {
+    mm_conf_t *conf = mm_conf_new();
+    REQUIRE(conf != NULL);
+    conf_set(conf, "source.cluster.alias", "source");
+    conf_set(conf, "target.cluster.alias", "target");
+    conf_set(conf, "source.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    conf_set(conf, "target.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
+    conf_set(conf, "task.assigned.groups", "g1,g2");
+    conf_set(conf, "emit.checkpoints.interval.seconds", "1");
+    return conf;
+}
+
+/* Counts log records by level; remembers whether one contained `wanted`. */
+struct log_counts {
+    pthread_mutex_t lock;
+    long by_level[6];
+    const char *wanted;
+    int seen_wanted;
+    int bad_level;
+};
+
+static inline void count_log(void *opaque, int level, const char *target, const char *message) {
+    struct log_counts *c = opaque;
+    pthread_mutex_lock(&c->lock);
+    if (level < 1 || level > 5 || !target || !message) {
+        c->bad_level++;
+    } else {
+        c->by_level[level]++;
+        if (c->wanted && strstr(message, c->wanted)) c->seen_wanted = 1;
+    }
+    if (getenv("MM2_FFI_VERBOSE")) fprintf(stderr, "%.1f [%d] %s: %s\n", now_ms(), level, target, message);
+    pthread_mutex_unlock(&c->lock);
+}
+
+#endif

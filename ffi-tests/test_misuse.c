@@ -1,0 +1,293 @@
+/*
+ * Misuse: NULL in every pointer parameter, lifecycle calls out of order, bad configuration
+ * (with the errstr content checked), tiny buffers, out-of-range arguments. Nothing may crash,
+ * abort or leak, and every call says what was wrong.
+ */
+#include "common.h"
+
+static void last_error_is(const char *expected) {
+    char last[256];
+    mm_last_error(last, sizeof last);
+    if (strcmp(last, expected) != 0) {
+        fprintf(stderr, "last error is \"%s\", expected \"%s\"\n", last, expected);
+        checks_failed++;
+    }
+}
+
+static void null_everywhere(void) {
+    char buf[64];
+    size_t size = sizeof buf;
+    int64_t offsets[1] = {0};
+    mm_conf_t *conf = mm_conf_new();
+    REQUIRE(conf);
+
+    /* conf */
+    CHECK_RESULT(mm_conf_set(NULL, "k", "v", buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`conf` is NULL") == 0);
+    CHECK_RESULT(mm_conf_set(conf, NULL, "v", buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`key` is NULL") == 0);
+    CHECK_RESULT(mm_conf_set(conf, "k", NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`value` is NULL");
+    CHECK_RESULT(mm_conf_unset(NULL, "k"), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_unset(conf, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_get(NULL, "k", buf, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_get(conf, NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_get(conf, "k", buf, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(mm_conf_dup(NULL) == NULL);
+    CHECK_RESULT(mm_conf_load_properties(NULL, "a=b", NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_load_properties(conf, NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_count(NULL, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_count(conf, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_conf_destroy(NULL);
+
+    /* task */
+    strcpy(buf, "unchanged");
+    CHECK(mm_task_new(NULL, buf, sizeof buf) == NULL);
+    CHECK(strcmp(buf, "`conf` is NULL") == 0);
+    CHECK(mm_task_new(NULL, NULL, 0) == NULL);
+    CHECK_RESULT(mm_task_start(NULL), MM_RESULT_NULL_PARAMETER);
+    mm_batch_t *batch = (mm_batch_t *)&size; /* must stay untouched */
+    CHECK_RESULT(mm_task_poll(NULL, 0, &batch), MM_RESULT_NULL_PARAMETER);
+    CHECK(batch == (mm_batch_t *)&size);
+    CHECK_RESULT(mm_task_stop(NULL), MM_RESULT_NULL_PARAMETER);
+    mm_task_destroy(NULL);
+    CHECK_RESULT(mm_task_fatal_error(NULL, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_get_stats(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_partition_statuses(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_group_offset_sync_results(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+
+    /* lists: the documented fallbacks */
+    CHECK(mm_batch_len(NULL) == 0);
+    CHECK(mm_batch_status(NULL) == MM_POLL_STATUS_NONE);
+    CHECK(mm_batch_group(NULL, 0, &size) == NULL);
+    CHECK(mm_batch_topic(NULL, 0, NULL) == NULL);
+    CHECK(mm_batch_metadata(NULL, 0, NULL) == NULL);
+    CHECK(mm_batch_partition(NULL, 0) == -1);
+    CHECK(mm_batch_upstream_offset(NULL, 0) == -1);
+    CHECK(mm_batch_downstream_offset(NULL, 0) == -1);
+    mm_batch_destroy(NULL);
+    CHECK(mm_partition_statuses_len(NULL) == 0);
+    CHECK(mm_partition_statuses_group(NULL, 0, NULL) == NULL);
+    CHECK(mm_partition_statuses_topic(NULL, 0, NULL) == NULL);
+    CHECK(mm_partition_statuses_partition(NULL, 0) == -1);
+    CHECK(mm_partition_statuses_reason(NULL, 0, NULL) == NULL);
+    CHECK_RESULT(mm_partition_statuses_last_checkpoint(NULL, 0, NULL, NULL, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_partition_statuses_destroy(NULL);
+    CHECK(mm_group_sync_results_len(NULL) == 0);
+    CHECK(mm_group_sync_results_group(NULL, 0, NULL) == NULL);
+    CHECK(mm_group_sync_results_topic(NULL, 0, NULL) == NULL);
+    CHECK(mm_group_sync_results_partition(NULL, 0) == -1);
+    CHECK(mm_group_sync_results_written_offset(NULL, 0) == -1);
+    CHECK(mm_group_sync_results_reason(NULL, 0, NULL) == NULL);
+    CHECK(mm_group_sync_results_error(NULL, 0, NULL) == NULL);
+    mm_group_sync_results_destroy(NULL);
+
+    /* process-wide */
+    CHECK_RESULT(mm_diagnostics_get(NULL), MM_RESULT_NULL_PARAMETER);
+    mm_last_error(NULL, 10);
+    mm_last_error(buf, 0);
+
+    /* embedded */
+    CHECK(mm_embedded_bootstrap(NULL, MM_SIDE_SOURCE) == NULL);
+    CHECK_RESULT(mm_embedded_create_topic(NULL, MM_SIDE_SOURCE, "t", 1), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_embedded_produce_data(NULL, MM_SIDE_SOURCE, "t", 0, 1), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_embedded_produce_offset_syncs(NULL, MM_SIDE_SOURCE, "s", "t", 0, offsets, offsets, 1),
+                 MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_embedded_commit_offset(NULL, MM_SIDE_SOURCE, "g", "t", 0, 1, ""), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_embedded_read_checkpoints(NULL, "t", &batch), MM_RESULT_NULL_PARAMETER);
+    mm_embedded_destroy(NULL);
+    mm_conf_destroy(conf);
+}
+
+static void bad_configuration(void) {
+    mm_conf_t *conf = mm_conf_new();
+    char err[256];
+    CHECK_RESULT(mm_conf_set(conf, "emit.checkpoints.interval.seconds", "soon", err, sizeof err), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(err, "emit.checkpoints.interval.seconds: `soon` is not a valid long (Java 64-bit integer)") == 0);
+    CHECK_RESULT(mm_conf_set(conf, "", "x", err, sizeof err), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(err, "the key is empty") == 0);
+    CHECK_RESULT(mm_conf_set(conf, "replication.policy.class", "com.acme.Policy", err, sizeof err),
+                 MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(err, "replication.policy.class: `com.acme.Policy` is not supported"));
+    /* A rejected value leaves the conf unchanged. */
+    size_t count = 99;
+    CHECK_OK(mm_conf_count(conf, &count));
+    CHECK(count == 0);
+
+    /* errstr is cut safely and always terminated. */
+    char tiny[8];
+    memset(tiny, 'x', sizeof tiny);
+    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", tiny, sizeof tiny), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(tiny, "admin.t") == 0);
+    char one[1] = {'x'};
+    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", one, 1), MM_RESULT_INVALID_CONFIG);
+    CHECK(one[0] == '\0');
+    char untouched[4] = "abc";
+    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", untouched, 0), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(untouched, "abc") == 0);
+
+    /* Keys that need the others are checked by mm_task_new, which then keeps nothing. */
+    CHECK_OK(mm_conf_set(conf, "target.cluster.alias", "backup", err, sizeof err));
+    strcpy(err, "unchanged");
+    CHECK(mm_task_new(conf, err, sizeof err) == NULL);
+    CHECK(strcmp(err, "source.cluster.alias: is required: the alias of the cluster checkpoints are read from") == 0);
+    conf_set(conf, "source.cluster.alias", "primary");
+    conf_set(conf, "emit.checkpoints.enabled", "false");
+    conf_set(conf, "sync.group.offsets.enabled", "true");
+    conf_set(conf, "source.cluster.bootstrap.servers", "127.0.0.1:1");
+    conf_set(conf, "target.cluster.bootstrap.servers", "127.0.0.1:1");
+    CHECK(mm_task_new(conf, err, sizeof err) == NULL);
+    CHECK(starts_with(err, "emit.checkpoints.enabled: checkpoint emission is disabled"));
+    /* Still the caller's: usable and freed here. */
+    CHECK_OK(mm_conf_count(conf, &count));
+    CHECK(count == 6);
+
+    /* Partial properties text changes nothing. */
+    CHECK_RESULT(mm_conf_load_properties(conf, "topics = a\nrefresh.groups.interval.seconds = 0\n", err, sizeof err),
+                 MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(err, "refresh.groups.interval.seconds: 0 seconds"));
+    size_t size = 0;
+    CHECK_RESULT(mm_conf_get(conf, "topics", NULL, &size), MM_RESULT_NOT_FOUND);
+    CHECK_RESULT(mm_conf_set(conf, "topics", "\xff", err, sizeof err), MM_RESULT_INVALID_ARGUMENT);
+    mm_conf_destroy(conf);
+}
+
+static void small_buffers_and_ranges(void) {
+    mm_conf_t *conf = mm_conf_new();
+    conf_set(conf, "topics", "orders");
+    char buf[4] = "abc";
+    size_t size = sizeof buf;
+    CHECK_RESULT(mm_conf_get(conf, "topics", buf, &size), MM_RESULT_BUFFER_TOO_SMALL);
+    CHECK(size == 7 && strcmp(buf, "abc") == 0);
+    mm_conf_destroy(conf);
+    CHECK_RESULT(mm_set_log_callback(NULL, NULL, 6), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_set_log_callback(count_log, NULL, -1), MM_RESULT_INVALID_ARGUMENT);
+}
+
+static mm_task_t *new_task_every(const mm_embedded_t *e, const char *interval_seconds) {
+    char err[256] = "";
+    mm_conf_t *conf = embedded_conf(e);
+    conf_set(conf, "emit.checkpoints.interval.seconds", interval_seconds);
+    mm_task_t *task = mm_task_new(conf, err, sizeof err);
+    if (!task) fprintf(stderr, "mm_task_new: %s\n", err);
+    REQUIRE(task);
+    return task;
+}
+
+static mm_task_t *new_task(const mm_embedded_t *e) { return new_task_every(e, "1"); }
+
+struct poller {
+    mm_task_t *task;
+    mm_result result;
+    mm_poll_status status;
+};
+
+/* Polls with a 60 s timeout until the task stops; keeps the last result and status. */
+static void *poll_long(void *arg) {
+    struct poller *p = arg;
+    do {
+        mm_batch_t *b = NULL;
+        p->result = mm_task_poll(p->task, 60000, &b);
+        p->status = p->result == MM_RESULT_OK ? mm_batch_status(b) : MM_POLL_STATUS_NONE;
+        mm_batch_destroy(b);
+    } while (p->result == MM_RESULT_OK && p->status != MM_POLL_STATUS_STOPPED);
+    return NULL;
+}
+
+static void lifecycle_out_of_order(mm_embedded_t *e) {
+    mm_batch_t *b = NULL;
+
+    /* stop and poll before start; then the task still starts */
+    mm_task_t *task = new_task(e);
+    CHECK_RESULT(mm_task_stop(task), MM_RESULT_NOT_STARTED);
+    CHECK_RESULT(mm_task_poll(task, 0, &b), MM_RESULT_NOT_STARTED);
+    last_error_is("invalid state: poll before start");
+    CHECK(b == NULL);
+    CHECK_OK(mm_task_start(task));
+    CHECK_RESULT(mm_task_start(task), MM_RESULT_ALREADY_STARTED);
+    CHECK_RESULT(mm_task_poll(task, -2, &b), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_task_poll(task, 0, NULL), MM_RESULT_NULL_PARAMETER);
+
+    /* A second poller while one is inside mm_task_poll gets BUSY; a stop from a third thread
+     * ends a poll waiting 60 s for a cycle due in an hour. */
+    mm_task_destroy(task);
+    task = new_task_every(e, "3600");
+    CHECK_OK(mm_task_start(task));
+    struct poller p = {task, MM_RESULT_PANIC, MM_POLL_STATUS_NONE};
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, poll_long, &p) == 0);
+    int busy = 0;
+    mm_task_stats stats = {0};
+    double deadline = now_ms() + 30000;
+    while ((!busy || stats.cycles == 0) && now_ms() < deadline) {
+        sleep_us(5000);
+        mm_result r = mm_task_poll(task, 0, &b);
+        if (r == MM_RESULT_BUSY) busy = 1;
+        else if (r == MM_RESULT_OK) mm_batch_destroy(b);
+        CHECK_OK(mm_task_get_stats(task, &stats));
+    }
+    CHECK(busy && stats.cycles == 1);
+    sleep_us(100000); /* well inside the next 60 s wait */
+    double t0 = now_ms();
+    CHECK_OK(mm_task_stop(task));
+    pthread_join(t, NULL);
+    double took = now_ms() - t0;
+    CHECK(p.result == MM_RESULT_OK && p.status == MM_POLL_STATUS_STOPPED);
+    CHECK(took < 10000);
+    printf("test_misuse: a 60 s poll returned and the stop completed %.1f ms after mm_task_stop began\n", took);
+
+    /* after stop: stop again, poll, start */
+    CHECK_RESULT(mm_task_stop(task), MM_RESULT_ALREADY_STOPPED);
+    b = NULL;
+    CHECK_OK(mm_task_poll(task, 1000, &b));
+    CHECK(mm_batch_status(b) == MM_POLL_STATUS_STOPPED && mm_batch_len(b) == 0);
+    mm_batch_destroy(b);
+    CHECK_RESULT(mm_task_start(task), MM_RESULT_ALREADY_STOPPED);
+    char fatal[8] = "x";
+    CHECK_OK(mm_task_fatal_error(task, fatal, sizeof fatal));
+    CHECK(fatal[0] == '\0');
+    mm_task_destroy(task);
+
+    /* destroy without stop, running and never started */
+    task = new_task(e);
+    CHECK_OK(mm_task_start(task));
+    mm_task_destroy(task);
+    mm_task_destroy(new_task(e));
+
+    /* list indices out of range */
+    task = new_task(e);
+    mm_partition_statuses_t *st = NULL;
+    CHECK_OK(mm_task_partition_statuses(task, &st));
+    CHECK(mm_partition_statuses_len(st) == 0);
+    CHECK(mm_partition_statuses_group(st, 0, NULL) == NULL);
+    last_error_is("index 0 is out of range: `statuses` has 0 items");
+    mm_partition_statuses_destroy(st);
+    mm_task_destroy(task);
+
+    /* embedded arguments out of range */
+    CHECK(mm_embedded_bootstrap(e, 2) == NULL);
+    CHECK_RESULT(mm_embedded_create_topic(e, -1, "t", 1), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "t", 0), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_embedded_produce_offset_syncs(e, MM_SIDE_SOURCE, SYNCS_TOPIC, "t", 0, NULL, NULL, 3),
+                 MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_embedded_produce_offset_syncs(e, MM_SIDE_SOURCE, SYNCS_TOPIC, "t", 0, NULL, NULL, 0));
+
+    mm_diagnostics d;
+    CHECK_OK(mm_diagnostics_get(&d));
+    CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
+}
+
+int main(void) {
+    null_everywhere();
+    bad_configuration();
+    small_buffers_and_ranges();
+    mm_embedded_t *e = embedded_clusters();
+    lifecycle_out_of_order(e);
+    mm_embedded_destroy(e);
+    if (checks_failed) {
+        fprintf(stderr, "test_misuse: %d checks failed\n", checks_failed);
+        return 1;
+    }
+    printf("test_misuse: ok\n");
+    return 0;
+}
