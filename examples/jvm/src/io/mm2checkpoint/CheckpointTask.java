@@ -25,7 +25,8 @@ import java.util.Optional;
  * {@link #fatalError} may be called from any thread at any time, also while another thread is
  * blocked in {@link #poll}, which then returns {@link PollStatus#STOPPED} promptly. {@link #close}
  * waits for calls in flight on other threads before it frees the native task, so no call can
- * ever touch freed memory; calls after close throw {@link IllegalStateException}.
+ * ever touch freed memory; calls after close throw {@link IllegalStateException}, except
+ * {@link #stop}, which returns false.
  */
 public final class CheckpointTask implements AutoCloseable {
     private final NativeBinding binding;
@@ -91,12 +92,18 @@ public final class CheckpointTask implements AutoCloseable {
      * Stops the task: sets its stop flag, wakes every blocked Kafka call, joins every native
      * thread and then closes the Kafka clients. Blocks until done (typically a few milliseconds).
      *
-     * @return true when this call stopped the task, false when it was already stopped
+     * @return true when this call stopped the task, false when it was already stopped or closed
+     *         (so a shutdown hook's stop may race the main thread's close harmlessly)
      * @throws Mm2Exception {@link Mm2Exception#NOT_STARTED} when the task was never started
      */
     public boolean stop() {
         try {
             return task.use(binding::taskStop);
+        } catch (IllegalStateException closed) {
+            if (task.isClosed()) {
+                return false;
+            }
+            throw closed;
         } finally {
             Reference.reachabilityFence(this);
         }
