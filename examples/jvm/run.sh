@@ -50,6 +50,16 @@ mapfile -t test_sources < <(find "$HERE/test" -name '*.java' | sort)
 "$MM2_JAVAC" --release 17 -Xlint:all -Werror -encoding UTF-8 -cp "$BUILD/classes" -d "$BUILD/test-classes" \
     "${test_sources[@]}" || die "javac (tests)"
 
+if [ -n "${MM2_JAVAC22:-}" ] && [ -x "$MM2_JAVAC22" ]; then
+    # Optional: the same sources also compile warning-free against the Java 22+ API (no javac
+    # 22+ exists on a fresh Debian machine; the javac 17 build above is the one that must work).
+    step "javac --release 22 check ($("$MM2_JAVAC22" -version 2>&1))"
+    rm -rf "$BUILD/check-22"
+    "$MM2_JAVAC22" --release 22 -Xlint:all -Werror -encoding UTF-8 -d "$BUILD/check-22" \
+        "${main_sources[@]}" "${test_sources[@]}" || die "javac --release 22 (check build)"
+    rm -rf "$BUILD/check-22"
+fi
+
 step "gcc: JNI bridge"
 BRIDGE="$BUILD/libmm2_checkpoint_jni.so"
 gcc -std=c11 -shared -fPIC -O1 -g -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wconversion \
