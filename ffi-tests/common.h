@@ -6,6 +6,11 @@
 #ifndef MM2_FFI_TESTS_COMMON_H
 #define MM2_FFI_TESTS_COMMON_H
 
+/* pthread_getname_np, to see which thread runs the log callback. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,13 +122,45 @@ static inline mm_conf_t *embedded_conf(const mm_embedded_t *e) {
     return conf;
 }
 
-/* Counts log records by level; remembers whether one contained `wanted`. */
+/* A thread polling one task until it reports STOPPED or FAILED; failed polls are counted (and
+ * printed) and polling goes on, as an application would. */
+struct poller {
+    mm_task_t *task;
+    int32_t timeout_ms;
+    long polls;
+    long errors;
+    mm_poll_status last;
+};
+
+static inline void *poll_until_stopped(void *arg) {
+    struct poller *p = arg;
+    for (;;) {
+        mm_batch_t *b = NULL;
+        mm_result r = mm_task_poll(p->task, p->timeout_ms, &b);
+        p->polls++;
+        if (r != MM_RESULT_OK) {
+            char last[256];
+            mm_last_error(last, sizeof last);
+            fprintf(stderr, "poll: %s (%s)\n", mm_result_str(r), last);
+            p->errors++;
+            continue;
+        }
+        p->last = mm_batch_status(b);
+        mm_batch_destroy(b);
+        if (p->last == MM_POLL_STATUS_STOPPED || p->last == MM_POLL_STATUS_FAILED) return NULL;
+    }
+}
+
+/* Counts log records by level; remembers whether one contained `wanted`, and counts calls on
+ * librdkafka's internal threads (named "rdk:…"), which the library promises never happen. */
 struct log_counts {
     pthread_mutex_t lock;
     long by_level[6];
     const char *wanted;
     int seen_wanted;
     int bad_level;
+    long on_librdkafka_threads;
+    long from_librdkafka;
 };
 
 static inline void count_log(void *opaque, int level, const char *target, const char *message) {
@@ -134,7 +171,11 @@ static inline void count_log(void *opaque, int level, const char *target, const 
     } else {
         c->by_level[level]++;
         if (c->wanted && strstr(message, c->wanted)) c->seen_wanted = 1;
+        if (strcmp(target, "librdkafka") == 0) c->from_librdkafka++;
     }
+    char thread[16] = "";
+    pthread_getname_np(pthread_self(), thread, sizeof thread);
+    if (strncmp(thread, "rdk:", 4) == 0) c->on_librdkafka_threads++;
     if (getenv("MM2_FFI_VERBOSE")) fprintf(stderr, "%.1f [%d] %s: %s\n", now_ms(), level, target, message);
     pthread_mutex_unlock(&c->lock);
 }

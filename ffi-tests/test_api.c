@@ -5,7 +5,7 @@
  */
 #include "common.h"
 
-static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, "checkpoint task ready", 0, 0};
+static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, "checkpoint task ready", 0, 0, 0, 0};
 
 static void version_and_results(void) {
     CHECK(strcmp(mm_version(), MM2_CHECKPOINT_VERSION) == 0);
@@ -233,6 +233,10 @@ int main(void) {
     CHECK(logs.by_level[MM_LOG_LEVEL_INFO] > 0);
     CHECK(logs.by_level[MM_LOG_LEVEL_DEBUG] == 0); /* above max_level */
     CHECK(logs.bad_level == 0);
+    CHECK(logs.on_librdkafka_threads == 0);
+    printf("test_api: log callback: %ld info, %ld warn, %ld error records (%ld from librdkafka), none on rdk: threads\n",
+           logs.by_level[MM_LOG_LEVEL_INFO], logs.by_level[MM_LOG_LEVEL_WARN], logs.by_level[MM_LOG_LEVEL_ERROR],
+           logs.from_librdkafka);
     pthread_mutex_unlock(&logs.lock);
     if (checks_failed) {
         fprintf(stderr, "test_api: %d checks failed\n", checks_failed);

@@ -176,24 +176,6 @@ static mm_task_t *new_task_every(const mm_embedded_t *e, const char *interval_se
 
 static mm_task_t *new_task(const mm_embedded_t *e) { return new_task_every(e, "1"); }
 
-struct poller {
-    mm_task_t *task;
-    mm_result result;
-    mm_poll_status status;
-};
-
-/* Polls with a 60 s timeout until the task stops; keeps the last result and status. */
-static void *poll_long(void *arg) {
-    struct poller *p = arg;
-    do {
-        mm_batch_t *b = NULL;
-        p->result = mm_task_poll(p->task, 60000, &b);
-        p->status = p->result == MM_RESULT_OK ? mm_batch_status(b) : MM_POLL_STATUS_NONE;
-        mm_batch_destroy(b);
-    } while (p->result == MM_RESULT_OK && p->status != MM_POLL_STATUS_STOPPED);
-    return NULL;
-}
-
 static void lifecycle_out_of_order(mm_embedded_t *e) {
     mm_batch_t *b = NULL;
 
@@ -213,9 +195,9 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
     mm_task_destroy(task);
     task = new_task_every(e, "3600");
     CHECK_OK(mm_task_start(task));
-    struct poller p = {task, MM_RESULT_PANIC, MM_POLL_STATUS_NONE};
+    struct poller p = {task, 60000, 0, 0, MM_POLL_STATUS_NONE};
     pthread_t t;
-    REQUIRE(pthread_create(&t, NULL, poll_long, &p) == 0);
+    REQUIRE(pthread_create(&t, NULL, poll_until_stopped, &p) == 0);
     int busy = 0;
     mm_task_stats stats = {0};
     double deadline = now_ms() + 30000;
@@ -232,7 +214,7 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
     CHECK_OK(mm_task_stop(task));
     pthread_join(t, NULL);
     double took = now_ms() - t0;
-    CHECK(p.result == MM_RESULT_OK && p.status == MM_POLL_STATUS_STOPPED);
+    CHECK(p.errors == 0 && p.last == MM_POLL_STATUS_STOPPED);
     CHECK(took < 10000);
     printf("test_misuse: a 60 s poll returned and the stop completed %.1f ms after mm_task_stop began\n", took);
 

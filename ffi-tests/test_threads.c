@@ -12,32 +12,6 @@
  */
 #include "common.h"
 
-struct poller {
-    mm_task_t *task;
-    long polls;
-    long errors;
-    mm_poll_status last;
-};
-
-static void *poll_until_stopped(void *arg) {
-    struct poller *p = arg;
-    for (;;) {
-        mm_batch_t *b = NULL;
-        mm_result r = mm_task_poll(p->task, 20, &b);
-        p->polls++;
-        if (r != MM_RESULT_OK) {
-            char last[256];
-            mm_last_error(last, sizeof last);
-            fprintf(stderr, "poll: %s (%s)\n", mm_result_str(r), last);
-            p->errors++;
-            continue;
-        }
-        p->last = mm_batch_status(b);
-        mm_batch_destroy(b);
-        if (p->last == MM_POLL_STATUS_STOPPED || p->last == MM_POLL_STATUS_FAILED) return NULL;
-    }
-}
-
 struct stopper {
     mm_task_t *task;
     mm_result result;
@@ -93,7 +67,7 @@ static long stop_delay_us(long cycle, unsigned *seed) {
 
 static void one_lifecycle(struct lane *lane, long c) {
     mm_task_t *task = new_started_task();
-    struct poller p = {task, 0, 0, MM_POLL_STATUS_NONE};
+    struct poller p = {task, 20, 0, 0, MM_POLL_STATUS_NONE};
     pthread_t poller;
     REQUIRE(pthread_create(&poller, NULL, poll_until_stopped, &p) == 0);
     sleep_us(stop_delay_us(c, &lane->seed));
@@ -162,7 +136,7 @@ static void check_nothing_alive(const char *when) {
     }
 }
 
-static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, 0, 0};
+static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, 0, 0, 0, 0};
 
 int main(void) {
     if (getenv("MM2_FFI_VERBOSE")) CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_DEBUG));

@@ -809,12 +809,15 @@ enum mm_result mm_embedded_read_checkpoints(struct mm_embedded_t *embedded,
  * removing). Nothing is logged anywhere until a callback is installed.
  *
  * **Which thread calls it**: whichever thread logs — the task's scheduler thread (start-up
- * loading and periodic jobs), its offset-syncs tail thread, the thread inside `mm_task_new`,
- * `mm_task_poll` or `mm_task_stop`, and librdkafka's internal threads (its broker and main
- * threads, for client logs). Calls can therefore be concurrent: the callback and `opaque` must
- * be thread-safe. The callback must not block for long (it delays that thread's work) and must
- * not call `mm_set_log_callback`, `mm_task_stop` or `mm_task_destroy`; records logged by
- * library calls made from inside the callback are dropped.
+ * loading and periodic jobs), its offset-syncs tail thread, and the application thread inside
+ * `mm_task_new` (configuration warnings), `mm_task_poll` (checkpoint cycles), `mm_task_stop` /
+ * `mm_task_destroy` (the stop) or an `mm_embedded_*` call. librdkafka's own lines (target
+ * `"librdkafka"`) are queued by librdkafka and delivered on whichever of these threads serves
+ * that client, never on librdkafka's internal threads. Calls can therefore be concurrent: the
+ * callback and `opaque` must be thread-safe. The callback must not block for long (it delays
+ * that thread's work) and must not call `mm_set_log_callback`, `mm_task_stop` or
+ * `mm_task_destroy`; records logged by library calls made from inside the callback are
+ * dropped.
  *
  * When this returns, the previous callback is not running and will not be called again (the
  * call waits for invocations in progress on other threads), so its `opaque` may be freed.
@@ -854,7 +857,8 @@ struct mm_task_t *mm_task_new(struct mm_conf_t *conf, char *errstr, size_t errst
  *
  * `MM_RESULT_ALREADY_STARTED` when running, `MM_RESULT_ALREADY_STOPPED` after a stop (a task
  * starts once), `MM_RESULT_THREAD` when the thread cannot start, `MM_RESULT_NULL_PARAMETER`.
- * Any thread; may run concurrently with `mm_task_stop` (one of them wins).
+ * Any thread. May race with `mm_task_stop`: the stop then either stops the started task or
+ * returns `MM_RESULT_NOT_STARTED`, leaving the task startable.
  *
  * # Safety
  * `task` is NULL or a live task.

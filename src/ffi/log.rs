@@ -134,12 +134,15 @@ fn level_filter(max_level: c_int) -> Result<log::LevelFilter, Failure> {
 /// removing). Nothing is logged anywhere until a callback is installed.
 ///
 /// **Which thread calls it**: whichever thread logs — the task's scheduler thread (start-up
-/// loading and periodic jobs), its offset-syncs tail thread, the thread inside `mm_task_new`,
-/// `mm_task_poll` or `mm_task_stop`, and librdkafka's internal threads (its broker and main
-/// threads, for client logs). Calls can therefore be concurrent: the callback and `opaque` must
-/// be thread-safe. The callback must not block for long (it delays that thread's work) and must
-/// not call `mm_set_log_callback`, `mm_task_stop` or `mm_task_destroy`; records logged by
-/// library calls made from inside the callback are dropped.
+/// loading and periodic jobs), its offset-syncs tail thread, and the application thread inside
+/// `mm_task_new` (configuration warnings), `mm_task_poll` (checkpoint cycles), `mm_task_stop` /
+/// `mm_task_destroy` (the stop) or an `mm_embedded_*` call. librdkafka's own lines (target
+/// `"librdkafka"`) are queued by librdkafka and delivered on whichever of these threads serves
+/// that client, never on librdkafka's internal threads. Calls can therefore be concurrent: the
+/// callback and `opaque` must be thread-safe. The callback must not block for long (it delays
+/// that thread's work) and must not call `mm_set_log_callback`, `mm_task_stop` or
+/// `mm_task_destroy`; records logged by library calls made from inside the callback are
+/// dropped.
 ///
 /// When this returns, the previous callback is not running and will not be called again (the
 /// call waits for invocations in progress on other threads), so its `opaque` may be freed.

@@ -106,7 +106,8 @@ pub unsafe extern "C" fn mm_task_new(
 ///
 /// `MM_RESULT_ALREADY_STARTED` when running, `MM_RESULT_ALREADY_STOPPED` after a stop (a task
 /// starts once), `MM_RESULT_THREAD` when the thread cannot start, `MM_RESULT_NULL_PARAMETER`.
-/// Any thread; may run concurrently with `mm_task_stop` (one of them wins).
+/// Any thread. May race with `mm_task_stop`: the stop then either stops the started task or
+/// returns `MM_RESULT_NOT_STARTED`, leaving the task startable.
 ///
 /// # Safety
 /// `task` is NULL or a live task.

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# The C ABI tests (scripts/test.sh runs this after `cargo test`). From any directory:
+#   bash ffi-tests/run.sh
+#
+# 1. builds the cdylib and staticlib (debug) and reads the native libraries rustc says a static
+#    link needs;
+# 2. compiles the header alone as C99 and as C++, and a C++ program using it;
+# 3. checks that the library exports exactly the functions the header declares, and that
+#    test_api.c calls every one;
+# 4. builds every C test with -Wall -Wextra -Werror against the shared library and runs them
+#    (test_api also linked statically);
+# 5. runs them again under valgrind memcheck (no errors, no definite leak; ffi-tests/
+#    valgrind.supp names the one upstream leak it suppresses);
+# 6. builds the library with AddressSanitizer (nightly, into target/asan) and runs the tests
+#    linked with -fsanitize=address (leaks checked; ffi-tests/lsan.supp);
+# 7. stages an install with the pkg-config file and builds examples/checkpoint.c through it,
+#    shared and static, and runs it against embedded clusters.
+#
+# Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 200), MM2_FFI_VALGRIND_CYCLES
+# (default 16), MM2_FFI_ASAN_CYCLES (default 60), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+BUILD="$ROOT/ffi-tests/build"
+LIBDIR="$ROOT/target/debug"
+ASAN_TARGET=x86_64-unknown-linux-gnu
+ASAN_LIBDIR="$ROOT/target/asan/$ASAN_TARGET/debug"
+mkdir -p "$BUILD"
+
+STARTED=$SECONDS
+step() { echo "==> ffi-tests [$((SECONDS - STARTED))s] $*"; }
+fail() {
+    echo "ffi-tests/run.sh: FAILED: $*" >&2
+    exit 1
+}
+
+CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
+TESTS=(test_api test_misuse test_threads)
+
+step "cargo build (cdylib + staticlib) and the native libraries of a static link"
+notes="$BUILD/rustc-notes.txt"
+cargo rustc --lib -- --print=native-static-libs 2>"$notes" || { cat "$notes" >&2; fail "cargo rustc"; }
+# Cargo replays the note when the library is already fresh.
+NATIVE_LIBS="$(sed -n 's/^note: native-static-libs: //p' "$notes" | tail -n 1)"
+[ -n "$NATIVE_LIBS" ] || fail "rustc did not report native-static-libs (see $notes)"
+echo "native-static-libs: $NATIVE_LIBS"
+read -r -a NATIVE_LIB_ARGS <<<"$NATIVE_LIBS"
+
+step "header: C99 pedantic, C++ syntax, C++ program"
+gcc -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c include/mm2_checkpoint.h || fail "header as C99"
+g++ -std=c++11 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c++ include/mm2_checkpoint.h || fail "header as C++"
+g++ -std=c++11 -pedantic -Wall -Wextra -Werror -I"$ROOT/include" ffi-tests/cxx_header.cpp \
+    -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
+"$BUILD/cxx_header" || fail "C++ program run"
+
+step "the header declares every exported function, and test_api.c (with common.h) calls each"
+exported=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort)
+declared=$(grep -oE '^[a-z0-9_ ]+[ *]+mm_[a-z0-9_]+\(' include/mm2_checkpoint.h | grep -oE 'mm_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+[ "$exported" = "$declared" ] || fail "exported and declared functions differ: $(diff <(echo "$exported") <(echo "$declared") | grep '^[<>]' | tr '\n' ' ')"
+missing=()
+for fn in $exported; do
+    grep -q "\b$fn(" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
+done
+[ "${#missing[@]}" -eq 0 ] || fail "test_api.c does not call: ${missing[*]}"
+echo "all $(echo "$exported" | wc -l) exported functions are declared and called"
+
+step "build the C tests (shared library; test_api also static)"
+for t in "${TESTS[@]}"; do
+    gcc "${CFLAGS[@]}" "ffi-tests/$t.c" -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/$t" \
+        || fail "compiling $t"
+done
+gcc "${CFLAGS[@]}" ffi-tests/test_api.c "$LIBDIR/libmm2_checkpoint.a" -lm "${NATIVE_LIB_ARGS[@]}" \
+    -o "$BUILD/test_api.static" || fail "linking test_api statically"
+
+step "run the C tests"
+for t in "${TESTS[@]}"; do
+    "$BUILD/$t" || fail "$t"
+done
+"$BUILD/test_api.static" || fail "test_api (static)"
+
+if [ "${MM2_FFI_SKIP_VALGRIND:-0}" = 1 ]; then
+    step "valgrind: skipped (MM2_FFI_SKIP_VALGRIND=1)"
+elif ! command -v valgrind >/dev/null; then
+    fail "valgrind is not installed (apt-get install valgrind, or MM2_FFI_SKIP_VALGRIND=1)"
+else
+    for t in "${TESTS[@]}"; do
+        step "valgrind memcheck: $t"
+        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 \
+            valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
+            --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \
+            "$BUILD/$t" || fail "$t under valgrind (exit $?)"
+    done
+fi
+
+if [ "${MM2_FFI_SKIP_ASAN:-0}" = 1 ]; then
+    step "AddressSanitizer: skipped (MM2_FFI_SKIP_ASAN=1)"
+elif ! cargo +nightly --version >/dev/null 2>&1; then
+    step "AddressSanitizer: skipped (no nightly toolchain: -Zsanitizer needs one)"
+else
+    step "AddressSanitizer: build the library (nightly, target/asan)"
+    # An explicit --target keeps RUSTFLAGS off build scripts and proc macros, which must not be
+    # instrumented. librdkafka's C code (built by rdkafka-sys) is not instrumented either; its
+    # allocations are still checked through ASan's malloc interposition.
+    RUSTFLAGS="-Zsanitizer=address" cargo +nightly build --lib --target "$ASAN_TARGET" \
+        --target-dir "$ROOT/target/asan" || fail "AddressSanitizer build"
+    for t in "${TESTS[@]}"; do
+        gcc "${CFLAGS[@]}" -fsanitize=address -fno-omit-frame-pointer "ffi-tests/$t.c" \
+            "$ASAN_LIBDIR/libmm2_checkpoint.a" -lm "${NATIVE_LIB_ARGS[@]}" -o "$BUILD/$t.asan" \
+            || fail "linking $t with AddressSanitizer"
+    done
+    for t in "${TESTS[@]}"; do
+        step "AddressSanitizer: $t"
+        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-60}" \
+            ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98" \
+            LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
+            "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"
+    done
+fi
+
+step "staged installs with the pkg-config file; examples/checkpoint.c shared and static"
+version="$(sed -n 's/^#define MM2_CHECKPOINT_VERSION "\(.*\)"$/\1/p' include/mm2_checkpoint.h)"
+stage() { # prefix, libraries to install
+    local prefix="$1"
+    shift
+    rm -rf "$prefix"
+    mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
+    cp include/mm2_checkpoint.h "$prefix/include/"
+    cp "$@" "$prefix/lib/"
+    sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@NATIVE_STATIC_LIBS@|-lm $NATIVE_LIBS|" \
+        mm2_checkpoint.pc.in >"$prefix/lib/pkgconfig/mm2_checkpoint.pc"
+}
+stage "$BUILD/install-shared" "$LIBDIR/libmm2_checkpoint.so"
+stage "$BUILD/install-static" "$LIBDIR/libmm2_checkpoint.a"
+export PKG_CONFIG_PATH="$BUILD/install-shared/lib/pkgconfig"
+[ "$(pkg-config --modversion mm2_checkpoint)" = "$version" ] || fail "pkg-config --modversion"
+# shellcheck disable=SC2046
+gcc -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c $(pkg-config --cflags --libs mm2_checkpoint) \
+    -Wl,-rpath,"$BUILD/install-shared/lib" -o "$BUILD/checkpoint" || fail "example (shared, pkg-config)"
+export PKG_CONFIG_PATH="$BUILD/install-static/lib/pkgconfig"
+# shellcheck disable=SC2046
+gcc -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c \
+    $(pkg-config --static --cflags --libs mm2_checkpoint) -o "$BUILD/checkpoint.static" \
+    || fail "example (static, pkg-config --static)"
+if ldd "$BUILD/checkpoint.static" | grep -q mm2_checkpoint; then fail "the static example links the shared library"; fi
+"$BUILD/checkpoint" -h >/dev/null || fail "example -h"
+if "$BUILD/checkpoint" onlyone >/dev/null 2>&1; then fail "example accepted one bootstrap list"; fi
+"$BUILD/checkpoint" || fail "example (shared, embedded clusters)"
+"$BUILD/checkpoint.static" || fail "example (static, embedded clusters)"
+
+step "all C ABI tests passed"
