@@ -12,7 +12,6 @@
 //! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
 //!   with `unsafe`.
 #![deny(unsafe_code)]
-
 #![warn(missing_docs)]
 
 pub mod checkpoint;
