@@ -1,0 +1,473 @@
+/*
+ * The JNI half of io.mm2checkpoint.JniBinding: one function per native method, each calling the
+ * matching mm_* function of libmm2_checkpoint and nothing else. Everything else (lifetimes,
+ * records, which calls may overlap) is the shared Java code above NativeBinding.
+ *
+ * Conventions:
+ * - handles cross as jlong addresses; Java never passes 0 for a live handle;
+ * - text going in is a Java byte[] holding NUL-terminated UTF-8 (NativeText.cString); text coming
+ *   out is a byte[] of UTF-8, so JNI's "modified UTF-8" never touches user text;
+ * - a result other than MM_RESULT_OK becomes an io.mm2checkpoint.Mm2Exception built by
+ *   JniBinding.failure(code, message) and thrown here; the message is mm_last_error's, read on the
+ *   same thread right after the call (or the errstr the call filled);
+ * - the log callback may run on any thread: a native thread is attached to the JVM as a daemon on
+ *   its first record and detached by a pthread key destructor when it exits.
+ */
+#define _GNU_SOURCE
+#include <jni.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mm2_checkpoint.h"
+
+/* Big enough for every message the library writes; longer ones are cut at a UTF-8 boundary. */
+#define ERRSTR_SIZE 1024
+
+/* Set once by init() before any other call (NativeLibrary loads the binding under a lock). */
+static JavaVM *g_vm;
+static jclass g_binding;            /* global ref to io.mm2checkpoint.JniBinding */
+static jmethodID g_failure;         /* static Mm2Exception failure(int, byte[]) */
+static jmethodID g_ctor_failure;    /* static Mm2Exception constructorFailure(int, byte[]) */
+static jmethodID g_on_log;          /* static void onLog(int, byte[], byte[]) */
+static pthread_key_t g_detach_key;  /* non-NULL on threads this bridge attached */
+
+static void *ptr(jlong handle) { return (void *)(intptr_t)handle; }
+static jlong handle_of(const void *p) { return (jlong)(intptr_t)p; }
+
+/* UTF-8 bytes as a new Java byte[]; NULL with an exception pending when that fails. */
+static jbyteArray java_bytes(JNIEnv *env, const char *s, size_t len) {
+    if (len > (size_t)INT32_MAX) {
+        len = (size_t)INT32_MAX;
+    }
+    jbyteArray a = (*env)->NewByteArray(env, (jsize)len);
+    if (a != NULL) {
+        (*env)->SetByteArrayRegion(env, a, 0, (jsize)len, (const jbyte *)s);
+    }
+    return a;
+}
+
+/* A malloc'd NUL-terminated copy of a byte[] from NativeText.cString; NULL with an exception
+ * pending on failure. The copy (rather than pinning) keeps no Java array locked while the
+ * library blocks. */
+static char *c_text(JNIEnv *env, jbyteArray bytes) {
+    if (bytes == NULL) {
+        jclass npe = (*env)->FindClass(env, "java/lang/NullPointerException");
+        if (npe != NULL) {
+            (*env)->ThrowNew(env, npe, "text argument is null");
+        }
+        return NULL;
+    }
+    jsize n = (*env)->GetArrayLength(env, bytes);
+    char *s = malloc((size_t)n + 1);
+    if (s == NULL) {
+        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+        if (oom != NULL) {
+            (*env)->ThrowNew(env, oom, "copying text for the native library");
+        }
+        return NULL;
+    }
+    (*env)->GetByteArrayRegion(env, bytes, 0, n, (jbyte *)s);
+    s[n] = '\0';
+    return s;
+}
+
+/* Throws the Mm2Exception that `factory` builds for `code` and `message`. */
+static void throw_with(JNIEnv *env, jmethodID factory, jint code, const char *message) {
+    if ((*env)->ExceptionCheck(env)) {
+        return;
+    }
+    jbyteArray m = java_bytes(env, message, strlen(message));
+    if (m == NULL) {
+        return;
+    }
+    jobject e = (*env)->CallStaticObjectMethod(env, g_binding, factory, code, m);
+    if (e != NULL && !(*env)->ExceptionCheck(env)) {
+        (*env)->Throw(env, (jthrowable)e);
+    }
+}
+
+/* Throws for a failed call, with this thread's mm_last_error message. */
+static void throw_last_error(JNIEnv *env, jint code) {
+    char message[ERRSTR_SIZE];
+    mm_last_error(message, sizeof message);
+    throw_with(env, g_failure, code, message);
+}
+
+/* Throws unless `r` is MM_RESULT_OK; returns whether it was. */
+static int check(JNIEnv *env, enum mm_result r) {
+    if (r == MM_RESULT_OK) {
+        return 1;
+    }
+    throw_last_error(env, (jint)r);
+    return 0;
+}
+
+/* ---- log callback ------------------------------------------------------------------------- */
+
+static void detach_thread(void *vm) {
+    (*(JavaVM *)vm)->DetachCurrentThread((JavaVM *)vm);
+}
+
+/* Runs on whichever thread logs. Attaches library and librdkafka threads on their first record
+ * (as daemons, so they never hold up JVM exit), named as the native thread is. Nothing thrown in
+ * Java may stay pending: this thread may not be inside any Java call to receive it. */
+static void on_log(void *opaque, int level, const char *target, const char *message) {
+    (void)opaque;
+    JNIEnv *env = NULL;
+    jint got = (*g_vm)->GetEnv(g_vm, (void **)&env, JNI_VERSION_1_8);
+    if (got == JNI_EDETACHED) {
+        char name[32] = "mm2-checkpoint-native";
+        (void)pthread_getname_np(pthread_self(), name, sizeof name);
+        JavaVMAttachArgs args = {JNI_VERSION_1_8, name, NULL};
+        if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void **)&env, &args) != JNI_OK) {
+            return;
+        }
+        pthread_setspecific(g_detach_key, g_vm);
+    } else if (got != JNI_OK) {
+        return;
+    }
+    if ((*env)->ExceptionCheck(env)) {
+        return; /* a Java thread inside a bridge call that already failed: no Java call allowed */
+    }
+    if ((*env)->PushLocalFrame(env, 4) != 0) {
+        (*env)->ExceptionClear(env);
+        return;
+    }
+    jbyteArray t = java_bytes(env, target, strlen(target));
+    jbyteArray m = t == NULL ? NULL : java_bytes(env, message, strlen(message));
+    if (m != NULL) {
+        (*env)->CallStaticVoidMethod(env, g_binding, g_on_log, (jint)level, t, m);
+    }
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+    }
+    (*env)->PopLocalFrame(env, NULL);
+}
+
+/* ---- JniBinding's native methods ---------------------------------------------------------- */
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_init(JNIEnv *env, jclass cls) {
+    if ((*env)->GetJavaVM(env, &g_vm) != JNI_OK) {
+        return;
+    }
+    g_binding = (jclass)(*env)->NewGlobalRef(env, cls);
+    if (g_binding == NULL) {
+        return;
+    }
+    g_failure = (*env)->GetStaticMethodID(env, cls, "failure", "(I[B)Lio/mm2checkpoint/Mm2Exception;");
+    if (g_failure == NULL) {
+        return;
+    }
+    g_ctor_failure =
+        (*env)->GetStaticMethodID(env, cls, "constructorFailure", "(I[B)Lio/mm2checkpoint/Mm2Exception;");
+    if (g_ctor_failure == NULL) {
+        return;
+    }
+    g_on_log = (*env)->GetStaticMethodID(env, cls, "onLog", "(I[B[B)V");
+    if (g_on_log == NULL) {
+        return;
+    }
+    if (pthread_key_create(&g_detach_key, detach_thread) != 0) {
+        jclass err = (*env)->FindClass(env, "java/lang/IllegalStateException");
+        if (err != NULL) {
+            (*env)->ThrowNew(env, err, "pthread_key_create failed");
+        }
+    }
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nVersion(JNIEnv *env, jclass cls) {
+    (void)cls;
+    const char *v = mm_version();
+    return java_bytes(env, v, strlen(v));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nResultStr(JNIEnv *env, jclass cls, jint code) {
+    (void)cls;
+    const char *s = mm_result_str(code);
+    return java_bytes(env, s, strlen(s));
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nDiagnostics(JNIEnv *env, jclass cls, jlongArray out) {
+    (void)cls;
+    struct mm_diagnostics d;
+    if (!check(env, mm_diagnostics_get(&d))) {
+        return;
+    }
+    jlong values[3] = {(jlong)d.live_clients, (jlong)d.live_threads, (jlong)d.concurrent_client_access};
+    (*env)->SetLongArrayRegion(env, out, 0, 3, values);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nSetLogBridge(JNIEnv *env, jclass cls, jint max_level) {
+    (void)cls;
+    check(env, mm_set_log_callback(max_level == MM_LOG_LEVEL_OFF ? NULL : on_log, NULL, max_level));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nConfNew(JNIEnv *env, jclass cls) {
+    (void)cls;
+    mm_conf_t *conf = mm_conf_new();
+    if (conf == NULL) {
+        throw_last_error(env, MM_RESULT_PANIC);
+    }
+    return handle_of(conf);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfSet(JNIEnv *env, jclass cls, jlong conf,
+                                                                jbyteArray key, jbyteArray value) {
+    (void)cls;
+    char *k = c_text(env, key);
+    char *v = k == NULL ? NULL : c_text(env, value);
+    if (v != NULL) {
+        char errstr[ERRSTR_SIZE];
+        enum mm_result r = mm_conf_set(ptr(conf), k, v, errstr, sizeof errstr);
+        if (r != MM_RESULT_OK) {
+            throw_with(env, g_failure, (jint)r, errstr);
+        }
+    }
+    free(v);
+    free(k);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfDestroy(JNIEnv *env, jclass cls, jlong conf) {
+    (void)env;
+    (void)cls;
+    mm_conf_destroy(ptr(conf));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTaskNew(JNIEnv *env, jclass cls, jlong conf) {
+    (void)cls;
+    char errstr[ERRSTR_SIZE] = "";
+    mm_task_t *task = mm_task_new(ptr(conf), errstr, sizeof errstr);
+    if (task == NULL) {
+        throw_with(env, g_ctor_failure, MM_RESULT_INVALID_CONFIG, errstr);
+    }
+    return handle_of(task);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStart(JNIEnv *env, jclass cls, jlong task) {
+    (void)cls;
+    check(env, mm_task_start(ptr(task)));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTaskPoll(JNIEnv *env, jclass cls, jlong task,
+                                                                  jint timeout_ms) {
+    (void)cls;
+    mm_batch_t *batch = NULL;
+    if (!check(env, mm_task_poll(ptr(task), timeout_ms, &batch))) {
+        return 0;
+    }
+    return handle_of(batch);
+}
+
+JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStop(JNIEnv *env, jclass cls, jlong task) {
+    (void)cls;
+    enum mm_result r = mm_task_stop(ptr(task));
+    if (r == MM_RESULT_ALREADY_STOPPED) {
+        return JNI_FALSE;
+    }
+    return check(env, r) ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskDestroy(JNIEnv *env, jclass cls, jlong task) {
+    (void)env;
+    (void)cls;
+    mm_task_destroy(ptr(task));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskFatalError(JNIEnv *env, jclass cls,
+                                                                             jlong task) {
+    (void)cls;
+    char errstr[ERRSTR_SIZE] = "";
+    enum mm_result r = mm_task_fatal_error(ptr(task), errstr, sizeof errstr);
+    if (r == MM_RESULT_FATAL) {
+        return java_bytes(env, errstr, strlen(errstr));
+    }
+    if (r != MM_RESULT_OK) {
+        throw_with(env, g_failure, (jint)r, errstr);
+    }
+    return NULL;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, jclass cls, jlong task,
+                                                                  jlongArray out) {
+    (void)cls;
+    struct mm_task_stats s;
+    if (!check(env, mm_task_get_stats(ptr(task), &s))) {
+        return;
+    }
+    /* The order NativeBinding.taskStats documents: the struct's declaration order. */
+    jlong values[11] = {
+        (jlong)s.checkpoints_emitted, (jlong)s.records_skipped, (jlong)s.syncs_loaded,
+        (jlong)s.checkpoints_loaded,  (jlong)s.cycles,          (jlong)s.group_offsets_written,
+        (jlong)s.groups,              (jlong)s.load_time_us,    (jlong)s.last_stop_time_us,
+        (jlong)s.initialized,         (jlong)s.checkpoints_load_ok,
+    };
+    (*env)->SetLongArrayRegion(env, out, 0, 11, values);
+}
+
+JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchStatus(JNIEnv *env, jclass cls, jlong batch) {
+    (void)env;
+    (void)cls;
+    return (jint)mm_batch_status(ptr(batch));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchLen(JNIEnv *env, jclass cls, jlong batch) {
+    (void)env;
+    (void)cls;
+    return (jlong)mm_batch_len(ptr(batch));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nBatchText(JNIEnv *env, jclass cls, jlong batch,
+                                                                        jlong index, jint which) {
+    (void)cls;
+    size_t len = 0;
+    const char *s;
+    switch (which) {
+    case 0:
+        s = mm_batch_group(ptr(batch), (size_t)index, &len);
+        break;
+    case 1:
+        s = mm_batch_topic(ptr(batch), (size_t)index, &len);
+        break;
+    default:
+        s = mm_batch_metadata(ptr(batch), (size_t)index, &len);
+        break;
+    }
+    if (s == NULL) {
+        throw_last_error(env, MM_RESULT_NOT_FOUND);
+        return NULL;
+    }
+    return java_bytes(env, s, len);
+}
+
+JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchPartition(JNIEnv *env, jclass cls, jlong batch,
+                                                                       jlong index) {
+    (void)env;
+    (void)cls;
+    return (jint)mm_batch_partition(ptr(batch), (size_t)index);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchUpstreamOffset(JNIEnv *env, jclass cls,
+                                                                             jlong batch, jlong index) {
+    (void)env;
+    (void)cls;
+    return (jlong)mm_batch_upstream_offset(ptr(batch), (size_t)index);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDownstreamOffset(JNIEnv *env, jclass cls,
+                                                                               jlong batch, jlong index) {
+    (void)env;
+    (void)cls;
+    return (jlong)mm_batch_downstream_offset(ptr(batch), (size_t)index);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *env, jclass cls, jlong batch) {
+    (void)env;
+    (void)cls;
+    mm_batch_destroy(ptr(batch));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedNew(JNIEnv *env, jclass cls) {
+    (void)cls;
+    char errstr[ERRSTR_SIZE] = "";
+    mm_embedded_t *e = mm_embedded_new(errstr, sizeof errstr);
+    if (e == NULL) {
+        throw_with(env, g_ctor_failure, MM_RESULT_KAFKA, errstr);
+    }
+    return handle_of(e);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedDestroy(JNIEnv *env, jclass cls,
+                                                                        jlong embedded) {
+    (void)env;
+    (void)cls;
+    mm_embedded_destroy(ptr(embedded));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedBootstrap(JNIEnv *env, jclass cls,
+                                                                                jlong embedded, jint side) {
+    (void)cls;
+    const char *s = mm_embedded_bootstrap(ptr(embedded), side);
+    if (s == NULL) {
+        throw_last_error(env, MM_RESULT_INVALID_ARGUMENT);
+        return NULL;
+    }
+    return java_bytes(env, s, strlen(s));
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedCreateTopic(JNIEnv *env, jclass cls,
+                                                                            jlong embedded, jint side,
+                                                                            jbyteArray topic, jint partitions) {
+    (void)cls;
+    char *t = c_text(env, topic);
+    if (t != NULL) {
+        check(env, mm_embedded_create_topic(ptr(embedded), side, t, partitions));
+    }
+    free(t);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedProduceData(JNIEnv *env, jclass cls,
+                                                                            jlong embedded, jint side,
+                                                                            jbyteArray topic, jint partition,
+                                                                            jlong count) {
+    (void)cls;
+    char *t = c_text(env, topic);
+    if (t != NULL) {
+        check(env, mm_embedded_produce_data(ptr(embedded), side, t, partition, (size_t)count));
+    }
+    free(t);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedProduceOffsetSyncs(
+    JNIEnv *env, jclass cls, jlong embedded, jint side, jbyteArray syncs_topic, jbyteArray topic, jint partition,
+    jlongArray upstream, jlongArray downstream) {
+    (void)cls;
+    char *st = c_text(env, syncs_topic);
+    char *t = st == NULL ? NULL : c_text(env, topic);
+    if (t != NULL) {
+        jsize n = (*env)->GetArrayLength(env, upstream);
+        jlong *up = (*env)->GetLongArrayElements(env, upstream, NULL);
+        jlong *down = up == NULL ? NULL : (*env)->GetLongArrayElements(env, downstream, NULL);
+        if (down != NULL) {
+            check(env, mm_embedded_produce_offset_syncs(ptr(embedded), side, st, t, partition,
+                                                        (const int64_t *)up, (const int64_t *)down, (size_t)n));
+            (*env)->ReleaseLongArrayElements(env, downstream, down, JNI_ABORT);
+        }
+        if (up != NULL) {
+            (*env)->ReleaseLongArrayElements(env, upstream, up, JNI_ABORT);
+        }
+    }
+    free(t);
+    free(st);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedCommitOffset(JNIEnv *env, jclass cls,
+                                                                             jlong embedded, jint side,
+                                                                             jbyteArray group, jbyteArray topic,
+                                                                             jint partition, jlong offset,
+                                                                             jbyteArray metadata) {
+    (void)cls;
+    char *g = c_text(env, group);
+    char *t = g == NULL ? NULL : c_text(env, topic);
+    char *m = t == NULL ? NULL : c_text(env, metadata);
+    if (m != NULL) {
+        check(env, mm_embedded_commit_offset(ptr(embedded), side, g, t, partition, offset, m));
+    }
+    free(m);
+    free(t);
+    free(g);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedReadCheckpoints(JNIEnv *env, jclass cls,
+                                                                                 jlong embedded,
+                                                                                 jbyteArray checkpoints_topic) {
+    (void)cls;
+    char *t = c_text(env, checkpoints_topic);
+    mm_batch_t *batch = NULL;
+    if (t != NULL) {
+        check(env, mm_embedded_read_checkpoints(ptr(embedded), t, &batch));
+    }
+    free(t);
+    return handle_of(batch);
+}

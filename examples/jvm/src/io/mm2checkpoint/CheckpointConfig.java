@@ -1,0 +1,120 @@
+package io.mm2checkpoint;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * A checkpoint task's configuration: MM2 property names and values, connector style
+ * ({@code source.cluster.alias}, {@code source.cluster.bootstrap.servers}, ...) or dedicated
+ * {@code mm2.properties} style ({@code clusters}, {@code A.bootstrap.servers},
+ * {@code A->B.enabled}, ...). Immutable; build one with {@link #builder()}.
+ *
+ * <p>{@link Builder#build()} checks every value the key alone can judge (numbers, booleans,
+ * intervals, policy classes, regexes) in the native library and throws an {@link Mm2Exception}
+ * naming the key; rules that need several keys are checked when a {@link CheckpointTask} is
+ * created.
+ */
+public final class CheckpointConfig {
+    private final Map<String, String> properties;
+
+    private CheckpointConfig(Map<String, String> properties) {
+        this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
+
+    /** A new, empty builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The properties in the order they were set (later sets of a key replace its value). */
+    public Map<String, String> properties() {
+        return properties;
+    }
+
+    /** A builder that starts from these properties. */
+    public Builder toBuilder() {
+        return new Builder().setAll(properties);
+    }
+
+    @Override
+    public String toString() {
+        return "CheckpointConfig" + properties;
+    }
+
+    /** Collects properties; not thread-safe. */
+    public static final class Builder {
+        private final Map<String, String> properties = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        /**
+         * Sets an MM2 property. Keys are trimmed as MM2 trims them. Text containing a NUL
+         * character cannot cross the C boundary and is rejected here.
+         */
+        public Builder set(String key, String value) {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+            NativeText.requireNoNul("configuration key", key);
+            NativeText.requireNoNul("value of `" + key + "`", value);
+            properties.put(key.trim(), value);
+            return this;
+        }
+
+        /** Sets a numeric or boolean property from its Java value. */
+        public Builder set(String key, Object value) {
+            return set(key, String.valueOf(value));
+        }
+
+        /** Sets every entry of {@code props}, in its iteration order. */
+        public Builder setAll(Map<String, String> props) {
+            props.forEach(this::set);
+            return this;
+        }
+
+        /** Sets every entry of an {@code mm2.properties} file read with {@link Properties}. */
+        public Builder load(Reader reader) throws IOException {
+            Properties p = new Properties();
+            p.load(reader);
+            for (String key : p.stringPropertyNames()) {
+                set(key, p.getProperty(key));
+            }
+            return this;
+        }
+
+        /**
+         * Checks each value in the native library and returns the configuration.
+         *
+         * @throws Mm2Exception with code {@link Mm2Exception#INVALID_CONFIG} naming the first key
+         *                      whose value is rejected
+         */
+        public CheckpointConfig build() {
+            NativeBinding binding = NativeLibrary.binding();
+            long conf = toNative(binding, properties);
+            binding.confDestroy(conf);
+            return new CheckpointConfig(properties);
+        }
+    }
+
+    /** A native {@code mm_conf_t} holding these properties; the caller owns it. */
+    long toNative(NativeBinding binding) {
+        return toNative(binding, properties);
+    }
+
+    private static long toNative(NativeBinding binding, Map<String, String> properties) {
+        long conf = binding.confNew();
+        try {
+            for (Map.Entry<String, String> e : properties.entrySet()) {
+                binding.confSet(conf, e.getKey(), e.getValue());
+            }
+            return conf;
+        } catch (RuntimeException | Error e) {
+            binding.confDestroy(conf);
+            throw e;
+        }
+    }
+}

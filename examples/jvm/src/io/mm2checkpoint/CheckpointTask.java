@@ -1,0 +1,167 @@
+package io.mm2checkpoint;
+
+import java.lang.ref.Reference;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * MM2's {@code MirrorCheckpointTask} without Kafka Connect: reads the offset syncs a mirror
+ * wrote and the source groups' committed offsets, and writes checkpoints to the target.
+ *
+ * <pre>{@code
+ * try (CheckpointTask task = new CheckpointTask(config)) {
+ *     task.start();                                   // returns at once; loading runs on a native thread
+ *     while (running) {
+ *         PollResult r = task.poll(Duration.ofSeconds(5));
+ *         if (r.status() == PollStatus.STOPPED || r.status() == PollStatus.FAILED) break;
+ *         r.checkpoints().forEach(System.out::println);
+ *     }
+ * }                                                   // close = stop + free; no thread or client left
+ * }</pre>
+ *
+ * <p>Threads: one thread polls at a time (a second concurrent poll fails with
+ * {@link Mm2Exception#BUSY}); {@link #stop}, {@link #close}, {@link #stats} and
+ * {@link #fatalError} may be called from any thread at any time, also while another thread is
+ * blocked in {@link #poll}, which then returns {@link PollStatus#STOPPED} promptly. {@link #close}
+ * waits for calls in flight on other threads before it frees the native task, so no call can
+ * ever touch freed memory; calls after close throw {@link IllegalStateException}, except
+ * {@link #stop}, which returns false.
+ */
+public final class CheckpointTask implements AutoCloseable {
+    private final NativeBinding binding;
+    private final NativeHandle task;
+
+    /**
+     * Makes a task; does no I/O and starts no thread.
+     *
+     * @throws Mm2Exception with {@link Mm2Exception#INVALID_CONFIG} naming the key when the
+     *                      configuration as a whole is rejected (e.g. no source alias)
+     */
+    public CheckpointTask(CheckpointConfig config) {
+        Objects.requireNonNull(config, "config");
+        binding = NativeLibrary.binding();
+        long conf = config.toNative(binding);
+        long handle;
+        try {
+            handle = binding.taskNew(conf);
+        } catch (RuntimeException e) {
+            binding.confDestroy(conf);
+            throw e;
+        }
+        NativeBinding b = binding;
+        task = NativeHandle.register(this, "checkpoint task", handle, h -> stopQuietly(b, h), b::taskDestroy);
+    }
+
+    /**
+     * Starts loading the checkpoints and offset-syncs topics on a native thread; returns at once.
+     *
+     * @throws Mm2Exception {@link Mm2Exception#ALREADY_STARTED}, or {@link Mm2Exception#ALREADY_STOPPED}
+     *                      after a stop (a task starts once)
+     */
+    public void start() {
+        try {
+            task.run(binding::taskStart);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for the next checkpoint cycle, runs it and returns what it
+     * wrote. Returns early with {@link PollStatus#STOPPED} when another thread stops the task.
+     *
+     * @throws Mm2Exception {@link Mm2Exception#NOT_STARTED}, {@link Mm2Exception#BUSY} (another
+     *                      thread is polling), or {@link Mm2Exception#KAFKA} /
+     *                      {@link Mm2Exception#TIMED_OUT} when the cycle failed (the next poll retries)
+     */
+    public PollResult poll(Duration timeout) {
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout " + timeout + " is negative");
+        }
+        int ms = (int) Math.min(Integer.MAX_VALUE, saturatedMillis(timeout));
+        try {
+            long batch = task.use(h -> binding.taskPoll(h, ms));
+            return Batches.drainPoll(binding, batch);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * Stops the task: sets its stop flag, wakes every blocked Kafka call, joins every native
+     * thread and then closes the Kafka clients. Blocks until done (typically a few milliseconds).
+     *
+     * @return true when this call stopped the task, false when it was already stopped or closed
+     *         (so a shutdown hook's stop may race the main thread's close harmlessly)
+     * @throws Mm2Exception {@link Mm2Exception#NOT_STARTED} when the task was never started
+     */
+    public boolean stop() {
+        try {
+            return task.use(binding::taskStop);
+        } catch (IllegalStateException closed) {
+            if (task.isClosed()) {
+                return false;
+            }
+            throw closed;
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** The error that ended the task's work (a failed start-up or periodic job), if any. */
+    public Optional<String> fatalError() {
+        try {
+            return Optional.ofNullable(task.use(binding::taskFatalError));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** A snapshot of the task's counters. */
+    public TaskStats stats() {
+        try {
+            return TaskStats.fromNative(task.use(binding::taskStats));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /** True once {@link #close} freed the native task. */
+    public boolean isClosed() {
+        return task.isClosed();
+    }
+
+    /**
+     * Stops the task if it is running (a poll on another thread returns STOPPED), waits for
+     * calls in flight on other threads, and frees it. Idempotent; any thread.
+     */
+    @Override
+    public void close() {
+        task.close();
+    }
+
+    @Override
+    public String toString() {
+        return "CheckpointTask[" + (task.isClosed() ? "closed" : "open") + ", " + binding.name() + "]";
+    }
+
+    /** Close's first step: a task never started, or already stopped, needs no stop. */
+    private static void stopQuietly(NativeBinding binding, long handle) {
+        try {
+            binding.taskStop(handle);
+        } catch (Mm2Exception e) {
+            if (e.code() != Mm2Exception.NOT_STARTED) {
+                throw e;
+            }
+        }
+    }
+
+    private static long saturatedMillis(Duration d) {
+        try {
+            return d.toMillis();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+}

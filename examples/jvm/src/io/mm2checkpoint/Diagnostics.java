@@ -1,0 +1,37 @@
+package io.mm2checkpoint;
+
+/**
+ * Process-wide facts from the native library ({@code mm_diagnostics_get}): what is alive, and
+ * which library and binding are in use. Loads the library on first use.
+ */
+public final class Diagnostics {
+    private Diagnostics() {}
+
+    /** Kafka clients made by the library and not yet destroyed; 0 when every task is stopped. */
+    public static long liveClients() {
+        return NativeLibrary.binding().diagnostics()[0];
+    }
+
+    /** Library threads started and not yet joined; 0 when every task is stopped. */
+    public static long liveThreads() {
+        return NativeLibrary.binding().diagnostics()[1];
+    }
+
+    /**
+     * Client calls that overlapped another call on the same client since the process started:
+     * always 0 unless the one-owner-per-client rule was broken (the KAFKA-21435 race).
+     */
+    public static long concurrentClientAccess() {
+        return NativeLibrary.binding().diagnostics()[2];
+    }
+
+    /** The native library's version, e.g. {@code 0.1.0}. */
+    public static String version() {
+        return NativeLibrary.binding().version();
+    }
+
+    /** The binding in use: {@code panama} or {@code jni}. */
+    public static String binding() {
+        return NativeLibrary.binding().name();
+    }
+}
