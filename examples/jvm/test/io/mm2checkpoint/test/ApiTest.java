@@ -154,7 +154,7 @@ public final class ApiTest {
             Mm2Exception e = Check.throwsType(Mm2Exception.class, () -> task.poll(Duration.ZERO), "poll before start");
             Check.equal(Mm2Exception.NOT_STARTED, e.code(), "code");
             Check.equal("MM_RESULT_NOT_STARTED", e.resultName(), "name");
-            Check.isTrue(e.getMessage().toLowerCase(Locale.ROOT).contains("poll before start"), e.getMessage());
+            Check.isTrue(e.getMessage().toLowerCase(Locale.ROOT).contains("not started"), e.getMessage());
         }
     }
 }
