@@ -131,6 +131,32 @@ pub fn create_topic_with_config(
     });
 }
 
+/// Creates `name` like [`create_topic`] unless it already exists (e.g. auto-created by a
+/// producer's metadata request on a broker that just restarted); returns whether it created it.
+/// An existing topic keeps its partition count; tests that need partition 0 only can use either.
+pub fn ensure_topic(bootstrap: &str, name: &str, partitions: i32) -> bool {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .unwrap_or_else(|e| panic!("admin client for {bootstrap}: {e}"));
+    let topic = NewTopic::new(name, partitions, TopicReplication::Fixed(1));
+    let options = AdminOptions::new().operation_timeout(Some(TIMEOUT));
+    let what = format!("CreateTopics {name} on {bootstrap}");
+    let results = block_on(admin.create_topics([&topic], &options), TIMEOUT, &what)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let created = match results.into_iter().next() {
+        Some(Ok(_)) => true,
+        Some(Err((_, rdkafka::types::RDKafkaErrorCode::TopicAlreadyExists))) => false,
+        Some(Err((topic, code))) => panic!("{what}: topic {topic} failed with {code:?}"),
+        None => panic!("{what}: empty answer"),
+    };
+    wait_until(
+        TIMEOUT,
+        &format!("metadata shows {name} on {bootstrap}"),
+        || partition_count(bootstrap, name).is_some_and(|n| n > 0),
+    );
+    created
+}
+
 /// The value of topic config `key` for `topic` (DescribeConfigs; tansu only, the mock
 /// cluster does not answer it), None when the broker reports no such entry.
 pub fn topic_config(bootstrap: &str, topic: &str, key: &str) -> Option<String> {
@@ -274,6 +300,65 @@ pub fn produce_many(
             }
         })
         .collect()
+}
+
+/// Produces `records` in order to one partition in large batches (fast, for seeding thousands
+/// of records) and waits until all are acknowledged. Use [`produce_many`] instead when a test
+/// depends on tansu's ListOffsets answer, which only sees the last batch's base offset.
+pub fn produce_batched(bootstrap: &str, topic: &str, partition: i32, records: &[Record<'_>]) {
+    let context = Deliveries(Mutex::new(vec![None; records.len()]));
+    let producer: BaseProducer<Deliveries> = client_config(bootstrap)
+        .set("linger.ms", "5")
+        .set("batch.num.messages", "10000")
+        // One request in flight keeps the order even if a request is retried.
+        .set("max.in.flight.requests.per.connection", "1")
+        .set("enable.idempotence", "false")
+        .set("message.timeout.ms", TIMEOUT.as_millis().to_string())
+        .create_with_context(context)
+        .unwrap_or_else(|e| panic!("producer for {bootstrap}: {e}"));
+    let deadline = Instant::now() + TIMEOUT;
+    for (index, (key, value)) in records.iter().enumerate() {
+        let mut record =
+            BaseRecord::<[u8], [u8], usize>::with_opaque_to(topic, index).partition(partition);
+        if let Some(key) = key {
+            record = record.key(key);
+        }
+        if let Some(value) = value {
+            record = record.payload(value);
+        }
+        let mut pending = record;
+        loop {
+            match producer.send(pending) {
+                Ok(()) => break,
+                Err((KafkaError::MessageProduction(code), returned))
+                    if code == rdkafka::types::RDKafkaErrorCode::QueueFull
+                        && Instant::now() < deadline =>
+                {
+                    producer.poll(Duration::from_millis(10));
+                    pending = returned;
+                }
+                Err((e, _)) => panic!("produce to {topic}-{partition} on {bootstrap}: {e}"),
+            }
+        }
+    }
+    if let Err(e) = producer.flush(deadline.saturating_duration_since(Instant::now())) {
+        panic!("produce to {topic}-{partition} on {bootstrap}: flush: {e}");
+    }
+    let reports = producer
+        .context()
+        .0
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    for (index, report) in reports.into_iter().enumerate() {
+        match report {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => panic!("record {index} to {topic}-{partition} on {bootstrap}: {e}"),
+            None => {
+                panic!("record {index} to {topic}-{partition} on {bootstrap}: no delivery report")
+            }
+        }
+    }
 }
 
 /// Reads `topic`-`partition` from the beginning up to the high watermark seen by Fetch and

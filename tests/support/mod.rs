@@ -21,9 +21,9 @@ pub mod wait;
 
 #[allow(unused_imports)]
 pub use kafka::{
-    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, group_state,
-    produce, produce_many, produce_numbered, read_all, read_records, topic_config, Committed,
-    ConsumedRecord, KeyValue, Record,
+    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
+    group_state, produce, produce_batched, produce_many, produce_numbered, read_all, read_records,
+    topic_config, Committed, ConsumedRecord, KeyValue, Record,
 };
 #[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};

@@ -267,6 +267,11 @@ impl Latencies {
         self.0.push(d);
     }
 
+    /// The samples, in the order they were added.
+    pub fn samples(&self) -> &[Duration] {
+        &self.0
+    }
+
     /// Number of samples.
     pub fn len(&self) -> usize {
         self.0.len()
@@ -401,4 +406,60 @@ pub fn sorted(mut cps: Vec<Checkpoint>) -> Vec<Checkpoint> {
         (&a.consumer_group_id, &a.topic_partition).cmp(&(&b.consumer_group_id, &b.topic_partition))
     });
     cps
+}
+
+/// A task config for clusters aliased `source` and `target` at the given bootstraps, emitting
+/// every second; `extra` adds or overrides properties.
+pub fn task_config(
+    source: &str,
+    target: &str,
+    extra: &[(&str, &str)],
+) -> mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig {
+    let mut props = vec![
+        ("source.cluster.alias", "source"),
+        ("target.cluster.alias", "target"),
+        ("source.cluster.bootstrap.servers", source),
+        ("target.cluster.bootstrap.servers", target),
+        ("emit.checkpoints.interval.seconds", "1"),
+    ];
+    props.extend_from_slice(extra);
+    mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
+        .unwrap_or_else(|e| panic!("task config: {e}"))
+        .0
+}
+
+/// Writes offset syncs to partition 0 of `topic` as MirrorSourceTask encodes them, one record
+/// per batch ([`super::produce_many`]) or, for thousands, batched ([`super::produce_batched`]).
+pub fn produce_syncs(
+    bootstrap: &str,
+    topic: &str,
+    syncs: &[mm2_checkpoint::OffsetSync],
+    batched: bool,
+) {
+    let encoded: Vec<(Vec<u8>, Vec<u8>)> = syncs
+        .iter()
+        .map(|s| {
+            let key = s
+                .encode_key()
+                .unwrap_or_else(|e| panic!("encoding {s:?}: {e}"));
+            (key, s.encode_value())
+        })
+        .collect();
+    let records: Vec<super::Record<'_>> = encoded
+        .iter()
+        .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
+        .collect();
+    if batched {
+        super::produce_batched(bootstrap, topic, 0, &records);
+    } else {
+        super::produce_many(bootstrap, topic, 0, &records);
+    }
+}
+
+/// The checkpoints in partition 0 of `topic` (records that do not decode are left out).
+pub fn read_checkpoints(bootstrap: &str, topic: &str) -> Vec<Checkpoint> {
+    super::read_all(bootstrap, topic, 0)
+        .into_iter()
+        .filter_map(|(k, v)| Checkpoint::decode(k.as_deref(), v.as_deref()).ok())
+        .collect()
 }

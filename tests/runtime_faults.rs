@@ -1,0 +1,227 @@
+//! CheckpointTask under broker faults on real broker processes (tansu): a source cluster that is
+//! not there at start, and a target broker that crashes mid-run and comes back empty on the same
+//! port.
+
+mod support;
+
+use std::net::{Ipv4Addr, TcpListener};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollOutcome, PollStatus, StopOutcome};
+use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+
+use support::runtime::{
+    assert_no_leaks, captured_logs, clear_logs, install_logger, produce_syncs, read_checkpoints,
+    serial, task_config, Monotonicity,
+};
+use support::{commit_group_offsets, create_topic, create_topic_with_config, ensure_topic};
+use support::{wait_until, Tansu};
+
+const SYNCS: &str = "mm2-offset-syncs.target.internal";
+const CHECKPOINTS: &str = "source.checkpoints.internal";
+/// Hang detector for anything that should be prompt.
+const PROMPT: Duration = Duration::from_secs(2);
+
+fn sync(p: i32, up: i64, down: i64) -> OffsetSync {
+    OffsetSync::new(TopicPartition::new("orders", p), up, down)
+}
+
+fn cp(group: &str, p: i32, up: i64, down: i64) -> Checkpoint {
+    Checkpoint::new(group, TopicPartition::new("source.orders", p), up, down, "")
+}
+
+/// A loopback port with nothing listening on it.
+fn closed_port() -> u16 {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind 127.0.0.1:0");
+    listener.local_addr().expect("local_addr").port()
+}
+
+#[test]
+fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
+    let _g = serial();
+    install_logger();
+    let target = Tansu::start();
+    let t = target.bootstrap();
+    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
+    let source = format!("127.0.0.1:{}", closed_port());
+    clear_logs();
+    let task =
+        CheckpointTask::new(task_config(&source, &t, &[("task.assigned.groups", "g1")])).unwrap();
+
+    let began = Instant::now();
+    task.start().unwrap();
+    let start_took = began.elapsed();
+    // Polls over seven seconds, past the five seconds after which a read that saw nothing at all
+    // asks whether its topic exists: the offset syncs live on the absent source.
+    for _ in 0..7 {
+        let out = task.poll(Duration::from_secs(1)).unwrap();
+        assert_eq!(out.status, PollStatus::NotReady, "{out:?}");
+    }
+    let stats = task.stats();
+    assert!(
+        !stats.initialized && task.fatal_error().is_none(),
+        "{stats:?}"
+    );
+    let began = Instant::now();
+    let StopOutcome::Stopped(stop_took) = task.stop().unwrap() else {
+        panic!("not stopped")
+    };
+    let stop_wall = began.elapsed();
+    eprintln!(
+        "absent source: start took {start_took:?}, stop took {stop_took:?} ({stop_wall:?} wall)"
+    );
+    assert!(start_took < PROMPT, "start blocked for {start_took:?}");
+    // The outage is reported through the `log` crate, once per kind of error, not many times a
+    // second (librdkafka repeats "all brokers are down" about every 50 ms).
+    let ours: Vec<_> = captured_logs()
+        .into_iter()
+        .filter(|l| l.level <= log::Level::Warn && l.target.starts_with("mm2_checkpoint"))
+        .collect();
+    eprintln!("absent source: {} warnings from the library", ours.len());
+    assert!(
+        ours.iter().any(|l| l.message.contains(SYNCS)),
+        "the unreachable source was not reported: {ours:?}"
+    );
+    assert!(ours.len() <= 5, "warning flood: {ours:#?}");
+    assert!(stop_wall < PROMPT, "stop took {stop_wall:?}");
+    assert_no_leaks();
+}
+
+/// Every poll outcome of a task, collected by a polling thread.
+type Outcomes = Arc<Mutex<Vec<Result<PollOutcome, String>>>>;
+
+fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
+    outcomes
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o.as_ref().ok())
+        .flat_map(|o| o.checkpoints.clone())
+        .collect()
+}
+
+#[test]
+fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
+    let _g = serial();
+    install_logger();
+    let source = Tansu::start();
+    let mut target = Tansu::start();
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    create_topic(&s, "orders", 2);
+    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    let target_topics = |t: &str| {
+        ensure_topic(t, "source.orders", 2);
+        ensure_topic(t, CHECKPOINTS, 1);
+    };
+    target_topics(&t);
+    produce_syncs(
+        &s,
+        SYNCS,
+        &[
+            sync(0, 0, 0),
+            sync(0, 100, 100),
+            sync(1, 0, 0),
+            sync(1, 100, 100),
+        ],
+        false,
+    );
+    commit_group_offsets(&s, "g1", &[("orders", 0, 100, ""), ("orders", 1, 100, "")]);
+    commit_group_offsets(&s, "g2", &[("orders", 0, 100, "")]);
+    let task =
+        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1,g2")])).unwrap();
+    task.start().unwrap();
+
+    let outcomes: Outcomes = Arc::default();
+    let stop_took = thread::scope(|scope| {
+        let out = Arc::clone(&outcomes);
+        let task = &task;
+        let poller = scope.spawn(move || loop {
+            let r = task.poll(Duration::from_secs(1));
+            let stopped = matches!(&r, Ok(o) if o.status == PollStatus::Stopped);
+            out.lock().unwrap().push(r.map_err(|e| e.to_string()));
+            if stopped {
+                return;
+            }
+        });
+        let has = |c: &Checkpoint| emitted(&outcomes).contains(c);
+        wait_until(Duration::from_secs(30), "the first checkpoints", || {
+            emitted(&outcomes).len() >= 3
+        });
+
+        target.kill();
+        let killed = Instant::now();
+        produce_syncs(&s, SYNCS, &[sync(0, 200, 200)], false);
+        commit_group_offsets(&s, "g1", &[("orders", 0, 200, ""), ("orders", 1, 100, "")]);
+        wait_until(
+            Duration::from_secs(20),
+            "the tail applies the new sync",
+            || task.stats().syncs_loaded == 5,
+        );
+        let cycles = task.stats().cycles;
+        wait_until(
+            Duration::from_secs(20),
+            "a cycle runs while the target is down",
+            || task.stats().cycles > cycles,
+        );
+        assert!(!has(&cp("g1", 0, 200, 200)), "delivered to a dead broker?");
+
+        target.restart_on_same_port();
+        eprintln!("target was down for {:?}", killed.elapsed());
+        target_topics(&t);
+        wait_until(
+            Duration::from_secs(60),
+            "a checkpoint after the restart",
+            || has(&cp("g1", 0, 200, 200)),
+        );
+        produce_syncs(&s, SYNCS, &[sync(0, 300, 300)], false);
+        commit_group_offsets(&s, "g1", &[("orders", 0, 300, ""), ("orders", 1, 100, "")]);
+        wait_until(Duration::from_secs(30), "emission goes on", || {
+            has(&cp("g1", 0, 300, 300))
+        });
+
+        let began = Instant::now();
+        let StopOutcome::Stopped(_) = task.stop().unwrap() else {
+            panic!("not stopped")
+        };
+        let took = began.elapsed();
+        poller.join().unwrap();
+        took
+    });
+    eprintln!("stop after the target restart took {stop_took:?}");
+    assert!(stop_took < PROMPT);
+    assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
+
+    // Every batch, in order, against all earlier ones.
+    let outcomes = outcomes.lock().unwrap().clone();
+    let mut batches = Monotonicity::new();
+    for (i, o) in outcomes.iter().enumerate() {
+        if let Ok(o) = o {
+            batches.check(&format!("poll {i}"), &o.checkpoints);
+        }
+    }
+    let errors: Vec<_> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    eprintln!(
+        "{} polls ({} checkpoints, {} poll errors while the target was away: {errors:?})",
+        outcomes.len(),
+        batches.checked,
+        errors.len()
+    );
+    assert_eq!(
+        outcomes
+            .last()
+            .map(|o| o.as_ref().map(|o| o.status.clone())),
+        Some(Ok(PollStatus::Stopped))
+    );
+    // The restarted broker holds only what was written after the restart, in order.
+    let after = read_checkpoints(&t, CHECKPOINTS);
+    let mut topic = Monotonicity::new();
+    topic.check("checkpoints topic after the restart", &after);
+    assert!(after.contains(&cp("g1", 0, 300, 300)), "{after:?}");
+    assert!(
+        !after.iter().any(|c| c.upstream_offset == 100),
+        "old checkpoints were written again: {after:?}"
+    );
+    assert_no_leaks();
+}

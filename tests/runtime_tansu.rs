@@ -1,0 +1,498 @@
+//! CheckpointTask runtime on two real broker processes (tansu): checkpoints end to end with group
+//! discovery, group offset sync into idle target groups, and the seed's reproducer — thousands
+//! of offset syncs and 1,000 start→stop cycles with random delays.
+//!
+//! tansu keeps no commit metadata (OffsetFetch returns ""), so expected checkpoints carry "".
+
+mod support;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rdkafka::consumer::{BaseConsumer, Consumer};
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, StartupHooks, StopOutcome};
+use mm2_checkpoint::diagnostics;
+use mm2_checkpoint::stop_signal::StopSignal;
+use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+
+use support::kafka::client_config;
+use support::runtime::{
+    assert_no_leaks, clear_logs, install_logger, poll_until_emitted, produce_syncs,
+    read_checkpoints, serial, sorted, task_config, warnings_mentioning, Latch, Latencies, Prng,
+};
+use support::{
+    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, produce,
+    produce_batched, wait_until, Tansu,
+};
+
+const SYNCS: &str = "mm2-offset-syncs.target.internal";
+const CHECKPOINTS: &str = "source.checkpoints.internal";
+const EMIT_WAIT: Duration = Duration::from_secs(30);
+
+/// Two brokers with the replicated topic (2 partitions) on both sides and the internal topics
+/// created explicitly with one partition (tansu would auto-create four).
+fn brokers() -> (Tansu, Tansu) {
+    let (source, target) = (Tansu::start(), Tansu::start());
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    create_topic(&s, "orders", 2);
+    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    create_topic(&t, "source.orders", 2);
+    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
+    (source, target)
+}
+
+fn sync(p: i32, up: i64, down: i64) -> OffsetSync {
+    OffsetSync::new(TopicPartition::new("orders", p), up, down)
+}
+
+fn cp(group: &str, p: i32, up: i64, down: i64) -> Checkpoint {
+    Checkpoint::new(group, TopicPartition::new("source.orders", p), up, down, "")
+}
+
+#[test]
+fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
+    let _g = serial();
+    install_logger();
+    let (source, target) = brokers();
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    produce_syncs(
+        &s,
+        SYNCS,
+        &[
+            sync(0, 0, 0),
+            sync(0, 100, 90),
+            sync(1, 0, 0),
+            sync(1, 50, 40),
+        ],
+        false,
+    );
+    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "m1"), ("orders", 1, 50, "")]);
+    commit_group_offsets(&s, "g2", &[("orders", 0, 100, "")]);
+    // No task.assigned.groups: the task lists the source's groups itself.
+    let task = CheckpointTask::new(task_config(&s, &t, &[])).unwrap();
+    task.start().unwrap();
+    let expected = vec![
+        cp("g1", 0, 150, 91),
+        cp("g1", 1, 50, 40),
+        cp("g2", 0, 100, 90),
+    ];
+    let mut emitted = Vec::new();
+    let deadline = Instant::now() + EMIT_WAIT;
+    while emitted.len() < expected.len() {
+        assert!(Instant::now() < deadline, "only {emitted:?}");
+        emitted.extend(poll_until_emitted(&task, EMIT_WAIT));
+    }
+    assert_eq!(sorted(emitted), expected);
+    let stats = task.stats();
+    eprintln!("load time on tansu: {:?}", stats.load_time);
+    assert_eq!(stats.groups, 2, "{stats:?}");
+    assert_eq!(stats.syncs_loaded, 4, "{stats:?}");
+    let StopOutcome::Stopped(took) = task.stop().unwrap() else {
+        panic!("not stopped")
+    };
+    eprintln!("stop after emitting took {took:?}");
+    assert_eq!(sorted(read_checkpoints(&t, CHECKPOINTS)), expected);
+    assert_no_leaks();
+}
+
+#[test]
+fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimistic() {
+    let _g = serial();
+    install_logger();
+    let (source, target) = (Tansu::start(), Tansu::start());
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    create_topic(&s, "orders", 1);
+    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    create_topic(&t, "source.orders", 1);
+    produce_syncs(&s, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)], false);
+    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
+    commit_group_offsets(&s, "g2", &[("orders", 0, 50, "")]);
+    let task =
+        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1,g2")])).unwrap();
+    task.start().unwrap();
+    // Pessimistic: only the newest sync is kept, so g2's older offset is not translated (an
+    // optimistic load would give 50 → 1 from the sync at 0).
+    assert_eq!(
+        poll_until_emitted(&task, EMIT_WAIT),
+        vec![cp("g1", 0, 150, 91)]
+    );
+    let stats = task.stats();
+    assert!(!stats.checkpoints_load_ok, "{stats:?}");
+    let g2: Vec<_> = task
+        .partition_statuses()
+        .into_iter()
+        .filter(|st| st.group == "g2")
+        .map(|st| st.reason)
+        .collect();
+    assert_eq!(g2, vec![Some("older_than_every_kept_sync".to_string())]);
+    task.stop().unwrap();
+    assert_eq!(support::kafka::partition_count(&t, CHECKPOINTS), Some(1));
+    assert_eq!(
+        support::topic_config(&t, CHECKPOINTS, "cleanup.policy").as_deref(),
+        Some("compact")
+    );
+    assert_eq!(
+        read_checkpoints(&t, CHECKPOINTS),
+        vec![cp("g1", 0, 150, 91)]
+    );
+    assert_no_leaks();
+}
+
+/// A consumer that joins `group` on `bootstrap` and keeps polling (so it stays a member) until
+/// dropped.
+struct ActiveMember {
+    running: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl ActiveMember {
+    fn join(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
+        let consumer: BaseConsumer = client_config(bootstrap)
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            // The first join waits about half of this; keep it short.
+            .set("session.timeout.ms", "6000")
+            .set("heartbeat.interval.ms", "500")
+            .create()
+            .unwrap_or_else(|e| panic!("member of {group}: {e}"));
+        consumer
+            .subscribe(&[topic])
+            .unwrap_or_else(|e| panic!("subscribe {topic}: {e}"));
+        let running = Arc::new(AtomicBool::new(true));
+        let assigned = Latch::new();
+        let (r, a) = (Arc::clone(&running), assigned.clone());
+        let thread = thread::spawn(move || {
+            while r.load(Ordering::SeqCst) {
+                let _ = consumer.poll(Duration::from_millis(100));
+                if !a.is_open() && consumer.assignment().is_ok_and(|tpl| tpl.count() > 0) {
+                    a.open();
+                }
+            }
+        });
+        assigned.wait(
+            Duration::from_secs(30),
+            &format!("{group} to get an assignment"),
+        );
+        ActiveMember {
+            running,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ActiveMember {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[test]
+fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_ones() {
+    let _g = serial();
+    install_logger();
+    let (source, target) = brokers();
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    produce_syncs(
+        &s,
+        SYNCS,
+        &[
+            sync(0, 0, 0),
+            sync(0, 100, 90),
+            sync(1, 0, 0),
+            sync(1, 50, 40),
+        ],
+        false,
+    );
+    let filler: Vec<support::Record<'_>> = vec![(None, Some(b"x")); 120];
+    produce_batched(&t, "source.orders", 0, &filler);
+    produce_batched(&t, "source.orders", 1, &filler);
+    for g in ["g-absent", "g-behind", "g-ahead", "g-active"] {
+        commit_group_offsets(&s, g, &[("orders", 0, 150, ""), ("orders", 1, 50, "")]);
+    }
+    // On the target: one group behind the translation, one ahead of it, one with a live member.
+    commit_group_offsets(&t, "g-behind", &[("source.orders", 0, 10, "")]);
+    commit_group_offsets(&t, "g-ahead", &[("source.orders", 0, 95, "")]);
+    let member = ActiveMember::join(&t, "g-active", "source.orders");
+
+    let task = CheckpointTask::new(task_config(
+        &s,
+        &t,
+        &[
+            ("task.assigned.groups", "g-absent,g-behind,g-ahead,g-active"),
+            ("sync.group.offsets.enabled", "true"),
+            ("sync.group.offsets.interval.seconds", "1"),
+        ],
+    ))
+    .unwrap();
+    task.start().unwrap();
+    let mut emitted = Vec::new();
+    while emitted.len() < 8 {
+        emitted.extend(poll_until_emitted(&task, EMIT_WAIT));
+    }
+    let committed = |g: &str| -> Vec<Option<i64>> {
+        committed_offsets(&t, g, "source.orders", &[0, 1])
+            .into_iter()
+            .map(|c| c.offset)
+            .collect()
+    };
+    wait_until(
+        Duration::from_secs(30),
+        "idle target groups get the translated offsets",
+        || {
+            committed("g-absent") == [Some(91), Some(40)]
+                && committed("g-behind") == [Some(91), Some(40)]
+        },
+    );
+    // Groups are synced in name order within a round and the report is stored after it, so
+    // once g-behind (the last) is written and the report is complete, the round that wrote it
+    // has decided g-active and g-ahead too.
+    wait_until(Duration::from_secs(10), "the sync round's report", || {
+        task.group_offset_sync_results().len() >= 8
+    });
+    assert_eq!(committed("g-ahead"), [Some(95), Some(40)]);
+    assert_eq!(committed("g-active"), [None, None]);
+    let results = task.group_offset_sync_results();
+    let reason = |g: &str, p: i32| {
+        results
+            .iter()
+            .find(|r| r.group == g && r.topic_partition.partition == p)
+            .map(|r| (r.reason.clone(), r.written_offset, r.error.clone()))
+            .unwrap_or_else(|| panic!("no result for {g}-{p}: {results:?}"))
+    };
+    assert_eq!(reason("g-active", 0).0, "group_active", "{results:?}");
+    assert_eq!(reason("g-active", 1).0, "group_active", "{results:?}");
+    assert_eq!(
+        reason("g-ahead", 0),
+        ("target_at_or_ahead".to_string(), None, None),
+        "{results:?}"
+    );
+    for (g, p) in [
+        ("g-absent", 0),
+        ("g-absent", 1),
+        ("g-behind", 0),
+        ("g-behind", 1),
+    ] {
+        let (why, _, error) = reason(g, p);
+        // Written once (absent/behind/new), then found at the translated offset every round.
+        assert!(
+            [
+                "group_absent_at_target",
+                "target_behind",
+                "partition_new_at_target",
+                "target_at_or_ahead"
+            ]
+            .contains(&why.as_str())
+                && error.is_none(),
+            "{g}-{p}: {results:?}"
+        );
+    }
+    assert!(task.stats().group_offsets_written >= 4);
+    task.stop().unwrap();
+    drop(member);
+    assert_no_leaks();
+}
+
+/// Where a cycle's random delay is measured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Anchor {
+    /// From `start` (the seed's reproducer).
+    Start,
+    /// From the moment the offset-sync store begins reading (reported by a non-blocking hook):
+    /// with this runtime a delay from `start` ends before that load begins.
+    SyncLoad,
+}
+
+/// What one lane of cycles saw.
+#[derive(Default)]
+struct Lane {
+    stops: Latencies,
+    /// Stop latencies by phase, in the order of the counts below.
+    by_phase: [Latencies; 3],
+    /// Stops by phase: before the offset-sync load, during it, after both stores loaded.
+    before_sync_load: usize,
+    during_sync_load: usize,
+    after_load: usize,
+}
+
+fn run_lane(
+    lane: usize,
+    cycles: usize,
+    seed: u64,
+    config: &mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig,
+) -> Lane {
+    let mut rng = Prng::new(seed);
+    let mut out = Lane::default();
+    for cycle in 0..cycles {
+        // One cycle in six waits for the offset-sync load; the rest are timed from start.
+        let anchor = if cycle % 6 == 5 {
+            Anchor::SyncLoad
+        } else {
+            Anchor::Start
+        };
+        let reading = Latch::new();
+        let r = reading.clone();
+        let hooks = StartupHooks {
+            checkpoint_store_reading: None,
+            offset_sync_store_reading: Some(Arc::new(move |_: &StopSignal| r.open())),
+        };
+        let task = CheckpointTask::with_hooks(config.clone(), hooks).unwrap();
+        task.start().unwrap();
+        if anchor == Anchor::SyncLoad {
+            reading.wait(
+                Duration::from_secs(30),
+                &format!("lane {lane} cycle {cycle}: the offset-sync load"),
+            );
+        }
+        thread::sleep(Duration::from_millis(rng.between(0, 50)));
+        let at_stop = task.stats();
+        let sync_load_began = reading.is_open();
+        let StopOutcome::Stopped(took) = task.stop().unwrap() else {
+            panic!("lane {lane} cycle {cycle}: not stopped")
+        };
+        out.stops.push(took);
+        let phase = if at_stop.initialized {
+            out.after_load += 1;
+            2
+        } else if sync_load_began {
+            out.during_sync_load += 1;
+            1
+        } else {
+            out.before_sync_load += 1;
+            0
+        };
+        out.by_phase[phase].push(took);
+        assert_eq!(
+            diagnostics::concurrent_client_access(),
+            0,
+            "lane {lane} cycle {cycle}: overlapping client calls"
+        );
+        assert!(
+            task.fatal_error().is_none(),
+            "lane {lane} cycle {cycle}: {:?}",
+            task.fatal_error()
+        );
+    }
+    out
+}
+
+#[test]
+fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
+    const LANES: usize = 2;
+    const CYCLES_PER_LANE: usize = 600;
+    const SYNC_RECORDS: i64 = 5000;
+    const SEED: u64 = 0x2143_5000_0000_0001;
+    let _g = serial();
+    install_logger();
+    let (source, target) = brokers();
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
+        .map(|i| sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
+        .collect();
+    let seeded = Instant::now();
+    produce_syncs(&s, SYNCS, &syncs, true);
+    eprintln!(
+        "seeded {SYNC_RECORDS} offset syncs in {:?}",
+        seeded.elapsed()
+    );
+    // An earlier generation's checkpoint, so the checkpoint load ends at its record instead of
+    // waiting for an empty fetch.
+    let earlier = cp("g1", 0, 10, 10);
+    produce(
+        &t,
+        CHECKPOINTS,
+        0,
+        Some(&earlier.encode_key().unwrap()),
+        Some(&earlier.encode_value().unwrap()),
+    );
+    commit_group_offsets(
+        &s,
+        "g1",
+        &[("orders", 0, 5000, ""), ("orders", 1, 5000, "")],
+    );
+    let config = task_config(&s, &t, &[("task.assigned.groups", "g1")]);
+
+    // Once through, to know the load works and how long it takes.
+    let task = CheckpointTask::new(config.clone()).unwrap();
+    task.start().unwrap();
+    wait_until(Duration::from_secs(30), "a full load", || {
+        task.stats().initialized
+    });
+    let stats = task.stats();
+    assert_eq!(stats.syncs_loaded, SYNC_RECORDS as u64, "{stats:?}");
+    eprintln!(
+        "a full load of {SYNC_RECORDS} syncs took {:?}",
+        stats.load_time
+    );
+    task.stop().unwrap();
+    drop(task);
+
+    clear_logs();
+    eprintln!("seed {SEED:#x} (lane i uses seed + i)");
+    let began = Instant::now();
+    let lanes: Vec<Lane> = thread::scope(|scope| {
+        let handles: Vec<_> = (0..LANES)
+            .map(|lane| {
+                let config = &config;
+                scope.spawn(move || run_lane(lane, CYCLES_PER_LANE, SEED + lane as u64, config))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let elapsed = began.elapsed();
+    let mut stops = Latencies::new();
+    let mut by_phase: [Latencies; 3] = Default::default();
+    let (mut before, mut during, mut after) = (0, 0, 0);
+    for lane in &lanes {
+        for d in lane.stops.samples() {
+            stops.push(*d);
+        }
+        for (all, one) in by_phase.iter_mut().zip(&lane.by_phase) {
+            for d in one.samples() {
+                all.push(*d);
+            }
+        }
+        before += lane.before_sync_load;
+        during += lane.during_sync_load;
+        after += lane.after_load;
+    }
+    let total = LANES * CYCLES_PER_LANE;
+    eprintln!(
+        "{total} cycles ({} timed from start, {} from the sync load) on {LANES} lanes in {elapsed:?}",
+        total - total / 6,
+        total / 6
+    );
+    eprintln!(
+        "stopped before the offset-sync load {before}, during it {during}, after loading {after}"
+    );
+    eprintln!("{}", stops.summary("start→stop cycle stop latency"));
+    for (phase, l) in [
+        "before the sync load",
+        "during the sync load",
+        "after loading",
+    ]
+    .iter()
+    .zip(&by_phase)
+    {
+        eprintln!("{}", l.summary(&format!("  stopped {phase}")));
+    }
+    assert_eq!(stops.len(), total);
+    assert!(
+        total - total / 6 >= 1000,
+        "at least 1,000 cycles timed from start"
+    );
+    assert!(during > 0, "no stop landed in the offset-sync load");
+    let concurrent = warnings_mentioning("concurrent");
+    assert!(concurrent.is_empty(), "{concurrent:?}");
+    assert!(
+        stops.max() < Duration::from_secs(2),
+        "{}",
+        stops.summary("stop")
+    );
+    assert_no_leaks();
+}
