@@ -183,7 +183,7 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
     mm_task_t *task = new_task(e);
     CHECK_RESULT(mm_task_stop(task), MM_RESULT_NOT_STARTED);
     CHECK_RESULT(mm_task_poll(task, 0, &b), MM_RESULT_NOT_STARTED);
-    last_error_is("invalid state: poll before start");
+    last_error_is("the task was not started");
     CHECK(b == NULL);
     CHECK_OK(mm_task_start(task));
     CHECK_RESULT(mm_task_start(task), MM_RESULT_ALREADY_STARTED);
