@@ -110,7 +110,7 @@ static void detach_thread(void *vm) {
     (*(JavaVM *)vm)->DetachCurrentThread((JavaVM *)vm);
 }
 
-/* Runs on whichever thread logs. Attaches library and librdkafka threads on their first record
+/* Runs on whichever thread logs. Attaches the task's native threads on their first record
  * (as daemons, so they never hold up JVM exit), named as the native thread is. Nothing thrown in
  * Java may stay pending: this thread may not be inside any Java call to receive it. */
 static void on_log(void *opaque, int level, const char *target, const char *message) {

@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code mm2_checkpoint} accepts (java.util.logging's default: INFO), or at the level named by
  * the system property {@value #LEVEL_PROPERTY} ({@code off}, {@code error}, {@code warn},
  * {@code info}, {@code debug}, {@code trace}). Records arrive on the thread that logged them:
- * library threads (attached to the JVM on their first record), librdkafka's threads, or the
- * caller's. A logging backend must therefore be thread-safe, and must not call
+ * the task's native threads (attached to the JVM on their first record) or the calling Java
+ * thread; librdkafka's lines are relayed on those, never on librdkafka's internal threads. A
+ * logging backend must therefore be thread-safe, and must not call
  * {@link CheckpointTask#stop} or {@link CheckpointTask#close} from a handler.
  */
 public final class LogBridge {

@@ -130,7 +130,7 @@ final class PanamaBinding implements NativeBinding {
     }
 
     /**
-     * The upcall: runs on whichever thread logs (library threads, librdkafka threads, callers).
+     * The upcall: runs on whichever thread logs (the task's native threads or the calling thread).
      * An exception escaping an upcall would crash the JVM, so nothing may escape.
      */
     private static void onLog(Object opaque, int level, Object target, Object message) {
