@@ -16,7 +16,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, DefaultProducerContext, Producer};
 
 use crate::load::produce_records;
-use crate::stats::{millis, mmm, ms, Dist, Table};
+use crate::stats::{broker_pid, cpu_ms, millis, mmm, ms, Dist, Table};
 use crate::{task_config, Cluster, Opts};
 
 /// Partitions per group (the P).
@@ -37,6 +37,10 @@ pub struct CycleResult {
     pub steady: Dist,
     pub raw_all: Dist,
     pub raw_seq: Option<Dist>,
+    /// CPU cores busy in this process during a steady cycle (median; 1.0 = one core).
+    pub client_cpu: f64,
+    /// CPU cores busy in the broker process during a steady cycle (median).
+    pub broker_cpu: f64,
 }
 
 /// Creates `orders` (10 partitions) and the offset syncs for it, and commits offsets for `count`
@@ -157,11 +161,16 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
         "—".into(),
     ]);
     let bootstrap = cluster.bootstrap();
+    let broker = bootstrap
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .and_then(broker_pid);
     let all = group_names(max);
     let mut results = Vec::new();
     for &g in sizes {
         let groups = &all[..g];
         let (mut first, mut steady, mut raw_all, mut raw_seq) = (vec![], vec![], vec![], vec![]);
+        let (mut client_cpu, mut broker_cpu) = (vec![], vec![]);
         for run in 0..runs {
             raw_all.push(ms(raw_fetch(&bootstrap, groups, usize::MAX)));
             // One run of the sequential baseline is enough to show its slope (it is long).
@@ -198,10 +207,20 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
             );
             first.push(ms(t_first));
             for _ in 0..steady_polls {
+                let cpu_before = (cpu_ms("self"), broker.as_deref().and_then(cpu_ms));
                 let began = Instant::now();
                 let out = task.poll(Duration::from_secs(300)).expect("poll");
                 assert_eq!(out.status, PollStatus::Emitted);
-                steady.push(ms(began.elapsed()));
+                let wall = ms(began.elapsed());
+                steady.push(wall);
+                if let ((Some(a0), Some(b0)), Some(a1), Some(b1)) = (
+                    cpu_before,
+                    cpu_ms("self"),
+                    broker.as_deref().and_then(cpu_ms),
+                ) {
+                    client_cpu.push((a1 - a0) / wall);
+                    broker_cpu.push((b1 - b0) / wall);
+                }
             }
             drop(task);
             eprintln!(
@@ -236,7 +255,10 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
             ),
             format!("{:.1}× faster", raw_seq.median() / steady.median()),
         ]);
+        let (client_cpu, broker_cpu) = (Dist::new(client_cpu), Dist::new(broker_cpu));
         results.push(CycleResult {
+            client_cpu: client_cpu.median(),
+            broker_cpu: broker_cpu.median(),
             groups: g,
             first,
             steady,

@@ -201,13 +201,15 @@ fn main() {
                     "groups × 10 partitions".into(),
                     r.groups.to_string(),
                     format!(
-                        "first cycle {} ({:.0} µs/group), steady {} ({:.0} µs/group); raw all-in-flight fetch {}, raw sequential {}",
+                        "first cycle {} ({:.0} µs/group), steady {} ({:.0} µs/group); raw all-in-flight fetch {}, raw sequential {}; CPU during a steady cycle: bench process {:.2} cores, tansu {:.2} cores",
                         millis(r.first.median()),
                         r.first.median() * 1e3 / r.groups as f64,
                         millis(r.steady.median()),
                         r.steady.median() * 1e3 / r.groups as f64,
                         millis(r.raw_all.median()),
                         r.raw_seq.as_ref().map_or("—".into(), |d| millis(d.median())),
+                        r.client_cpu,
+                        r.broker_cpu,
                     ),
                 ]);
                 stop_inputs.cycle_groups = Some((r.groups, r.first.median()));

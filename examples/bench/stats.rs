@@ -112,3 +112,25 @@ impl Table {
         out
     }
 }
+
+/// CPU time (user + system) a process has used, from `/proc/<pid>/stat`; `None` off Linux.
+pub fn cpu_ms(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // USER_HZ is 100 on every Linux this runs on.
+    Some(ticks * 10.0)
+}
+
+/// The pid of the tansu broker listening on `port` (matched by its command line).
+pub fn broker_pid(port: u16) -> Option<String> {
+    let needle = format!("127.0.0.1:{port}");
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid = e.file_name().to_string_lossy().to_string();
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        (cmdline.contains("broker") && cmdline.contains(&needle)).then_some(pid)
+    })
+}

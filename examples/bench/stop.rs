@@ -277,7 +277,7 @@ pub fn run(
     inputs: &StopInputs,
     table: &mut Table,
 ) -> Vec<StopResult> {
-    let runs = if opts.quick { 10 } else { 50 };
+    let runs = if opts.quick { 6 } else { 50 };
     let mut rng = SplitMix(99);
     let mut results = Vec::new();
     eprintln!("[stop] during load");
@@ -289,7 +289,7 @@ pub fn run(
         &mut rng,
     ));
     eprintln!("[stop] poll blocked");
-    results.push(poll_blocked(cluster, runs * 2, &mut rng));
+    results.push(poll_blocked(cluster, runs, &mut rng));
     eprintln!("[stop] broker unreachable");
     results.push(unreachable(runs * 2, &mut rng));
     if let Some((groups, cycle_ms)) = inputs.cycle_groups {
