@@ -439,6 +439,32 @@ impl CheckpointTask {
             .map(|g| g.clone())
             .unwrap_or_default()
     }
+
+    /// Benchmark entry point: runs start-up's offset-sync load (consumer creation, read to the
+    /// end, decoding, the store lock per record) on the calling thread of a task that was never
+    /// started, and returns the records read and the time from consumer creation to the end.
+    /// Closing the consumer afterwards is not timed. Optimistic load, as after a good
+    /// checkpoint load.
+    #[doc(hidden)]
+    pub fn bench_load_offset_syncs(&self) -> Result<(u64, Duration), Error> {
+        if self.started.load(Ordering::SeqCst) {
+            return Err(Error::InvalidState(
+                "bench_load_offset_syncs needs a task that was never started".into(),
+            ));
+        }
+        let began = Instant::now();
+        let mut leftovers = Leftovers::new();
+        let loaded = load_offset_syncs(&self.shared, false, &mut leftovers);
+        let elapsed = began.elapsed();
+        drop(leftovers);
+        match loaded {
+            Ok(log) => Ok((log.records_read, elapsed)),
+            Err(JobError::Stopped) => Err(Error::Stopped),
+            Err(JobError::Transient(e) | JobError::Fatal(e)) => {
+                Err(Error::kafka("loading offset syncs", e))
+            }
+        }
+    }
 }
 
 impl Drop for CheckpointTask {
