@@ -143,7 +143,7 @@ pub fn raw_read(bootstrap: &str, topic: &str) -> (u64, Duration) {
                 bytes += m.key().map_or(0, <[u8]>::len) + m.payload().map_or(0, <[u8]>::len);
                 if end.is_none() {
                     // A thin wrapper of rd_kafka_get_watermark_offsets (rust-rdkafka has none).
-                    end = librdkafka::cached_high_watermark(&consumer, topic, 0);
+                    end = librdkafka::cached_high_watermark(consumer.client(), topic, 0);
                 }
                 if end.is_some_and(|e| m.offset() + 1 >= e) {
                     break;
