@@ -1,7 +1,9 @@
 /*
  * Every exported function, used as documented, end to end on the embedded mock clusters:
  * the checkpoints a poll returns are the ones MM2 would write, and they are in the target's
- * checkpoints topic. run.sh checks that this file calls every function the header declares.
+ * checkpoints topic; then a failover: offset syncs from the writer, a task's checkpoints,
+ * translation and the dry-run report. run.sh checks that this file calls every function the
+ * header declares.
  */
 #include "common.h"
 
@@ -222,11 +224,243 @@ static void end_to_end(void) {
     printf("test_api: end to end after %d polls, stop took %.1f ms\n", polls, stop_ms);
 }
 
+/* Records already in the target partitions before mirroring, so downstream offsets differ
+ * from upstream ones. */
+#define FILLER0 37
+#define FILLER1 5
+
+/* A mirror written in C: 200 records of orders-0 and 50 of orders-1 copied, each reported to
+ * the offset-sync writer once the target acknowledged it. */
+static void mirror_with_the_writer(const mm_embedded_t *e) {
+    mm_conf_t *conf = mm_conf_new();
+    REQUIRE(conf);
+    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    conf_set(conf, "offset.lag.max", "10");
+    conf_set(conf, "offset.flush.interval.ms", "600000");
+    char err[256] = "";
+    mm_offset_sync_writer_t *w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
+    if (!w) fprintf(stderr, "mm_offset_sync_writer_new: %s\n", err);
+    REQUIRE(w);
+    mm_conf_destroy(conf); /* the writer copied what it needs */
+    for (int64_t i = 0; i < 200; i++) {
+        CHECK_OK(mm_offset_sync_writer_wait_for_capacity(w, 10000));
+        CHECK_OK(mm_offset_sync_writer_report(w, "orders", 0, i, i + FILLER0));
+        if (i < 50) CHECK_OK(mm_offset_sync_writer_report(w, "orders", 1, i, i + FILLER1));
+        if (i % 20 == 0) CHECK_OK(mm_offset_sync_writer_tick(w));
+    }
+    mm_offset_sync_writer_stats s;
+    CHECK_OK(mm_offset_sync_writer_get_stats(w, &s));
+    CHECK(s.records_reported == 250 && s.closed == 0);
+    CHECK(s.delayed == 2); /* each partition's last record waits for the next promotion */
+    CHECK_OK(mm_offset_sync_writer_flush(w, 30000));
+    CHECK_OK(mm_offset_sync_writer_get_stats(w, &s));
+    CHECK(s.pending == 0 && s.delayed == 0 && s.outstanding == 0 && s.syncs_failed == 0);
+    CHECK(s.syncs_delivered == s.syncs_sent);
+    /* orders-0: a sync every 11 records (translation lands one past a sync, so it falls 10
+     * behind at the 11th) = 19, plus the flush's at 199; orders-1: 5, plus the one at 49. */
+    CHECK(s.syncs_sent == 19 + 1 + 5 + 1);
+    CHECK_OK(mm_offset_sync_writer_close(w, 30000));
+    mm_offset_sync_writer_stats closed;
+    CHECK_OK(mm_offset_sync_writer_get_stats(w, &closed));
+    CHECK(closed.closed == 1 && closed.syncs_sent == s.syncs_sent && closed.records_reported == 250);
+    mm_offset_sync_writer_destroy(w);
+    printf("test_api: the writer sent %llu offset syncs for 250 mirrored records\n",
+           (unsigned long long)closed.syncs_sent);
+}
+
+/* Runs a checkpoint task over the writer's syncs until g1 and g2 are checkpointed. */
+static void checkpoint_groups(const mm_embedded_t *e) {
+    mm_conf_t *conf = embedded_conf(e);
+    char err[256] = "";
+    mm_task_t *task = mm_task_new(conf, err, sizeof err);
+    REQUIRE(task);
+    CHECK_OK(mm_task_start(task));
+    size_t emitted = 0;
+    double deadline = now_ms() + 30000;
+    while (emitted < 3) {
+        mm_batch_t *b = NULL;
+        if (mm_task_poll(task, 1000, &b) == MM_RESULT_OK) {
+            CHECK(mm_batch_status(b) != MM_POLL_STATUS_FAILED && mm_batch_status(b) != MM_POLL_STATUS_STOPPED);
+            emitted += mm_batch_len(b);
+            mm_batch_destroy(b);
+        }
+        REQUIRE(now_ms() < deadline);
+    }
+    CHECK(emitted == 3);
+    CHECK_OK(mm_task_stop(task));
+    mm_task_destroy(task);
+}
+
+struct translated_row {
+    const char *group;
+    int32_t partition;
+    int64_t offset, upstream;
+    const char *metadata;
+};
+
+/* Checks a translation against `want`, in the list's order (group, topic, partition). */
+static void check_translated(const mm_translated_offsets_t *t, const struct translated_row *want, size_t n,
+                             const char *what) {
+    size_t len = mm_translated_offsets_len(t);
+    if (len != n) {
+        fprintf(stderr, "%s: %zu entries, expected %zu\n", what, len, n);
+        checks_failed++;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t group_len = 0, topic_len = 0, meta_len = 0;
+        const char *group = mm_translated_offsets_group(t, i, &group_len);
+        const char *topic = mm_translated_offsets_topic(t, i, &topic_len);
+        const char *meta = mm_translated_offsets_metadata(t, i, &meta_len);
+        REQUIRE(group && topic && meta);
+        CHECK(group_len == strlen(group) && topic_len == strlen(topic) && meta_len == strlen(meta));
+        CHECK(strcmp(group, want[i].group) == 0);
+        CHECK(strcmp(topic, "source.orders") == 0);
+        CHECK(mm_translated_offsets_partition(t, i) == want[i].partition);
+        CHECK(mm_translated_offsets_offset(t, i) == want[i].offset);
+        CHECK(mm_translated_offsets_upstream_offset(t, i) == want[i].upstream);
+        CHECK(strcmp(meta, want[i].metadata) == 0);
+    }
+    CHECK(mm_translated_offsets_group(t, n, NULL) == NULL);
+    CHECK(mm_translated_offsets_offset(t, n) == -1);
+}
+
+struct report_row {
+    const char *group;
+    int32_t partition;
+    int64_t translated, current, skipped, reread;
+};
+
+static void check_report(const mm_failover_report_t *r, const struct report_row *want, size_t n, const char *what) {
+    size_t len = mm_failover_report_len(r);
+    if (len != n) {
+        fprintf(stderr, "%s: %zu entries, expected %zu\n", what, len, n);
+        checks_failed++;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t group_len = 0;
+        const char *group = mm_failover_report_group(r, i, &group_len);
+        REQUIRE(group);
+        CHECK(group_len == strlen(group) && strcmp(group, want[i].group) == 0);
+        CHECK(strcmp(mm_failover_report_topic(r, i, NULL), "source.orders") == 0);
+        CHECK(mm_failover_report_partition(r, i) == want[i].partition);
+        CHECK(mm_failover_report_translated_offset(r, i) == want[i].translated);
+        CHECK(mm_failover_report_current_offset(r, i) == want[i].current);
+        CHECK(mm_failover_report_skipped(r, i) == want[i].skipped);
+        CHECK(mm_failover_report_reread(r, i) == want[i].reread);
+    }
+    CHECK(mm_failover_report_partition(r, n) == -1);
+}
+
+/* The failover pipeline from C: the writer's syncs, a task's checkpoints, then the
+ * translation on the target and the dry run against the groups' target commits. */
+static void failover(void) {
+    mm_embedded_t *e = embedded_clusters();
+    mirror_with_the_writer(e);
+    CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_SOURCE, "g1", "orders", 0, 200, "m1"));
+    CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_SOURCE, "g1", "orders", 1, 50, ""));
+    CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_SOURCE, "g2", "orders", 0, 199, "m2"));
+    checkpoint_groups(e);
+
+    mm_conf_t *target = mm_conf_new();
+    REQUIRE(target);
+    conf_set(target, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
+    char err[256] = "";
+
+    /* Caught up (200, 50): one past the last sync (199 -> 236, 49 -> 54); 199 is that sync. */
+    static const struct translated_row ALL[] = {
+        {"g1", 0, 200 + FILLER0, 200, "m1"},
+        {"g1", 1, 50 + FILLER1, 50, ""},
+        {"g2", 0, 199 + FILLER0, 199, "m2"},
+    };
+    struct {
+        int kind;
+        const char *groups;
+        size_t first, n;
+    } selections[] = {
+        {MM_GROUP_SELECTOR_ONE, "g1", 0, 2},
+        {MM_GROUP_SELECTOR_ONE, "g2", 2, 1},
+        {MM_GROUP_SELECTOR_LIST, " g2 ,g1,nobody", 0, 3},
+        {MM_GROUP_SELECTOR_REGEX, "g[0-9]+", 0, 3},
+        {MM_GROUP_SELECTOR_REGEX, "g", 0, 0},
+    };
+    mm_translated_offsets_t *all = NULL;
+    for (size_t i = 0; i < sizeof selections / sizeof selections[0]; i++) {
+        mm_translated_offsets_t *t = NULL;
+        CHECK_OK(mm_translate_offsets(target, "source", selections[i].kind, selections[i].groups, 30000, &t, err,
+                                      sizeof err));
+        REQUIRE(t);
+        check_translated(t, ALL + selections[i].first, selections[i].n, selections[i].groups);
+        size_t topic_len = 0;
+        CHECK(strcmp(mm_translated_offsets_checkpoints_topic(t, &topic_len), CHECKPOINTS_TOPIC) == 0);
+        CHECK(topic_len == strlen(CHECKPOINTS_TOPIC));
+        mm_translation_counts counts;
+        CHECK_OK(mm_translated_offsets_get_counts(t, &counts));
+        CHECK(counts.records_read >= 3 && counts.malformed_records == 0 && counts.negative_offset_records == 0);
+        if (selections[i].kind == MM_GROUP_SELECTOR_LIST) {
+            all = t;
+        } else {
+            mm_translated_offsets_destroy(t);
+        }
+    }
+    REQUIRE(all);
+
+    /* g1 has consumed on the target too: ahead of the translation on orders-1, behind on
+     * orders-0; g2 has no commit there. */
+    CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_TARGET, "g1", "source.orders", 0, 230, ""));
+    CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_TARGET, "g1", "source.orders", 1, 60, ""));
+    mm_failover_report_t *report = NULL;
+    CHECK_OK(mm_failover_report(target, all, 30000, &report, err, sizeof err));
+    REQUIRE(report);
+    static const struct report_row DRY_RUN[] = {
+        {"g1", 0, 237, 230, 7, 0},
+        {"g1", 1, 55, 60, 0, 5},
+        {"g2", 0, 236, -1, 0, 0},
+    };
+    check_report(report, DRY_RUN, 3, "report");
+    mm_failover_totals totals;
+    CHECK_OK(mm_failover_report_get_totals(report, &totals));
+    CHECK(totals.partitions == 3 && totals.without_current_offset == 1 && totals.skipped == 7 && totals.reread == 5);
+    mm_failover_report_destroy(report);
+    mm_translated_offsets_destroy(all);
+
+    /* A plan made by hand: added out of order, reported in order. */
+    mm_translated_offsets_t *plan = mm_translated_offsets_new();
+    REQUIRE(plan);
+    CHECK_OK(mm_translated_offsets_add(plan, "g2", "source.orders", 0, 100, -1, ""));
+    CHECK_OK(mm_translated_offsets_add(plan, "g1", "source.orders", 0, 1, -1, ""));
+    CHECK_OK(mm_translated_offsets_add(plan, "g1", "source.orders", 0, 225, 188, "replaced"));
+    static const struct translated_row PLANNED[] = {
+        {"g1", 0, 225, 188, "replaced"},
+        {"g2", 0, 100, -1, ""},
+    };
+    check_translated(plan, PLANNED, 2, "plan");
+    CHECK(strcmp(mm_translated_offsets_checkpoints_topic(plan, NULL), "") == 0);
+    CHECK_OK(mm_failover_report(target, plan, 30000, &report, NULL, 0));
+    static const struct report_row PLAN_RUN[] = {
+        {"g1", 0, 225, 230, 0, 5},
+        {"g2", 0, 100, -1, 0, 0},
+    };
+    check_report(report, PLAN_RUN, 2, "plan report");
+    mm_failover_report_destroy(report);
+    mm_translated_offsets_destroy(plan);
+    mm_conf_destroy(target);
+
+    mm_diagnostics d;
+    CHECK_OK(mm_diagnostics_get(&d));
+    CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
+    mm_embedded_destroy(e);
+    printf("test_api: failover: translated 3 partitions of 2 groups, dry run skips %llu and re-reads %llu\n",
+           (unsigned long long)totals.skipped, (unsigned long long)totals.reread);
+}
+
 int main(void) {
     CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_INFO));
     version_and_results();
     conf_round_trip();
     end_to_end();
+    failover();
     CHECK_OK(mm_set_log_callback(NULL, NULL, 0));
     pthread_mutex_lock(&logs.lock);
     CHECK(logs.seen_wanted);

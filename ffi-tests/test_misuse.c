@@ -1,6 +1,7 @@
 /*
  * Misuse: NULL in every pointer parameter, lifecycle calls out of order, bad configuration
- * (with the errstr content checked), tiny buffers, out-of-range arguments. Nothing may crash,
+ * (with the errstr content checked), tiny buffers, out-of-range arguments, bad group
+ * selections (a regex that does not compile), wrong aliases, dead clusters, a closed writer. Nothing may crash,
  * abort or leak, and every call says what was wrong.
  */
 #include "common.h"
@@ -96,7 +97,200 @@ static void null_everywhere(void) {
     CHECK_RESULT(mm_embedded_commit_offset(NULL, MM_SIDE_SOURCE, "g", "t", 0, 1, ""), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_embedded_read_checkpoints(NULL, "t", &batch), MM_RESULT_NULL_PARAMETER);
     mm_embedded_destroy(NULL);
+
+    /* failover translation */
+    mm_translated_offsets_t *translated = (mm_translated_offsets_t *)&size; /* must stay untouched */
+    strcpy(buf, "unchanged");
+    CHECK_RESULT(mm_translate_offsets(NULL, "a", MM_GROUP_SELECTOR_ONE, "g", 0, &translated, buf, sizeof buf),
+                 MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`target_conf` is NULL") == 0);
+    CHECK_RESULT(mm_translate_offsets(conf, NULL, MM_GROUP_SELECTOR_ONE, "g", 0, &translated, buf, sizeof buf),
+                 MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`source_alias` is NULL") == 0);
+    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, NULL, 0, &translated, NULL, 0),
+                 MM_RESULT_NULL_PARAMETER);
+    last_error_is("`groups` is NULL");
+    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, "g", 0, NULL, NULL, 0),
+                 MM_RESULT_NULL_PARAMETER);
+    last_error_is("`translated_out` is NULL");
+    CHECK(translated == (mm_translated_offsets_t *)&size);
+    CHECK_RESULT(mm_translated_offsets_add(NULL, "g", "t", 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
+    CHECK(mm_translated_offsets_len(NULL) == 0);
+    CHECK(mm_translated_offsets_group(NULL, 0, &size) == NULL);
+    CHECK(mm_translated_offsets_topic(NULL, 0, NULL) == NULL);
+    CHECK(mm_translated_offsets_metadata(NULL, 0, NULL) == NULL);
+    CHECK(mm_translated_offsets_partition(NULL, 0) == -1);
+    CHECK(mm_translated_offsets_offset(NULL, 0) == -1);
+    CHECK(mm_translated_offsets_upstream_offset(NULL, 0) == -1);
+    CHECK(mm_translated_offsets_checkpoints_topic(NULL, NULL) == NULL);
+    CHECK_RESULT(mm_translated_offsets_get_counts(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_translated_offsets_destroy(NULL);
+    mm_translated_offsets_t *empty = mm_translated_offsets_new();
+    REQUIRE(empty);
+    CHECK_RESULT(mm_translated_offsets_add(empty, NULL, "t", 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translated_offsets_add(empty, "g", NULL, 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translated_offsets_add(empty, "g", "t", 0, 0, -1, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translated_offsets_get_counts(empty, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_failover_report_t *report = (mm_failover_report_t *)&size; /* must stay untouched */
+    CHECK_RESULT(mm_failover_report(NULL, empty, 0, &report, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`target_conf` is NULL") == 0);
+    CHECK_RESULT(mm_failover_report(conf, NULL, 0, &report, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(buf, "`translated` is NULL") == 0);
+    CHECK_RESULT(mm_failover_report(conf, empty, 0, NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK(report == (mm_failover_report_t *)&size);
+    mm_translated_offsets_destroy(empty);
+    CHECK(mm_failover_report_len(NULL) == 0);
+    CHECK(mm_failover_report_group(NULL, 0, &size) == NULL);
+    CHECK(mm_failover_report_topic(NULL, 0, NULL) == NULL);
+    CHECK(mm_failover_report_partition(NULL, 0) == -1);
+    CHECK(mm_failover_report_translated_offset(NULL, 0) == -1);
+    CHECK(mm_failover_report_current_offset(NULL, 0) == -1);
+    CHECK(mm_failover_report_skipped(NULL, 0) == -1);
+    CHECK(mm_failover_report_reread(NULL, 0) == -1);
+    CHECK_RESULT(mm_failover_report_get_totals(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_failover_report_destroy(NULL);
+
+    /* offset-sync writer */
+    strcpy(buf, "unchanged");
+    CHECK(mm_offset_sync_writer_new(NULL, "s", buf, sizeof buf) == NULL);
+    CHECK(strcmp(buf, "`conf` is NULL") == 0);
+    CHECK(mm_offset_sync_writer_new(conf, NULL, buf, sizeof buf) == NULL);
+    CHECK(strcmp(buf, "`offset_syncs_topic` is NULL") == 0);
+    CHECK_RESULT(mm_offset_sync_writer_report(NULL, "t", 0, 0, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_tick(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_wait_for_capacity(NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_flush(NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_close(NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_get_stats(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_offset_sync_writer_destroy(NULL);
     mm_conf_destroy(conf);
+}
+
+/* Bad selections, timeouts, aliases and writer settings: the result and the reason. */
+static void failover_misuse(mm_embedded_t *e) {
+    mm_conf_t *target = mm_conf_new();
+    conf_set(target, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
+    char err[512];
+    mm_translated_offsets_t *t = NULL;
+    struct {
+        int kind;
+        const char *groups;
+        int32_t timeout_ms;
+        const char *message;
+    } bad[] = {
+        {MM_GROUP_SELECTOR_REGEX, "(", 1000, "`groups` is not a valid regex: "},
+        {MM_GROUP_SELECTOR_REGEX, "g[", 1000, "`groups` is not a valid regex: "},
+        {MM_GROUP_SELECTOR_LIST, " , ", 1000, "`groups` (` , `) lists no group"},
+        {MM_GROUP_SELECTOR_ONE, "", 1000, "`groups` is empty"},
+        {7, "g", 1000, "kind 7 is not MM_GROUP_SELECTOR_ONE (0)"},
+        {MM_GROUP_SELECTOR_ONE, "g", -2, "timeout_ms -2 is negative"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        strcpy(err, "unchanged");
+        CHECK_RESULT(mm_translate_offsets(target, "source", bad[i].kind, bad[i].groups, bad[i].timeout_ms, &t, err,
+                                          sizeof err),
+                     MM_RESULT_INVALID_ARGUMENT);
+        if (!starts_with(err, bad[i].message)) {
+            fprintf(stderr, "selection %zu: errstr \"%s\", expected it to start with \"%s\"\n", i, err,
+                    bad[i].message);
+            checks_failed++;
+        }
+        CHECK(t == NULL);
+    }
+    /* The regex error carries the parser's reason, not only "invalid". */
+    CHECK_RESULT(mm_translate_offsets(target, "source", MM_GROUP_SELECTOR_REGEX, "(", 1000, &t, err, sizeof err),
+                 MM_RESULT_INVALID_ARGUMENT);
+    CHECK(strstr(err, "unclosed group") != NULL);
+
+    /* A wrong alias (or policy) names the checkpoints topic it looked for. */
+    CHECK_RESULT(mm_translate_offsets(target, "nowhere", MM_GROUP_SELECTOR_ONE, "g", 30000, &t, err, sizeof err),
+                 MM_RESULT_KAFKA);
+    CHECK(strstr(err, "`nowhere.checkpoints.internal` does not exist") != NULL);
+    mm_conf_t *underscored = mm_conf_dup(target);
+    conf_set(underscored, "replication.policy.separator", "_");
+    CHECK_RESULT(mm_translate_offsets(underscored, "source", MM_GROUP_SELECTOR_ONE, "g", 30000, &t, err, sizeof err),
+                 MM_RESULT_KAFKA);
+    CHECK(strstr(err, "`source_checkpoints_internal` does not exist") != NULL);
+    mm_conf_destroy(underscored);
+    CHECK(t == NULL);
+
+    /* Nobody answers: TIMED_OUT within the timeout, no partial answer. */
+    mm_conf_t *dead = mm_conf_new();
+    conf_set(dead, "bootstrap.servers", "127.0.0.1:1");
+    double t0 = now_ms();
+    CHECK_RESULT(mm_translate_offsets(dead, "source", MM_GROUP_SELECTOR_ONE, "g", 1000, &t, err, sizeof err),
+                 MM_RESULT_TIMED_OUT);
+    double took = now_ms() - t0;
+    CHECK(took < 3000);
+    CHECK(strstr(err, "no translation is returned") != NULL);
+    mm_translated_offsets_t *plan = mm_translated_offsets_new();
+    mm_failover_report_t *report = NULL;
+    CHECK_OK(mm_failover_report(dead, plan, 1000, &report, err, sizeof err)); /* empty: no request */
+    CHECK(mm_failover_report_len(report) == 0);
+    mm_failover_report_destroy(report);
+    report = NULL;
+    CHECK_RESULT(mm_translated_offsets_add(plan, "g", "t", -1, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_translated_offsets_add(plan, "g", "t", 0, -5, -1, ""), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_translated_offsets_add(plan, "", "t", 0, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(mm_translated_offsets_len(plan) == 0);
+    CHECK_OK(mm_translated_offsets_add(plan, "g", "t", 0, 5, -1, ""));
+    CHECK(mm_translated_offsets_topic(plan, 1, NULL) == NULL);
+    last_error_is("index 1 is out of range: `translated` has 1 items");
+    CHECK_RESULT(mm_failover_report(dead, plan, -2, &report, err, sizeof err), MM_RESULT_INVALID_ARGUMENT);
+    t0 = now_ms();
+    CHECK_RESULT(mm_failover_report(dead, plan, 1000, &report, err, sizeof err), MM_RESULT_TIMED_OUT);
+    CHECK(now_ms() - t0 < 3000);
+    CHECK(report == NULL);
+    mm_translated_offsets_destroy(plan);
+    mm_conf_destroy(dead);
+    printf("test_misuse: translation against a dead cluster gave up after %.0f ms (timeout 1000 ms)\n", took);
+
+    /* Writer settings: the key and why; the conf stays the caller's. */
+    mm_conf_t *conf = mm_conf_new();
+    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    conf_set(conf, "offset.flush.interval.ms", "0");
+    CHECK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err) == NULL);
+    CHECK(strcmp(err, "offset.flush.interval.ms: must be a positive number of ms, got 0") == 0);
+    conf_set(conf, "offset.flush.interval.ms", "1000");
+    CHECK(mm_offset_sync_writer_new(conf, "", err, sizeof err) == NULL);
+    CHECK(strcmp(err, "`offset_syncs_topic` is empty") == 0);
+    conf_set(conf, "linger.millis", "5");
+    CHECK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err) == NULL);
+    CHECK(strstr(err, "linger.millis") != NULL);
+    CHECK_OK(mm_conf_unset(conf, "linger.millis"));
+    mm_offset_sync_writer_t *w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
+    REQUIRE(w);
+    mm_conf_destroy(conf);
+    CHECK_RESULT(mm_offset_sync_writer_report(w, "orders", -1, 0, 0), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_offset_sync_writer_report(w, "orders", 0, -1, 0), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_offset_sync_writer_report(w, "", 0, 0, 0), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_offset_sync_writer_report(w, NULL, 0, 0, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_offset_sync_writer_flush(w, -2), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_offset_sync_writer_close(w, -2), MM_RESULT_INVALID_ARGUMENT); /* nothing done */
+    CHECK_OK(mm_offset_sync_writer_report(w, "orders", 0, 0, 0));
+    CHECK_RESULT(mm_offset_sync_writer_get_stats(w, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_offset_sync_writer_close(w, 30000));
+    CHECK_RESULT(mm_offset_sync_writer_report(w, "orders", 0, 1, 1), MM_RESULT_INVALID_STATE);
+    last_error_is("the offset-sync writer is closed");
+    CHECK_RESULT(mm_offset_sync_writer_tick(w), MM_RESULT_INVALID_STATE);
+    CHECK_RESULT(mm_offset_sync_writer_wait_for_capacity(w, 0), MM_RESULT_INVALID_STATE);
+    CHECK_RESULT(mm_offset_sync_writer_flush(w, 0), MM_RESULT_INVALID_STATE);
+    CHECK_OK(mm_offset_sync_writer_close(w, 0));
+    mm_offset_sync_writer_stats s;
+    CHECK_OK(mm_offset_sync_writer_get_stats(w, &s));
+    CHECK(s.closed == 1 && s.records_reported == 1 && s.syncs_delivered == 1);
+    mm_offset_sync_writer_destroy(w);
+
+    /* Destroyed open, with a delayed sync: nothing leaks, nothing is left running. */
+    conf = mm_conf_new();
+    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
+    REQUIRE(w);
+    mm_conf_destroy(conf);
+    CHECK_OK(mm_offset_sync_writer_report(w, "orders", 1, 0, 0));
+    CHECK_OK(mm_offset_sync_writer_report(w, "orders", 1, 1, 1));
+    mm_offset_sync_writer_destroy(w);
+    mm_conf_destroy(target);
 }
 
 static void bad_configuration(void) {
@@ -265,6 +459,10 @@ int main(void) {
     small_buffers_and_ranges();
     mm_embedded_t *e = embedded_clusters();
     lifecycle_out_of_order(e);
+    failover_misuse(e);
+    mm_diagnostics d;
+    CHECK_OK(mm_diagnostics_get(&d));
+    CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
     mm_embedded_destroy(e);
     if (checks_failed) {
         fprintf(stderr, "test_misuse: %d checks failed\n", checks_failed);

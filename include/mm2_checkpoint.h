@@ -94,8 +94,8 @@ typedef enum mm_result {
    */
   MM_RESULT_ALREADY_STOPPED = 7,
   /**
-   * Another thread is inside `mm_task_poll` on this task, or a log callback tried to replace
-   * itself.
+   * Another thread is inside `mm_task_poll` on this task, or inside a call on this
+   * offset-sync writer, or a log callback tried to replace itself.
    */
   MM_RESULT_BUSY = 8,
   /**
@@ -127,7 +127,8 @@ typedef enum mm_result {
    */
   MM_RESULT_THREAD = 15,
   /**
-   * The call is not valid in the task's current state (none of the more precise results).
+   * The call is not valid in the object's current state (none of the more precise results),
+   * e.g. a report to a closed offset-sync writer.
    */
   MM_RESULT_INVALID_STATE = 16,
   /**
@@ -182,6 +183,24 @@ typedef enum mm_log_level {
 } mm_log_level;
 
 /**
+ * How `mm_translate_offsets` reads its `groups` text (passed as an `int`).
+ */
+typedef enum mm_group_selector {
+  /**
+   * `groups` is one group id, matched exactly (what Java's `translateOffsets` takes).
+   */
+  MM_GROUP_SELECTOR_ONE = 0,
+  /**
+   * `groups` is a comma-separated list of group ids, each trimmed (MM2's list syntax).
+   */
+  MM_GROUP_SELECTOR_LIST = 1,
+  /**
+   * `groups` is a regex a whole group id must match (MM2's `groups` setting syntax).
+   */
+  MM_GROUP_SELECTOR_REGEX = 2,
+} mm_group_selector;
+
+/**
  * A list of checkpoints and, for a poll result, the poll's status. Opaque; freed with
  * `mm_batch_destroy`. Immutable: any number of threads may read one batch at once.
  */
@@ -204,11 +223,29 @@ typedef struct mm_conf_t mm_conf_t;
 typedef struct mm_embedded_t mm_embedded_t;
 
 /**
+ * A failover dry run: per group and target partition, the translated offset, the group's
+ * committed offset on the target now, and how many offsets moving there would skip or read
+ * again. The counts are offset distances, so they bound the records involved (compaction and
+ * transaction markers make them smaller). Ordered by group, then topic and partition. Opaque;
+ * owns its text; freed by `mm_failover_report_destroy`. Immutable: any number of threads may
+ * read it at once.
+ */
+typedef struct mm_failover_report_t mm_failover_report_t;
+
+/**
  * Per target group and partition: what the last group offset sync
  * (`sync.group.offsets.enabled`) did. A snapshot; opaque; freed with
  * `mm_group_sync_results_destroy`. Immutable: any number of threads may read it at once.
  */
 typedef struct mm_group_sync_results_t mm_group_sync_results_t;
+
+/**
+ * An offset-sync writer. Opaque; made by `mm_offset_sync_writer_new`, freed by
+ * `mm_offset_sync_writer_destroy`. One thread at a time: a call made while another thread is
+ * inside a call on the same writer returns `MM_RESULT_BUSY` (the writer owns one producer and,
+ * like every Kafka client here, has one user at a time).
+ */
+typedef struct mm_offset_sync_writer_t mm_offset_sync_writer_t;
 
 /**
  * Per consumer group and upstream partition: the last checkpoint written, or why none was.
@@ -221,6 +258,15 @@ typedef struct mm_partition_statuses_t mm_partition_statuses_t;
  * A checkpoint task. Opaque; made by `mm_task_new`, freed by `mm_task_destroy`.
  */
 typedef struct mm_task_t mm_task_t;
+
+/**
+ * Translated offsets: one entry per group and **target** topic-partition (the topic already
+ * renamed, ready for a consumer's seek or commit), ordered by group, topic, partition. Made by
+ * `mm_translate_offsets` or `mm_translated_offsets_new`; freed by
+ * `mm_translated_offsets_destroy`. Opaque; owns all its text. Any number of threads may read
+ * it at once; `mm_translated_offsets_add` needs it alone.
+ */
+typedef struct mm_translated_offsets_t mm_translated_offsets_t;
 
 /**
  * Process-wide counters, filled by `mm_diagnostics_get`.
@@ -248,6 +294,89 @@ typedef struct mm_diagnostics {
  * given to `mm_set_log_callback`.
  */
 typedef void (*mm_log_cb)(void *opaque, int level, const char *target, const char *message);
+
+/**
+ * Counters of an offset-sync writer, filled by `mm_offset_sync_writer_get_stats`.
+ */
+typedef struct mm_offset_sync_writer_stats {
+  /**
+   * Mirrored records reported.
+   */
+  uint64_t records_reported;
+  /**
+   * Syncs handed to the producer.
+   */
+  uint64_t syncs_sent;
+  /**
+   * Syncs the broker acknowledged.
+   */
+  uint64_t syncs_delivered;
+  /**
+   * Syncs that failed (logged; as in MM2 not retried: a later sync of the partition
+   * supersedes them).
+   */
+  uint64_t syncs_failed;
+  /**
+   * Promotions of delayed syncs (timer, flush or close).
+   */
+  uint64_t promotions;
+  /**
+   * Syncs due and waiting for a send permit.
+   */
+  uint64_t pending;
+  /**
+   * Syncs held until the next promotion.
+   */
+  uint64_t delayed;
+  /**
+   * Sends not yet acknowledged.
+   */
+  uint64_t outstanding;
+  /**
+   * 1 once `mm_offset_sync_writer_close` ran (the counters are then final), else 0.
+   */
+  uint8_t closed;
+} mm_offset_sync_writer_stats;
+
+/**
+ * What `mm_translate_offsets` read, filled by `mm_translated_offsets_get_counts`.
+ */
+typedef struct mm_translation_counts {
+  /**
+   * Records read from the checkpoints topic (all groups).
+   */
+  uint64_t records_read;
+  /**
+   * Records that failed to decode (including tombstones), skipped.
+   */
+  uint64_t malformed_records;
+  /**
+   * Checkpoints of selected groups with a negative downstream offset, skipped.
+   */
+  uint64_t negative_offset_records;
+} mm_translation_counts;
+
+/**
+ * Totals of a failover report, filled by `mm_failover_report_get_totals`.
+ */
+typedef struct mm_failover_totals {
+  /**
+   * Entries (group and target partition pairs).
+   */
+  uint64_t partitions;
+  /**
+   * Entries whose group has no committed offset on the partition on the target yet.
+   */
+  uint64_t without_current_offset;
+  /**
+   * Offsets skipped over all entries (saturating).
+   */
+  uint64_t skipped;
+  /**
+   * Offsets read again over all entries (saturating).
+   */
+  uint64_t reread;
+} mm_failover_totals;
 
 /**
  * Per-task counters, filled by `mm_task_get_stats`.
@@ -833,6 +962,445 @@ enum mm_result mm_embedded_read_checkpoints(struct mm_embedded_t *embedded,
  * function is next called and returns.
  */
 enum mm_result mm_set_log_callback(mm_log_cb cb, void *opaque, int max_level);
+
+/**
+ * Makes a writer producing to partition 0 of `offset_syncs_topic` (which must exist, or be
+ * auto-created by the broker; MM2 makes it a one-partition compacted topic, named
+ * `mm2-offset-syncs.<target alias>.internal` when it lives on the source cluster).
+ *
+ * `conf` holds librdkafka producer settings for the cluster holding that topic (at least
+ * `bootstrap.servers`), plus optionally `offset.lag.max` (default 100: a new sync once a
+ * translation would fall this many offsets behind) and `offset.flush.interval.ms` (default
+ * 60000: how often syncs held back as fresh enough are written anyway, Connect's offset-commit
+ * period in MM2). Those two keys are not passed to librdkafka. Unless `enable.idempotence` is
+ * true, the producer is limited to one request in flight, so syncs cannot be reordered by a
+ * retry. The conf is only read; it stays the caller's.
+ *
+ * Returns NULL on failure with the reason in `errstr` (may be NULL; cut to
+ * `errstr_size - 1` bytes) and `mm_last_error`: `"<key>: <reason>"` for a bad writer setting,
+ * librdkafka's message for a rejected producer setting, `` "`conf` is NULL" `` and the like for
+ * NULL parameters, an empty topic, or non-UTF-8 text. No blocking I/O (the producer connects
+ * in librdkafka's threads). Any thread; others may read `conf` meanwhile.
+ *
+ * # Safety
+ * `conf` is NULL or a live conf; `offset_syncs_topic` is NULL or NUL-terminated; `errstr` is
+ * NULL or valid for `errstr_size` bytes.
+ */
+struct mm_offset_sync_writer_t *mm_offset_sync_writer_new(const struct mm_conf_t *conf,
+                                                          const char *offset_syncs_topic,
+                                                          char *errstr,
+                                                          size_t errstr_size);
+
+/**
+ * Reports one mirrored record: upstream `topic`/`partition` offset `upstream_offset` was
+ * written downstream at `downstream_offset` (the offset the target acknowledged). Report
+ * each partition's records in order, once each is confirmed downstream. The writer queues a
+ * sync when MM2 would (the first record of a partition, a gap or rewind upstream, a rewind
+ * downstream, or a translation `offset.lag.max` behind) and sends what it may; other records
+ * only update the partition's delayed sync.
+ *
+ * Never blocks. `MM_RESULT_INVALID_ARGUMENT` for an empty topic, a negative partition or
+ * offset, or non-UTF-8 text; `MM_RESULT_INVALID_STATE` after `mm_offset_sync_writer_close`;
+ * `MM_RESULT_BUSY` when another thread is inside a call on this writer;
+ * `MM_RESULT_NULL_PARAMETER`. A failed send is not an error here: it is logged and counted
+ * (`syncs_failed`).
+ *
+ * # Safety
+ * `writer` is NULL or a live writer; `topic` is NULL or NUL-terminated.
+ */
+enum mm_result mm_offset_sync_writer_report(struct mm_offset_sync_writer_t *writer,
+                                            const char *topic,
+                                            int32_t partition,
+                                            int64_t upstream_offset,
+                                            int64_t downstream_offset);
+
+/**
+ * Collects finished sends, promotes the delayed syncs when `offset.flush.interval.ms` has
+ * passed since the last promotion, and sends what may be sent. Call it regularly, also while
+ * no records arrive (at least a few times per flush interval), or quiet partitions keep their
+ * last sync forever.
+ *
+ * Never blocks. `MM_RESULT_INVALID_STATE` after close; `MM_RESULT_BUSY`;
+ * `MM_RESULT_NULL_PARAMETER`.
+ *
+ * # Safety
+ * `writer` is NULL or a live writer.
+ */
+enum mm_result mm_offset_sync_writer_tick(struct mm_offset_sync_writer_t *writer);
+
+/**
+ * Waits until a sync due now would be sent at once (at most 10 sends are outstanding, as in
+ * MM2; while all are, a due sync waits and a later one of the same partition replaces it,
+ * which widens the gap between syncs). A mirror that prefers precise translation to
+ * throughput calls this before each report.
+ *
+ * **Blocks** up to `timeout_ms` (0 = only check, `MM_TIMEOUT_INFINITE` = no limit):
+ * `MM_RESULT_OK` when a permit is free, `MM_RESULT_TIMED_OUT` otherwise.
+ * `MM_RESULT_INVALID_ARGUMENT` for a timeout below -1; `MM_RESULT_INVALID_STATE` after close;
+ * `MM_RESULT_BUSY`; `MM_RESULT_NULL_PARAMETER`.
+ *
+ * # Safety
+ * `writer` is NULL or a live writer.
+ */
+enum mm_result mm_offset_sync_writer_wait_for_capacity(struct mm_offset_sync_writer_t *writer,
+                                                       int32_t timeout_ms);
+
+/**
+ * Promotes every delayed sync (so each reported partition gets a sync at its latest record)
+ * and waits until every sync is sent and acknowledged.
+ *
+ * **Blocks** up to `timeout_ms` (`MM_TIMEOUT_INFINITE` = no limit): `MM_RESULT_TIMED_OUT` when
+ * syncs are still unacknowledged then (the message says how many; they stay queued).
+ * `MM_RESULT_INVALID_ARGUMENT` for a timeout below -1; `MM_RESULT_INVALID_STATE` after close;
+ * `MM_RESULT_BUSY`; `MM_RESULT_NULL_PARAMETER`.
+ *
+ * # Safety
+ * `writer` is NULL or a live writer.
+ */
+enum mm_result mm_offset_sync_writer_flush(struct mm_offset_sync_writer_t *writer,
+                                           int32_t timeout_ms);
+
+/**
+ * Flushes as `mm_offset_sync_writer_flush`, then destroys the producer, also when the flush
+ * timed out (unacknowledged syncs are then lost; the next writer's first sync of each
+ * partition supersedes them). Afterwards the counters are final and only
+ * `mm_offset_sync_writer_get_stats` and `mm_offset_sync_writer_destroy` are useful; a second
+ * close returns `MM_RESULT_OK` and does nothing.
+ *
+ * **Blocks** up to `timeout_ms` plus the producer's shutdown. `MM_RESULT_TIMED_OUT` when not
+ * every sync was acknowledged (the writer is closed all the same); `MM_RESULT_INVALID_ARGUMENT`
+ * for a timeout below -1 (nothing done); `MM_RESULT_BUSY`; `MM_RESULT_NULL_PARAMETER`.
+ *
+ * # Safety
+ * `writer` is NULL or a live writer.
+ */
+enum mm_result mm_offset_sync_writer_close(struct mm_offset_sync_writer_t *writer,
+                                           int32_t timeout_ms);
+
+/**
+ * Fills `*stats_out` with a snapshot of the writer's counters (final ones after close).
+ * `MM_RESULT_BUSY` when another thread is inside a call on this writer (nothing written);
+ * `MM_RESULT_NULL_PARAMETER`. Non-blocking.
+ *
+ * # Safety
+ * `writer` is NULL or a live writer; `stats_out` is NULL or valid for writing an
+ * `mm_offset_sync_writer_stats`.
+ */
+enum mm_result mm_offset_sync_writer_get_stats(const struct mm_offset_sync_writer_t *writer,
+                                               struct mm_offset_sync_writer_stats *stats_out);
+
+/**
+ * Frees the writer. An open writer's producer is destroyed without waiting: syncs not yet
+ * acknowledged and delayed syncs are dropped (call `mm_offset_sync_writer_close` first to
+ * deliver them). NULL is ignored. No other call may use the writer during or after it.
+ *
+ * # Safety
+ * `writer` is NULL or a writer from `mm_offset_sync_writer_new` not freed yet.
+ */
+void mm_offset_sync_writer_destroy(struct mm_offset_sync_writer_t *writer);
+
+/**
+ * Reads the checkpoints topic of `source_alias` on the target cluster once, from its start to
+ * its end now, and writes to `*translated_out` the latest translated offset of every selected
+ * group on every target partition it has a checkpoint for (free it with
+ * `mm_translated_offsets_destroy`). A group without checkpoints has no entries; that is not an
+ * error.
+ *
+ * `target_conf` holds librdkafka settings for the **target** cluster (at least
+ * `bootstrap.servers`; security settings as librdkafka spells them). It may also hold
+ * `replication.policy.class`, `replication.policy.separator` and
+ * `replication.policy.internal.topic.separator.enabled`, set as for the checkpoint task: they
+ * name the checkpoints topic (`<source_alias>.checkpoints.internal` by default) and are not
+ * passed to librdkafka. The conf is only read; it stays the caller's.
+ *
+ * `kind` is an `mm_group_selector`: `groups` is then one group id, a comma-separated list, or a
+ * regex that must match whole group ids.
+ *
+ * **Blocks** up to `timeout_ms` (`MM_TIMEOUT_INFINITE` = no limit) for the whole call. Unlike
+ * Java, reaching the timeout before the end of the topic is `MM_RESULT_TIMED_OUT`, never a
+ * partial answer; a missing checkpoints topic is `MM_RESULT_KAFKA` naming the topic.
+ * Malformed records are skipped and counted (`mm_translated_offsets_get_counts`).
+ *
+ * Other results: `MM_RESULT_NULL_PARAMETER` for a NULL `target_conf`, `source_alias`, `groups`
+ * or `translated_out`; `MM_RESULT_INVALID_ARGUMENT` for a bad `kind`, an empty group, a regex
+ * that does not compile (the message says why), a timeout below -1, or non-UTF-8 text;
+ * `MM_RESULT_INVALID_CONFIG` for an unsupported policy class; `MM_RESULT_KAFKA` when the client
+ * cannot be made (e.g. an unknown librdkafka property) or reading fails. On failure
+ * `*translated_out` is untouched and `errstr` (may be NULL; cut to `errstr_size - 1` bytes)
+ * receives the message; on success `errstr` is untouched.
+ *
+ * Any thread; calls may run concurrently (each uses its own consumer). `target_conf` may be
+ * read by other threads meanwhile, not changed.
+ *
+ * # Safety
+ * `target_conf` is NULL or a live conf; `source_alias` and `groups` are NULL or
+ * NUL-terminated; `translated_out` is NULL or valid for writing a pointer; `errstr` is NULL or
+ * valid for `errstr_size` bytes.
+ */
+enum mm_result mm_translate_offsets(const struct mm_conf_t *target_conf,
+                                    const char *source_alias,
+                                    int kind,
+                                    const char *groups,
+                                    int32_t timeout_ms,
+                                    struct mm_translated_offsets_t **translated_out,
+                                    char *errstr,
+                                    size_t errstr_size);
+
+/**
+ * Makes an empty list of translated offsets, to fill with `mm_translated_offsets_add` and pass
+ * to `mm_failover_report` (e.g. a plan kept from an earlier translation, or edited). Free it
+ * with `mm_translated_offsets_destroy`. NULL only on allocation panic. Non-blocking; any thread.
+ */
+struct mm_translated_offsets_t *mm_translated_offsets_new(void);
+
+/**
+ * Adds the translated `offset` of `group` on target `topic`/`partition` (with the source
+ * `upstream_offset` it translates, -1 when unknown, and the commit's `metadata`, copied),
+ * replacing an entry of the same group and partition. The list stays ordered, so entry
+ * indices may shift.
+ *
+ * `MM_RESULT_INVALID_ARGUMENT` for an empty group or topic, a negative partition or offset,
+ * or non-UTF-8 text; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL. On failure the list is
+ * unchanged. Non-blocking. No other thread may use `translated` during the call.
+ *
+ * # Safety
+ * `translated` is NULL or a live list; the strings are NULL or NUL-terminated.
+ */
+enum mm_result mm_translated_offsets_add(struct mm_translated_offsets_t *translated,
+                                         const char *group,
+                                         const char *topic,
+                                         int32_t partition,
+                                         int64_t offset,
+                                         int64_t upstream_offset,
+                                         const char *metadata);
+
+/**
+ * Number of entries; 0 for NULL. Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list.
+ */
+size_t mm_translated_offsets_len(const struct mm_translated_offsets_t *translated);
+
+/**
+ * Consumer group of entry `index`: NUL-terminated text owned by the list (valid until it is
+ * destroyed or added to); its length in bytes goes to `len_out` when that is not NULL. NULL
+ * when `translated` is NULL or `index` is not below `mm_translated_offsets_len`.
+ * Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list; `len_out` is NULL or valid for writing.
+ */
+const char *mm_translated_offsets_group(const struct mm_translated_offsets_t *translated,
+                                        size_t index,
+                                        size_t *len_out);
+
+/**
+ * Target (renamed) topic of entry `index`, as `mm_translated_offsets_group` returns text.
+ *
+ * # Safety
+ * As `mm_translated_offsets_group`.
+ */
+const char *mm_translated_offsets_topic(const struct mm_translated_offsets_t *translated,
+                                        size_t index,
+                                        size_t *len_out);
+
+/**
+ * The source commit's metadata of entry `index` (often empty), as
+ * `mm_translated_offsets_group` returns text.
+ *
+ * # Safety
+ * As `mm_translated_offsets_group`.
+ */
+const char *mm_translated_offsets_metadata(const struct mm_translated_offsets_t *translated,
+                                           size_t index,
+                                           size_t *len_out);
+
+/**
+ * Target partition of entry `index`; -1 when `translated` is NULL or `index` is out of range.
+ * Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list.
+ */
+int32_t mm_translated_offsets_partition(const struct mm_translated_offsets_t *translated,
+                                        size_t index);
+
+/**
+ * Where the group should resume on the target for entry `index` (the checkpoint's downstream
+ * offset); -1 when `translated` is NULL or `index` is out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list.
+ */
+int64_t mm_translated_offsets_offset(const struct mm_translated_offsets_t *translated,
+                                     size_t index);
+
+/**
+ * The group's committed offset on the source that entry `index` translates; -1 when unknown
+ * (an entry added without it), or for NULL / out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list.
+ */
+int64_t mm_translated_offsets_upstream_offset(const struct mm_translated_offsets_t *translated,
+                                              size_t index);
+
+/**
+ * The checkpoints topic that was read (e.g. `"primary.checkpoints.internal"`; `""` for a list
+ * from `mm_translated_offsets_new`), as `mm_translated_offsets_group` returns text; NULL when
+ * `translated` is NULL.
+ *
+ * # Safety
+ * `translated` is NULL or a live list; `len_out` is NULL or valid for writing.
+ */
+const char *mm_translated_offsets_checkpoints_topic(const struct mm_translated_offsets_t *translated,
+                                                    size_t *len_out);
+
+/**
+ * Fills `*counts_out` with what the translation read and skipped (all 0 for a list from
+ * `mm_translated_offsets_new`). `MM_RESULT_NULL_PARAMETER` when a pointer is NULL (nothing
+ * written). Non-blocking, any thread.
+ *
+ * # Safety
+ * `translated` is NULL or a live list; `counts_out` is NULL or valid for writing an
+ * `mm_translation_counts`.
+ */
+enum mm_result mm_translated_offsets_get_counts(const struct mm_translated_offsets_t *translated,
+                                                struct mm_translation_counts *counts_out);
+
+/**
+ * Frees a list of translated offsets and its text. NULL is ignored. No other call may use it
+ * during or after.
+ *
+ * # Safety
+ * `translated` is NULL or a list from this library not freed yet.
+ */
+void mm_translated_offsets_destroy(struct mm_translated_offsets_t *translated);
+
+/**
+ * Compares each entry of `translated` with its group's committed offset on the target now and
+ * writes the dry run to `*report_out` (free it with `mm_failover_report_destroy`). Changes
+ * nothing on the cluster. `target_conf` is read as by `mm_translate_offsets` (the policy keys
+ * are ignored here); it and `translated` stay the caller's.
+ *
+ * **Blocks** up to `timeout_ms` (`MM_TIMEOUT_INFINITE` = no limit) while the committed offsets
+ * are fetched (all groups batched). `MM_RESULT_TIMED_OUT` when the broker does not answer in
+ * time; `MM_RESULT_KAFKA` when a group's offsets cannot be fetched (the message names the
+ * group); `MM_RESULT_INVALID_ARGUMENT` for a timeout below -1; `MM_RESULT_NULL_PARAMETER`. An
+ * empty `translated` gives an empty report without contacting the cluster. On failure
+ * `*report_out` is untouched and `errstr` (may be NULL; cut to `errstr_size - 1` bytes)
+ * receives the message.
+ *
+ * Any thread; concurrent calls are fine. Other threads may read `target_conf` and
+ * `translated` meanwhile, not change them.
+ *
+ * # Safety
+ * `target_conf` is NULL or a live conf; `translated` is NULL or a live list; `report_out` is
+ * NULL or valid for writing a pointer; `errstr` is NULL or valid for `errstr_size` bytes.
+ */
+enum mm_result mm_failover_report(const struct mm_conf_t *target_conf,
+                                  const struct mm_translated_offsets_t *translated,
+                                  int32_t timeout_ms,
+                                  struct mm_failover_report_t **report_out,
+                                  char *errstr,
+                                  size_t errstr_size);
+
+/**
+ * Number of entries; 0 for NULL. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+size_t mm_failover_report_len(const struct mm_failover_report_t *report);
+
+/**
+ * Consumer group of entry `index`: NUL-terminated text owned by the report (valid until it is
+ * destroyed); its length in bytes goes to `len_out` when that is not NULL. NULL when `report`
+ * is NULL or `index` is out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report; `len_out` is NULL or valid for writing.
+ */
+const char *mm_failover_report_group(const struct mm_failover_report_t *report,
+                                     size_t index,
+                                     size_t *len_out);
+
+/**
+ * Target topic of entry `index`, as `mm_failover_report_group` returns text.
+ *
+ * # Safety
+ * As `mm_failover_report_group`.
+ */
+const char *mm_failover_report_topic(const struct mm_failover_report_t *report,
+                                     size_t index,
+                                     size_t *len_out);
+
+/**
+ * Target partition of entry `index`; -1 for NULL or out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+int32_t mm_failover_report_partition(const struct mm_failover_report_t *report, size_t index);
+
+/**
+ * The translated offset of entry `index`; -1 for NULL or out of range. Non-blocking, any
+ * thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+int64_t mm_failover_report_translated_offset(const struct mm_failover_report_t *report,
+                                             size_t index);
+
+/**
+ * The group's committed offset on the target for entry `index` when the report was made; -1
+ * when it has none (skipped and reread are then 0), or for NULL / out of range. Non-blocking,
+ * any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+int64_t mm_failover_report_current_offset(const struct mm_failover_report_t *report, size_t index);
+
+/**
+ * Offsets a consumer of the group would jump over on entry `index` (translated ahead of
+ * current), saturated at `INT64_MAX`; -1 for NULL or out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+int64_t mm_failover_report_skipped(const struct mm_failover_report_t *report, size_t index);
+
+/**
+ * Offsets a consumer of the group would read again on entry `index` (translated behind
+ * current), saturated at `INT64_MAX`; -1 for NULL or out of range. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report.
+ */
+int64_t mm_failover_report_reread(const struct mm_failover_report_t *report, size_t index);
+
+/**
+ * Fills `*totals_out` with the report's totals. `MM_RESULT_NULL_PARAMETER` when a pointer is
+ * NULL (nothing written). Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report; `totals_out` is NULL or valid for writing an
+ * `mm_failover_totals`.
+ */
+enum mm_result mm_failover_report_get_totals(const struct mm_failover_report_t *report,
+                                             struct mm_failover_totals *totals_out);
+
+/**
+ * Frees a failover report and its text. NULL is ignored. No other call may use it during or
+ * after.
+ *
+ * # Safety
+ * `report` is NULL or a report from this library not freed yet.
+ */
+void mm_failover_report_destroy(struct mm_failover_report_t *report);
 
 /**
  * Makes a task from a configuration. Does no I/O and starts no thread.

@@ -54,3 +54,8 @@ pub use replication_policy::ReplicationPolicy;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// Compiles the Rust examples of docs/FAILOVER.md as doctests.
+#[doc = include_str!("../docs/FAILOVER.md")]
+#[cfg(doctest)]
+pub struct FailoverDoctests;

@@ -214,14 +214,19 @@ pub struct FailoverReport {
 }
 
 impl FailoverReport {
-    /// Offsets skipped over all partitions.
+    /// Offsets skipped over all partitions (saturating: distances between far-apart offsets
+    /// could otherwise overflow the sum).
     pub fn total_skipped(&self) -> u64 {
-        self.partitions.iter().map(|p| p.skipped).sum()
+        self.partitions
+            .iter()
+            .fold(0, |sum, p| sum.saturating_add(p.skipped))
     }
 
-    /// Offsets re-read over all partitions.
+    /// Offsets re-read over all partitions (saturating).
     pub fn total_reread(&self) -> u64 {
-        self.partitions.iter().map(|p| p.reread).sum()
+        self.partitions
+            .iter()
+            .fold(0, |sum, p| sum.saturating_add(p.reread))
     }
 
     /// Entries of one group.
@@ -431,5 +436,13 @@ mod tests {
         };
         assert_eq!((r.total_skipped(), r.total_reread()), (6, 7));
         assert_eq!(r.group("a").count(), 2);
+        let huge = FailoverReport {
+            partitions: vec![p("a", u64::MAX, 1), p("b", 1, u64::MAX), p("c", 1, 1)],
+        };
+        assert_eq!(
+            (huge.total_skipped(), huge.total_reread()),
+            (u64::MAX, u64::MAX),
+            "totals saturate instead of overflowing"
+        );
     }
 }

@@ -35,8 +35,8 @@ pub enum mm_result {
     AlreadyStarted = 6,
     /// The task is already stopped (a second stop, or start after stop).
     AlreadyStopped = 7,
-    /// Another thread is inside `mm_task_poll` on this task, or a log callback tried to replace
-    /// itself.
+    /// Another thread is inside `mm_task_poll` on this task, or inside a call on this
+    /// offset-sync writer, or a log callback tried to replace itself.
     Busy = 8,
     /// A Kafka client or request failed (the message names the topic, group or cluster).
     Kafka = 9,
@@ -52,7 +52,8 @@ pub enum mm_result {
     Stopped = 14,
     /// A library thread could not be started.
     Thread = 15,
-    /// The call is not valid in the task's current state (none of the more precise results).
+    /// The call is not valid in the object's current state (none of the more precise results),
+    /// e.g. a report to a closed offset-sync writer.
     InvalidState = 16,
     /// The process already has a `log` logger that is not this library's (a Rust host installed
     /// its own), so a log callback cannot be installed.
@@ -393,9 +394,7 @@ impl mm_result {
             mm_result::Fatal => c"MM_RESULT_FATAL: the task hit a fatal error",
             mm_result::Stopped => c"MM_RESULT_STOPPED: the task was stopped during the call",
             mm_result::Thread => c"MM_RESULT_THREAD: a library thread could not be started",
-            mm_result::InvalidState => {
-                c"MM_RESULT_INVALID_STATE: not valid in the task's current state"
-            }
+            mm_result::InvalidState => c"MM_RESULT_INVALID_STATE: not valid in the current state",
             mm_result::LoggerTaken => {
                 c"MM_RESULT_LOGGER_TAKEN: another logger is installed in this process"
             }

@@ -31,6 +31,11 @@ impl mm_conf_t {
         )
     }
 
+    /// The keys and values as set (keys trimmed).
+    pub(crate) fn entries(&self) -> &BTreeMap<String, String> {
+        &self.entries
+    }
+
     fn set(&mut self, key: &str, value: &str) -> Result<(), Failure> {
         let key = check_one(key, value)?;
         self.entries.insert(key.to_string(), value.to_string());

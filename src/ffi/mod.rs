@@ -1,7 +1,8 @@
 //! Everything that crosses a foreign boundary, and the only place with `unsafe`:
 //! - the C ABI (`include/mm2_checkpoint.h`, generated from these modules by cbindgen):
-//!   [`conf`], [`task`], [`batch`], [`diagnostics`], [`log`] and [`embedded`], all running
-//!   inside the one [`boundary`] that checks pointers, catches panics and maps errors;
+//!   [`conf`], [`task`], [`batch`], [`diagnostics`], [`log`], [`embedded`],
+//!   [`remote_cluster_utils`] and [`offset_sync_writer`], all running inside the one
+//!   [`boundary`] that checks pointers, catches panics and maps errors;
 //! - [`librdkafka`]: calls into librdkafka that rust-rdkafka does not wrap.
 //!
 //! The exported functions are `unsafe extern "C"`: their safety contract is the C one written in
@@ -22,5 +23,9 @@ pub mod embedded;
 pub mod librdkafka;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod log;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod offset_sync_writer;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod remote_cluster_utils;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod task;

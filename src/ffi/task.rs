@@ -60,6 +60,18 @@ fn micros(d: Option<Duration>) -> i64 {
     d.map_or(-1, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
 }
 
+/// A `timeout_ms` parameter as a duration: 0 or more milliseconds, or `MM_TIMEOUT_INFINITE`.
+pub(crate) fn timeout_of(timeout_ms: i32) -> Result<Duration, Failure> {
+    match timeout_ms {
+        MM_TIMEOUT_INFINITE => Ok(INFINITE),
+        ms => u64::try_from(ms).map(Duration::from_millis).map_err(|_| {
+            Failure::invalid_argument(format!(
+                "timeout_ms {ms} is negative (use 0 to not wait, -1 to wait without limit)"
+            ))
+        }),
+    }
+}
+
 /// # Safety
 /// `task` is NULL or a live task.
 unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Failure> {
@@ -150,15 +162,7 @@ pub unsafe extern "C" fn mm_task_poll(
     run(|| {
         // SAFETY: this function's contract.
         let (task, batch_out) = unsafe { (task_ref(task)?, out(batch_out, "batch_out")?) };
-        let timeout = match timeout_ms {
-            MM_TIMEOUT_INFINITE => INFINITE,
-            ms => Duration::from_millis(u64::try_from(ms).map_err(|_| {
-                Failure::invalid_argument(format!(
-                    "timeout_ms {ms} is negative (use 0 to not wait, -1 to wait without limit)"
-                ))
-            })?),
-        };
-        let outcome = task.poll(timeout)?;
+        let outcome = task.poll(timeout_of(timeout_ms)?)?;
         batch_out.write(into_handle(mm_batch_t::new(
             mm_poll_status::from(&outcome.status),
             &outcome.checkpoints,

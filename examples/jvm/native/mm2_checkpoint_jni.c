@@ -471,3 +471,266 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedReadCheckpoint
     free(t);
     return handle_of(batch);
 }
+
+/* ---- failover translation ----------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslateOffsets(JNIEnv *env, jclass cls,
+                                                                          jlong target_conf,
+                                                                          jbyteArray source_alias, jint kind,
+                                                                          jbyteArray groups, jint timeout_ms) {
+    (void)cls;
+    char *alias = c_text(env, source_alias);
+    char *g = alias == NULL ? NULL : c_text(env, groups);
+    mm_translated_offsets_t *t = NULL;
+    if (g != NULL) {
+        char errstr[ERRSTR_SIZE] = "";
+        enum mm_result r = mm_translate_offsets(ptr(target_conf), alias, kind, g, timeout_ms, &t, errstr,
+                                                sizeof errstr);
+        if (r != MM_RESULT_OK) {
+            throw_with(env, g_failure, (jint)r, errstr);
+        }
+    }
+    free(g);
+    free(alias);
+    return handle_of(t);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNew(JNIEnv *env, jclass cls) {
+    (void)cls;
+    mm_translated_offsets_t *t = mm_translated_offsets_new();
+    if (t == NULL) {
+        throw_last_error(env, MM_RESULT_PANIC);
+    }
+    return handle_of(t);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedAdd(JNIEnv *env, jclass cls, jlong translated,
+                                                                      jbyteArray group, jbyteArray topic,
+                                                                      jint partition, jlong offset,
+                                                                      jlong upstream_offset, jbyteArray metadata) {
+    (void)cls;
+    char *g = c_text(env, group);
+    char *t = g == NULL ? NULL : c_text(env, topic);
+    char *m = t == NULL ? NULL : c_text(env, metadata);
+    if (m != NULL) {
+        check(env, mm_translated_offsets_add(ptr(translated), g, t, partition, offset, upstream_offset, m));
+    }
+    free(m);
+    free(t);
+    free(g);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedLen(JNIEnv *env, jclass cls,
+                                                                       jlong translated) {
+    (void)env;
+    (void)cls;
+    return (jlong)mm_translated_offsets_len(ptr(translated));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedText(JNIEnv *env, jclass cls,
+                                                                             jlong translated, jlong index,
+                                                                             jint which) {
+    (void)cls;
+    size_t len = 0;
+    const char *s;
+    switch (which) {
+    case 0:
+        s = mm_translated_offsets_group(ptr(translated), (size_t)index, &len);
+        break;
+    case 1:
+        s = mm_translated_offsets_topic(ptr(translated), (size_t)index, &len);
+        break;
+    case 2:
+        s = mm_translated_offsets_metadata(ptr(translated), (size_t)index, &len);
+        break;
+    default:
+        s = mm_translated_offsets_checkpoints_topic(ptr(translated), &len);
+        break;
+    }
+    if (s == NULL) {
+        throw_last_error(env, MM_RESULT_NOT_FOUND);
+        return NULL;
+    }
+    return java_bytes(env, s, len);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNumber(JNIEnv *env, jclass cls,
+                                                                          jlong translated, jlong index,
+                                                                          jint which) {
+    (void)env;
+    (void)cls;
+    switch (which) {
+    case 0:
+        return (jlong)mm_translated_offsets_partition(ptr(translated), (size_t)index);
+    case 1:
+        return (jlong)mm_translated_offsets_offset(ptr(translated), (size_t)index);
+    default:
+        return (jlong)mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index);
+    }
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCounts(JNIEnv *env, jclass cls,
+                                                                         jlong translated, jlongArray out) {
+    (void)cls;
+    mm_translation_counts c;
+    if (!check(env, mm_translated_offsets_get_counts(ptr(translated), &c))) {
+        return;
+    }
+    jlong values[3] = {(jlong)c.records_read, (jlong)c.malformed_records, (jlong)c.negative_offset_records};
+    (*env)->SetLongArrayRegion(env, out, 0, 3, values);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedDestroy(JNIEnv *env, jclass cls,
+                                                                          jlong translated) {
+    (void)env;
+    (void)cls;
+    mm_translated_offsets_destroy(ptr(translated));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nFailoverReport(JNIEnv *env, jclass cls,
+                                                                        jlong target_conf, jlong translated,
+                                                                        jint timeout_ms) {
+    (void)cls;
+    mm_failover_report_t *report = NULL;
+    char errstr[ERRSTR_SIZE] = "";
+    enum mm_result r = mm_failover_report(ptr(target_conf), ptr(translated), timeout_ms, &report, errstr,
+                                          sizeof errstr);
+    if (r != MM_RESULT_OK) {
+        throw_with(env, g_failure, (jint)r, errstr);
+    }
+    return handle_of(report);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportLen(JNIEnv *env, jclass cls, jlong report) {
+    (void)env;
+    (void)cls;
+    return (jlong)mm_failover_report_len(ptr(report));
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nReportText(JNIEnv *env, jclass cls, jlong report,
+                                                                         jlong index, jint which) {
+    (void)cls;
+    size_t len = 0;
+    const char *s = which == 0 ? mm_failover_report_group(ptr(report), (size_t)index, &len)
+                               : mm_failover_report_topic(ptr(report), (size_t)index, &len);
+    if (s == NULL) {
+        throw_last_error(env, MM_RESULT_NOT_FOUND);
+        return NULL;
+    }
+    return java_bytes(env, s, len);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportNumber(JNIEnv *env, jclass cls, jlong report,
+                                                                      jlong index, jint which) {
+    (void)env;
+    (void)cls;
+    size_t i = (size_t)index;
+    switch (which) {
+    case 0:
+        return (jlong)mm_failover_report_partition(ptr(report), i);
+    case 1:
+        return (jlong)mm_failover_report_translated_offset(ptr(report), i);
+    case 2:
+        return (jlong)mm_failover_report_current_offset(ptr(report), i);
+    case 3:
+        return (jlong)mm_failover_report_skipped(ptr(report), i);
+    default:
+        return (jlong)mm_failover_report_reread(ptr(report), i);
+    }
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportTotals(JNIEnv *env, jclass cls, jlong report,
+                                                                     jlongArray out) {
+    (void)cls;
+    mm_failover_totals t;
+    if (!check(env, mm_failover_report_get_totals(ptr(report), &t))) {
+        return;
+    }
+    /* uint64_t as jlong: values above INT64_MAX turn negative; Java saturates them. */
+    jlong values[4] = {(jlong)t.partitions, (jlong)t.without_current_offset, (jlong)t.skipped, (jlong)t.reread};
+    (*env)->SetLongArrayRegion(env, out, 0, 4, values);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportDestroy(JNIEnv *env, jclass cls, jlong report) {
+    (void)env;
+    (void)cls;
+    mm_failover_report_destroy(ptr(report));
+}
+
+/* ---- offset-sync writer ------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nWriterNew(JNIEnv *env, jclass cls, jlong conf,
+                                                                   jbyteArray offset_syncs_topic) {
+    (void)cls;
+    char *t = c_text(env, offset_syncs_topic);
+    mm_offset_sync_writer_t *w = NULL;
+    if (t != NULL) {
+        char errstr[ERRSTR_SIZE] = "";
+        w = mm_offset_sync_writer_new(ptr(conf), t, errstr, sizeof errstr);
+        if (w == NULL) {
+            throw_with(env, g_ctor_failure, MM_RESULT_KAFKA, errstr);
+        }
+    }
+    free(t);
+    return handle_of(w);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterReport(JNIEnv *env, jclass cls, jlong writer,
+                                                                     jbyteArray topic, jint partition,
+                                                                     jlong upstream_offset, jlong downstream_offset) {
+    (void)cls;
+    char *t = c_text(env, topic);
+    if (t != NULL) {
+        check(env, mm_offset_sync_writer_report(ptr(writer), t, partition, upstream_offset, downstream_offset));
+    }
+    free(t);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterTick(JNIEnv *env, jclass cls, jlong writer) {
+    (void)cls;
+    check(env, mm_offset_sync_writer_tick(ptr(writer)));
+}
+
+JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nWriterWaitForCapacity(JNIEnv *env, jclass cls,
+                                                                                  jlong writer, jint timeout_ms) {
+    (void)cls;
+    enum mm_result r = mm_offset_sync_writer_wait_for_capacity(ptr(writer), timeout_ms);
+    if (r == MM_RESULT_TIMED_OUT) {
+        return JNI_FALSE;
+    }
+    return check(env, r) ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterFlush(JNIEnv *env, jclass cls, jlong writer,
+                                                                    jint timeout_ms) {
+    (void)cls;
+    check(env, mm_offset_sync_writer_flush(ptr(writer), timeout_ms));
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterClose(JNIEnv *env, jclass cls, jlong writer,
+                                                                    jint timeout_ms) {
+    (void)cls;
+    check(env, mm_offset_sync_writer_close(ptr(writer), timeout_ms));
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterStats(JNIEnv *env, jclass cls, jlong writer,
+                                                                    jlongArray out) {
+    (void)cls;
+    mm_offset_sync_writer_stats s;
+    if (!check(env, mm_offset_sync_writer_get_stats(ptr(writer), &s))) {
+        return;
+    }
+    /* The order NativeBinding.writerStats documents: the struct's declaration order. */
+    jlong values[9] = {
+        (jlong)s.records_reported, (jlong)s.syncs_sent, (jlong)s.syncs_delivered,
+        (jlong)s.syncs_failed,     (jlong)s.promotions, (jlong)s.pending,
+        (jlong)s.delayed,          (jlong)s.outstanding, (jlong)s.closed,
+    };
+    (*env)->SetLongArrayRegion(env, out, 0, 9, values);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterDestroy(JNIEnv *env, jclass cls, jlong writer) {
+    (void)env;
+    (void)cls;
+    mm_offset_sync_writer_destroy(ptr(writer));
+}

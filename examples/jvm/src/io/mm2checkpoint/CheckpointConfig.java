@@ -105,7 +105,8 @@ public final class CheckpointConfig {
         return toNative(binding, properties);
     }
 
-    private static long toNative(NativeBinding binding, Map<String, String> properties) {
+    /** A native {@code mm_conf_t} holding {@code properties}, each checked as set; the caller owns it. */
+    static long toNative(NativeBinding binding, Map<String, String> properties) {
         long conf = binding.confNew();
         try {
             for (Map.Entry<String, String> e : properties.entrySet()) {

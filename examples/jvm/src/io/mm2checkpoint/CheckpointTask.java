@@ -76,10 +76,7 @@ public final class CheckpointTask implements AutoCloseable {
      *                      {@link Mm2Exception#TIMED_OUT} when the cycle failed (the next poll retries)
      */
     public PollResult poll(Duration timeout) {
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout " + timeout + " is negative");
-        }
-        int ms = (int) Math.min(Integer.MAX_VALUE, saturatedMillis(timeout));
+        int ms = NativeLibrary.timeoutMillis(timeout);
         try {
             long batch = task.use(h -> binding.taskPoll(h, ms));
             return Batches.drainPoll(binding, batch);
@@ -154,14 +151,6 @@ public final class CheckpointTask implements AutoCloseable {
             if (e.code() != Mm2Exception.NOT_STARTED) {
                 throw e;
             }
-        }
-    }
-
-    private static long saturatedMillis(Duration d) {
-        try {
-            return d.toMillis();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
         }
     }
 }

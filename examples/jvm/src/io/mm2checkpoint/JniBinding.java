@@ -190,6 +190,180 @@ final class JniBinding implements NativeBinding {
         return nEmbeddedReadCheckpoints(embedded, NativeText.cString(checkpointsTopic));
     }
 
+    @Override
+    public long translateOffsets(long targetConf, String sourceAlias, int kind, String groups, int timeoutMs) {
+        return nTranslateOffsets(targetConf, NativeText.cString(sourceAlias), kind, NativeText.cString(groups),
+                timeoutMs);
+    }
+
+    @Override
+    public long translatedNew() {
+        return nTranslatedNew();
+    }
+
+    @Override
+    public void translatedAdd(long translated, String group, String topic, int partition, long offset,
+            long upstreamOffset, String metadata) {
+        nTranslatedAdd(translated, NativeText.cString(group), NativeText.cString(topic), partition, offset,
+                upstreamOffset, NativeText.cString(metadata));
+    }
+
+    @Override
+    public int translatedLen(long translated) {
+        return Math.toIntExact(nTranslatedLen(translated));
+    }
+
+    @Override
+    public String translatedGroup(long translated, int index) {
+        return NativeText.decode(nTranslatedText(translated, index, 0));
+    }
+
+    @Override
+    public String translatedTopic(long translated, int index) {
+        return NativeText.decode(nTranslatedText(translated, index, 1));
+    }
+
+    @Override
+    public String translatedMetadata(long translated, int index) {
+        return NativeText.decode(nTranslatedText(translated, index, 2));
+    }
+
+    @Override
+    public String translatedCheckpointsTopic(long translated) {
+        return NativeText.decode(nTranslatedText(translated, 0, 3));
+    }
+
+    @Override
+    public int translatedPartition(long translated, int index) {
+        return (int) nTranslatedNumber(translated, index, 0);
+    }
+
+    @Override
+    public long translatedOffset(long translated, int index) {
+        return nTranslatedNumber(translated, index, 1);
+    }
+
+    @Override
+    public long translatedUpstreamOffset(long translated, int index) {
+        return nTranslatedNumber(translated, index, 2);
+    }
+
+    @Override
+    public long[] translatedCounts(long translated) {
+        long[] out = new long[3];
+        nTranslatedCounts(translated, out);
+        return out;
+    }
+
+    @Override
+    public void translatedDestroy(long translated) {
+        nTranslatedDestroy(translated);
+    }
+
+    @Override
+    public long failoverReport(long targetConf, long translated, int timeoutMs) {
+        return nFailoverReport(targetConf, translated, timeoutMs);
+    }
+
+    @Override
+    public int reportLen(long report) {
+        return Math.toIntExact(nReportLen(report));
+    }
+
+    @Override
+    public String reportGroup(long report, int index) {
+        return NativeText.decode(nReportText(report, index, 0));
+    }
+
+    @Override
+    public String reportTopic(long report, int index) {
+        return NativeText.decode(nReportText(report, index, 1));
+    }
+
+    @Override
+    public int reportPartition(long report, int index) {
+        return (int) nReportNumber(report, index, 0);
+    }
+
+    @Override
+    public long reportTranslatedOffset(long report, int index) {
+        return nReportNumber(report, index, 1);
+    }
+
+    @Override
+    public long reportCurrentOffset(long report, int index) {
+        return nReportNumber(report, index, 2);
+    }
+
+    @Override
+    public long reportSkipped(long report, int index) {
+        return nReportNumber(report, index, 3);
+    }
+
+    @Override
+    public long reportReread(long report, int index) {
+        return nReportNumber(report, index, 4);
+    }
+
+    @Override
+    public long[] reportTotals(long report) {
+        long[] out = new long[4];
+        nReportTotals(report, out);
+        return out;
+    }
+
+    @Override
+    public void reportDestroy(long report) {
+        nReportDestroy(report);
+    }
+
+    @Override
+    public long writerNew(long conf, String offsetSyncsTopic) {
+        try {
+            return nWriterNew(conf, NativeText.cString(offsetSyncsTopic));
+        } catch (Mm2Exception e) {
+            // C reports only the text; the shared code tells a writer setting from the rest.
+            throw NativeLibrary.writerConstructorFailure(e.nativeMessage());
+        }
+    }
+
+    @Override
+    public void writerReport(long writer, String topic, int partition, long upstreamOffset, long downstreamOffset) {
+        nWriterReport(writer, NativeText.cString(topic), partition, upstreamOffset, downstreamOffset);
+    }
+
+    @Override
+    public void writerTick(long writer) {
+        nWriterTick(writer);
+    }
+
+    @Override
+    public boolean writerWaitForCapacity(long writer, int timeoutMs) {
+        return nWriterWaitForCapacity(writer, timeoutMs);
+    }
+
+    @Override
+    public void writerFlush(long writer, int timeoutMs) {
+        nWriterFlush(writer, timeoutMs);
+    }
+
+    @Override
+    public void writerClose(long writer, int timeoutMs) {
+        nWriterClose(writer, timeoutMs);
+    }
+
+    @Override
+    public long[] writerStats(long writer) {
+        long[] out = new long[9];
+        nWriterStats(writer, out);
+        return out;
+    }
+
+    @Override
+    public void writerDestroy(long writer) {
+        nWriterDestroy(writer);
+    }
+
     // ---- called from C ------------------------------------------------------------------
 
     /** Builds the exception C throws for a failed call (C then throws it with {@code Throw}). */
@@ -276,4 +450,57 @@ final class JniBinding implements NativeBinding {
             int partition, long offset, byte[] metadata);
 
     private static native long nEmbeddedReadCheckpoints(long embedded, byte[] checkpointsTopic);
+
+    private static native long nTranslateOffsets(long targetConf, byte[] sourceAlias, int kind, byte[] groups,
+            int timeoutMs);
+
+    private static native long nTranslatedNew();
+
+    private static native void nTranslatedAdd(long translated, byte[] group, byte[] topic, int partition, long offset,
+            long upstreamOffset, byte[] metadata);
+
+    private static native long nTranslatedLen(long translated);
+
+    /** {@code which}: 0 group, 1 topic, 2 metadata, 3 the checkpoints topic ({@code index} unused). */
+    private static native byte[] nTranslatedText(long translated, long index, int which);
+
+    /** {@code which}: 0 partition, 1 offset, 2 upstream offset. */
+    private static native long nTranslatedNumber(long translated, long index, int which);
+
+    private static native void nTranslatedCounts(long translated, long[] out);
+
+    private static native void nTranslatedDestroy(long translated);
+
+    private static native long nFailoverReport(long targetConf, long translated, int timeoutMs);
+
+    private static native long nReportLen(long report);
+
+    /** {@code which}: 0 group, 1 topic. */
+    private static native byte[] nReportText(long report, long index, int which);
+
+    /** {@code which}: 0 partition, 1 translated, 2 current, 3 skipped, 4 reread. */
+    private static native long nReportNumber(long report, long index, int which);
+
+    private static native void nReportTotals(long report, long[] out);
+
+    private static native void nReportDestroy(long report);
+
+    /** Throws (as a constructor failure with code KAFKA) when the writer cannot be made. */
+    private static native long nWriterNew(long conf, byte[] offsetSyncsTopic);
+
+    private static native void nWriterReport(long writer, byte[] topic, int partition, long upstreamOffset,
+            long downstreamOffset);
+
+    private static native void nWriterTick(long writer);
+
+    /** False when the wait timed out. */
+    private static native boolean nWriterWaitForCapacity(long writer, int timeoutMs);
+
+    private static native void nWriterFlush(long writer, int timeoutMs);
+
+    private static native void nWriterClose(long writer, int timeoutMs);
+
+    private static native void nWriterStats(long writer, long[] out);
+
+    private static native void nWriterDestroy(long writer);
 }

@@ -94,4 +94,83 @@ interface NativeBinding {
 
     /** {@code mm_embedded_read_checkpoints}; returns the new batch. */
     long embeddedReadCheckpoints(long embedded, String checkpointsTopic);
+
+    /** {@code mm_translate_offsets}; {@code kind} is an {@code mm_group_selector}; returns the new list. */
+    long translateOffsets(long targetConf, String sourceAlias, int kind, String groups, int timeoutMs);
+
+    long translatedNew();
+
+    void translatedAdd(long translated, String group, String topic, int partition, long offset, long upstreamOffset,
+            String metadata);
+
+    int translatedLen(long translated);
+
+    String translatedGroup(long translated, int index);
+
+    String translatedTopic(long translated, int index);
+
+    String translatedMetadata(long translated, int index);
+
+    int translatedPartition(long translated, int index);
+
+    long translatedOffset(long translated, int index);
+
+    long translatedUpstreamOffset(long translated, int index);
+
+    String translatedCheckpointsTopic(long translated);
+
+    /** {@code mm_translated_offsets_get_counts}: records read, malformed, negative offset. */
+    long[] translatedCounts(long translated);
+
+    void translatedDestroy(long translated);
+
+    /** {@code mm_failover_report}; returns the new report. */
+    long failoverReport(long targetConf, long translated, int timeoutMs);
+
+    int reportLen(long report);
+
+    String reportGroup(long report, int index);
+
+    String reportTopic(long report, int index);
+
+    int reportPartition(long report, int index);
+
+    long reportTranslatedOffset(long report, int index);
+
+    /** -1 when the group has no committed offset on the target. */
+    long reportCurrentOffset(long report, int index);
+
+    long reportSkipped(long report, int index);
+
+    long reportReread(long report, int index);
+
+    /**
+     * {@code mm_failover_report_get_totals}: partitions, without current offset, skipped,
+     * reread (the last two are C uint64_t: negative here means above Long.MAX_VALUE).
+     */
+    long[] reportTotals(long report);
+
+    void reportDestroy(long report);
+
+    /** {@code mm_offset_sync_writer_new}; does not take {@code conf}. */
+    long writerNew(long conf, String offsetSyncsTopic);
+
+    void writerReport(long writer, String topic, int partition, long upstreamOffset, long downstreamOffset);
+
+    void writerTick(long writer);
+
+    /** {@code mm_offset_sync_writer_wait_for_capacity}: false when it timed out. */
+    boolean writerWaitForCapacity(long writer, int timeoutMs);
+
+    void writerFlush(long writer, int timeoutMs);
+
+    void writerClose(long writer, int timeoutMs);
+
+    /**
+     * {@code mm_offset_sync_writer_get_stats}: the struct's fields in declaration order (records
+     * reported, syncs sent, delivered, failed, promotions, pending, delayed, outstanding, closed).
+     */
+    long[] writerStats(long writer);
+
+    void writerDestroy(long writer);
 }

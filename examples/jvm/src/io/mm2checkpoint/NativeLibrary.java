@@ -1,7 +1,9 @@
 package io.mm2checkpoint;
 
 import java.io.File;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Loads {@code libmm2_checkpoint.so} through one binding, once per JVM, chosen by the system
@@ -83,6 +85,22 @@ final class NativeLibrary {
         return file;
     }
 
+    /**
+     * A non-negative timeout as the {@code int timeout_ms} of a blocking C call, saturated at
+     * {@code Integer.MAX_VALUE} (about 24 days).
+     */
+    static int timeoutMillis(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout " + timeout + " is negative");
+        }
+        try {
+            return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        } catch (ArithmeticException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
+
     /** The exception for a failed call: code, the code's constant name, the library's message. */
     static Mm2Exception failure(int code, String message) {
         String name = "MM_RESULT_" + code;
@@ -102,5 +120,16 @@ final class NativeLibrary {
      */
     static Mm2Exception constructorFailure(int usualCode, String message) {
         return failure(message != null && message.startsWith("panic: ") ? Mm2Exception.PANIC : usualCode, message);
+    }
+
+    /**
+     * The exception for {@code mm_offset_sync_writer_new} returning NULL: a writer setting it
+     * rejects is named first ({@code "offset.lag.max: ..."}, a configuration error); anything
+     * else comes from making the producer (librdkafka rejects a setting or fails).
+     */
+    static Mm2Exception writerConstructorFailure(String message) {
+        boolean writerKey = message != null
+                && (message.startsWith("offset.lag.max: ") || message.startsWith("offset.flush.interval.ms: "));
+        return constructorFailure(writerKey ? Mm2Exception.INVALID_CONFIG : Mm2Exception.KAFKA, message);
     }
 }

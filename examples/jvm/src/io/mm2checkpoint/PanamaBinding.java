@@ -24,6 +24,12 @@ final class PanamaBinding implements NativeBinding {
     private static final int TASK_STATS_SIZE = 80;
     /** sizeof(mm_diagnostics): three uint64. */
     private static final int DIAGNOSTICS_SIZE = 24;
+    /** sizeof(mm_translation_counts): three uint64. */
+    private static final int TRANSLATION_COUNTS_SIZE = 24;
+    /** sizeof(mm_failover_totals): four uint64. */
+    private static final int FAILOVER_TOTALS_SIZE = 32;
+    /** sizeof(mm_offset_sync_writer_stats): eight uint64 and one uint8, padded to 8. */
+    private static final int WRITER_STATS_SIZE = 72;
 
     private final MethodHandle version;
     private final MethodHandle resultStr;
@@ -57,6 +63,38 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle embeddedProduceOffsetSyncs;
     private final MethodHandle embeddedCommitOffset;
     private final MethodHandle embeddedReadCheckpoints;
+    private final MethodHandle translateOffsets;
+    private final MethodHandle translatedNew;
+    private final MethodHandle translatedAdd;
+    private final MethodHandle translatedLen;
+    private final MethodHandle translatedGroup;
+    private final MethodHandle translatedTopic;
+    private final MethodHandle translatedMetadata;
+    private final MethodHandle translatedPartition;
+    private final MethodHandle translatedOffset;
+    private final MethodHandle translatedUpstreamOffset;
+    private final MethodHandle translatedCheckpointsTopic;
+    private final MethodHandle translatedGetCounts;
+    private final MethodHandle translatedDestroy;
+    private final MethodHandle failoverReport;
+    private final MethodHandle reportLen;
+    private final MethodHandle reportGroup;
+    private final MethodHandle reportTopic;
+    private final MethodHandle reportPartition;
+    private final MethodHandle reportTranslatedOffset;
+    private final MethodHandle reportCurrentOffset;
+    private final MethodHandle reportSkipped;
+    private final MethodHandle reportReread;
+    private final MethodHandle reportGetTotals;
+    private final MethodHandle reportDestroy;
+    private final MethodHandle writerNew;
+    private final MethodHandle writerReport;
+    private final MethodHandle writerTick;
+    private final MethodHandle writerWaitForCapacity;
+    private final MethodHandle writerFlush;
+    private final MethodHandle writerClose;
+    private final MethodHandle writerGetStats;
+    private final MethodHandle writerDestroy;
     /** The C function pointer that calls {@link #onLog}; made once, lives as long as the process. */
     private final Object logStub;
 
@@ -96,6 +134,40 @@ final class PanamaBinding implements NativeBinding {
         embeddedCommitOffset = ffm.downcall("mm_embedded_commit_offset", INT,
                 ADDRESS, INT, ADDRESS, ADDRESS, INT, LONG, ADDRESS);
         embeddedReadCheckpoints = ffm.downcall("mm_embedded_read_checkpoints", INT, ADDRESS, ADDRESS, ADDRESS);
+        translateOffsets = ffm.downcall("mm_translate_offsets", INT,
+                ADDRESS, ADDRESS, INT, ADDRESS, INT, ADDRESS, ADDRESS, LONG);
+        translatedNew = ffm.downcall("mm_translated_offsets_new", ADDRESS);
+        translatedAdd = ffm.downcall("mm_translated_offsets_add", INT,
+                ADDRESS, ADDRESS, ADDRESS, INT, LONG, LONG, ADDRESS);
+        translatedLen = ffm.downcall("mm_translated_offsets_len", LONG, ADDRESS);
+        translatedGroup = ffm.downcall("mm_translated_offsets_group", ADDRESS, ADDRESS, LONG, ADDRESS);
+        translatedTopic = ffm.downcall("mm_translated_offsets_topic", ADDRESS, ADDRESS, LONG, ADDRESS);
+        translatedMetadata = ffm.downcall("mm_translated_offsets_metadata", ADDRESS, ADDRESS, LONG, ADDRESS);
+        translatedPartition = ffm.downcall("mm_translated_offsets_partition", INT, ADDRESS, LONG);
+        translatedOffset = ffm.downcall("mm_translated_offsets_offset", LONG, ADDRESS, LONG);
+        translatedUpstreamOffset = ffm.downcall("mm_translated_offsets_upstream_offset", LONG, ADDRESS, LONG);
+        translatedCheckpointsTopic = ffm.downcall("mm_translated_offsets_checkpoints_topic", ADDRESS, ADDRESS, ADDRESS);
+        translatedGetCounts = ffm.downcall("mm_translated_offsets_get_counts", INT, ADDRESS, ADDRESS);
+        translatedDestroy = ffm.downcall("mm_translated_offsets_destroy", null, ADDRESS);
+        failoverReport = ffm.downcall("mm_failover_report", INT, ADDRESS, ADDRESS, INT, ADDRESS, ADDRESS, LONG);
+        reportLen = ffm.downcall("mm_failover_report_len", LONG, ADDRESS);
+        reportGroup = ffm.downcall("mm_failover_report_group", ADDRESS, ADDRESS, LONG, ADDRESS);
+        reportTopic = ffm.downcall("mm_failover_report_topic", ADDRESS, ADDRESS, LONG, ADDRESS);
+        reportPartition = ffm.downcall("mm_failover_report_partition", INT, ADDRESS, LONG);
+        reportTranslatedOffset = ffm.downcall("mm_failover_report_translated_offset", LONG, ADDRESS, LONG);
+        reportCurrentOffset = ffm.downcall("mm_failover_report_current_offset", LONG, ADDRESS, LONG);
+        reportSkipped = ffm.downcall("mm_failover_report_skipped", LONG, ADDRESS, LONG);
+        reportReread = ffm.downcall("mm_failover_report_reread", LONG, ADDRESS, LONG);
+        reportGetTotals = ffm.downcall("mm_failover_report_get_totals", INT, ADDRESS, ADDRESS);
+        reportDestroy = ffm.downcall("mm_failover_report_destroy", null, ADDRESS);
+        writerNew = ffm.downcall("mm_offset_sync_writer_new", ADDRESS, ADDRESS, ADDRESS, ADDRESS, LONG);
+        writerReport = ffm.downcall("mm_offset_sync_writer_report", INT, ADDRESS, ADDRESS, INT, LONG, LONG);
+        writerTick = ffm.downcall("mm_offset_sync_writer_tick", INT, ADDRESS);
+        writerWaitForCapacity = ffm.downcall("mm_offset_sync_writer_wait_for_capacity", INT, ADDRESS, INT);
+        writerFlush = ffm.downcall("mm_offset_sync_writer_flush", INT, ADDRESS, INT);
+        writerClose = ffm.downcall("mm_offset_sync_writer_close", INT, ADDRESS, INT);
+        writerGetStats = ffm.downcall("mm_offset_sync_writer_get_stats", INT, ADDRESS, ADDRESS);
+        writerDestroy = ffm.downcall("mm_offset_sync_writer_destroy", null, ADDRESS);
         logStub = ffm.upcall(logTarget(), null, ADDRESS, INT, ADDRESS, ADDRESS);
     }
 
@@ -254,21 +326,21 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public String batchGroup(long batch, int index) {
-        return batchText(batchGroup, batch, index, "mm_batch_group");
+        return listText(batchGroup, batch, index, "mm_batch_group");
     }
 
     @Override
     public String batchTopic(long batch, int index) {
-        return batchText(batchTopic, batch, index, "mm_batch_topic");
+        return listText(batchTopic, batch, index, "mm_batch_topic");
     }
 
     @Override
     public String batchMetadata(long batch, int index) {
-        return batchText(batchMetadata, batch, index, "mm_batch_metadata");
+        return listText(batchMetadata, batch, index, "mm_batch_metadata");
     }
 
-    /** Text with its length, so an embedded NUL survives. */
-    private String batchText(MethodHandle accessor, long batch, int index, String name) {
+    /** Text of a list entry (batch, translation, report) with its length, so an embedded NUL survives. */
+    private String listText(MethodHandle accessor, long batch, int index, String name) {
         try (Ffm.Scope scope = Ffm.scope()) {
             Object len = scope.allocate(8);
             Object text = invoke(accessor, Ffm.pointer(batch), (long) index, len);
@@ -368,6 +440,225 @@ final class PanamaBinding implements NativeBinding {
             check((int) invoke(embeddedReadCheckpoints, Ffm.pointer(embedded), scope.cString(checkpointsTopic), out));
             return Ffm.address(Ffm.getPointer(out, 0));
         }
+    }
+
+    @Override
+    public long translateOffsets(long targetConf, String sourceAlias, int kind, String groups, int timeoutMs) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            Object errstr = scope.allocate(ERRSTR_SIZE);
+            int r = (int) invoke(translateOffsets, Ffm.pointer(targetConf), scope.cString(sourceAlias), kind,
+                    scope.cString(groups), timeoutMs, out, errstr, (long) ERRSTR_SIZE);
+            check(r, errstr);
+            return Ffm.address(Ffm.getPointer(out, 0));
+        }
+    }
+
+    @Override
+    public long translatedNew() {
+        return nonNull(invoke(translatedNew), "mm_translated_offsets_new");
+    }
+
+    @Override
+    public void translatedAdd(long translated, String group, String topic, int partition, long offset,
+            long upstreamOffset, String metadata) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            check((int) invoke(translatedAdd, Ffm.pointer(translated), scope.cString(group), scope.cString(topic),
+                    partition, offset, upstreamOffset, scope.cString(metadata)));
+        }
+    }
+
+    @Override
+    public int translatedLen(long translated) {
+        return Math.toIntExact((long) invoke(translatedLen, Ffm.pointer(translated)));
+    }
+
+    @Override
+    public String translatedGroup(long translated, int index) {
+        return listText(translatedGroup, translated, index, "mm_translated_offsets_group");
+    }
+
+    @Override
+    public String translatedTopic(long translated, int index) {
+        return listText(translatedTopic, translated, index, "mm_translated_offsets_topic");
+    }
+
+    @Override
+    public String translatedMetadata(long translated, int index) {
+        return listText(translatedMetadata, translated, index, "mm_translated_offsets_metadata");
+    }
+
+    @Override
+    public int translatedPartition(long translated, int index) {
+        return (int) invoke(translatedPartition, Ffm.pointer(translated), (long) index);
+    }
+
+    @Override
+    public long translatedOffset(long translated, int index) {
+        return (long) invoke(translatedOffset, Ffm.pointer(translated), (long) index);
+    }
+
+    @Override
+    public long translatedUpstreamOffset(long translated, int index) {
+        return (long) invoke(translatedUpstreamOffset, Ffm.pointer(translated), (long) index);
+    }
+
+    @Override
+    public String translatedCheckpointsTopic(long translated) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object len = scope.allocate(8);
+            Object text = invoke(translatedCheckpointsTopic, Ffm.pointer(translated), len);
+            if (Ffm.address(text) == 0) {
+                throw NativeLibrary.failure(Mm2Exception.NULL_PARAMETER,
+                        "mm_translated_offsets_checkpoints_topic: " + lastErrorText());
+            }
+            return Ffm.text(text, Ffm.getLong(len, 0));
+        }
+    }
+
+    @Override
+    public long[] translatedCounts(long translated) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(TRANSLATION_COUNTS_SIZE);
+            check((int) invoke(translatedGetCounts, Ffm.pointer(translated), out));
+            return new long[] {Ffm.getLong(out, 0), Ffm.getLong(out, 8), Ffm.getLong(out, 16)};
+        }
+    }
+
+    @Override
+    public void translatedDestroy(long translated) {
+        invoke(translatedDestroy, Ffm.pointer(translated));
+    }
+
+    @Override
+    public long failoverReport(long targetConf, long translated, int timeoutMs) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            Object errstr = scope.allocate(ERRSTR_SIZE);
+            int r = (int) invoke(failoverReport, Ffm.pointer(targetConf), Ffm.pointer(translated), timeoutMs, out,
+                    errstr, (long) ERRSTR_SIZE);
+            check(r, errstr);
+            return Ffm.address(Ffm.getPointer(out, 0));
+        }
+    }
+
+    @Override
+    public int reportLen(long report) {
+        return Math.toIntExact((long) invoke(reportLen, Ffm.pointer(report)));
+    }
+
+    @Override
+    public String reportGroup(long report, int index) {
+        return listText(reportGroup, report, index, "mm_failover_report_group");
+    }
+
+    @Override
+    public String reportTopic(long report, int index) {
+        return listText(reportTopic, report, index, "mm_failover_report_topic");
+    }
+
+    @Override
+    public int reportPartition(long report, int index) {
+        return (int) invoke(reportPartition, Ffm.pointer(report), (long) index);
+    }
+
+    @Override
+    public long reportTranslatedOffset(long report, int index) {
+        return (long) invoke(reportTranslatedOffset, Ffm.pointer(report), (long) index);
+    }
+
+    @Override
+    public long reportCurrentOffset(long report, int index) {
+        return (long) invoke(reportCurrentOffset, Ffm.pointer(report), (long) index);
+    }
+
+    @Override
+    public long reportSkipped(long report, int index) {
+        return (long) invoke(reportSkipped, Ffm.pointer(report), (long) index);
+    }
+
+    @Override
+    public long reportReread(long report, int index) {
+        return (long) invoke(reportReread, Ffm.pointer(report), (long) index);
+    }
+
+    @Override
+    public long[] reportTotals(long report) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(FAILOVER_TOTALS_SIZE);
+            check((int) invoke(reportGetTotals, Ffm.pointer(report), out));
+            return new long[] {Ffm.getLong(out, 0), Ffm.getLong(out, 8), Ffm.getLong(out, 16), Ffm.getLong(out, 24)};
+        }
+    }
+
+    @Override
+    public void reportDestroy(long report) {
+        invoke(reportDestroy, Ffm.pointer(report));
+    }
+
+    @Override
+    public long writerNew(long conf, String offsetSyncsTopic) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object errstr = scope.allocate(ERRSTR_SIZE);
+            long w = Ffm.address(invoke(writerNew, Ffm.pointer(conf), scope.cString(offsetSyncsTopic), errstr,
+                    (long) ERRSTR_SIZE));
+            if (w == 0) {
+                throw NativeLibrary.writerConstructorFailure(Ffm.cString(errstr));
+            }
+            return w;
+        }
+    }
+
+    @Override
+    public void writerReport(long writer, String topic, int partition, long upstreamOffset, long downstreamOffset) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            check((int) invoke(writerReport, Ffm.pointer(writer), scope.cString(topic), partition, upstreamOffset,
+                    downstreamOffset));
+        }
+    }
+
+    @Override
+    public void writerTick(long writer) {
+        check((int) invoke(writerTick, Ffm.pointer(writer)));
+    }
+
+    @Override
+    public boolean writerWaitForCapacity(long writer, int timeoutMs) {
+        int r = (int) invoke(writerWaitForCapacity, Ffm.pointer(writer), timeoutMs);
+        if (r == Mm2Exception.TIMED_OUT) {
+            return false;
+        }
+        check(r);
+        return true;
+    }
+
+    @Override
+    public void writerFlush(long writer, int timeoutMs) {
+        check((int) invoke(writerFlush, Ffm.pointer(writer), timeoutMs));
+    }
+
+    @Override
+    public void writerClose(long writer, int timeoutMs) {
+        check((int) invoke(writerClose, Ffm.pointer(writer), timeoutMs));
+    }
+
+    @Override
+    public long[] writerStats(long writer) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(WRITER_STATS_SIZE);
+            check((int) invoke(writerGetStats, Ffm.pointer(writer), out));
+            long[] fields = new long[9];
+            for (int i = 0; i < 8; i++) {
+                fields[i] = Ffm.getLong(out, 8L * i);
+            }
+            fields[8] = Ffm.getByte(out, 64);
+            return fields;
+        }
+    }
+
+    @Override
+    public void writerDestroy(long writer) {
+        invoke(writerDestroy, Ffm.pointer(writer));
     }
 
     /** Throws for a result other than OK, with this thread's {@code mm_last_error} message. */

@@ -5,6 +5,7 @@ import io.mm2checkpoint.CheckpointTask;
 import io.mm2checkpoint.Diagnostics;
 import io.mm2checkpoint.EmbeddedClusters;
 import io.mm2checkpoint.EmbeddedClusters.Side;
+import io.mm2checkpoint.GroupSelector;
 import io.mm2checkpoint.Mm2Exception;
 import io.mm2checkpoint.PollStatus;
 import java.io.IOException;
@@ -61,6 +62,10 @@ public final class ApiTest {
         }
         for (PollStatus s : PollStatus.values()) {
             Check.isTrue(enumerators.containsKey("MM_POLL_STATUS_" + s.name()), "header has MM_POLL_STATUS_" + s);
+        }
+        for (GroupSelector.Kind k : GroupSelector.Kind.values()) {
+            Check.equal(enumerators.get("MM_GROUP_SELECTOR_" + k.name()), k.ordinal(), "GroupSelector.Kind." + k);
+            checked++;
         }
         Check.isTrue(checked >= 20, "checked " + checked + " constants");
     }

@@ -27,6 +27,8 @@ public final class TestRunner {
     static final String[] SUITE = {
         "io.mm2checkpoint.test.ApiTest",
         "io.mm2checkpoint.test.TaskTest",
+        "io.mm2checkpoint.test.RemoteClusterUtilsTest",
+        "io.mm2checkpoint.test.OffsetSyncWriterTest",
         "io.mm2checkpoint.test.LogTest",
         "io.mm2checkpoint.test.StopTest",
     };

@@ -1,0 +1,151 @@
+package io.mm2checkpoint.test;
+
+import io.mm2checkpoint.CheckpointTask;
+import io.mm2checkpoint.EmbeddedClusters.Side;
+import io.mm2checkpoint.FailoverReport;
+import io.mm2checkpoint.GroupSelector;
+import io.mm2checkpoint.Mm2Exception;
+import io.mm2checkpoint.PartitionFailover;
+import io.mm2checkpoint.RemoteClusterUtils;
+import io.mm2checkpoint.TranslatedOffset;
+import io.mm2checkpoint.TranslatedOffsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Failover translation from Java: a task writes checkpoints on embedded clusters, then
+ * {@link RemoteClusterUtils} reads them back by group, list and regex, and reports what moving
+ * the groups would skip or re-read against their commits on the target.
+ */
+public final class RemoteClusterUtilsTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    /** g1@150 on orders-0 is past the sync 100 -> 90, so 91; the others hit a sync exactly. */
+    private static final List<TranslatedOffset> EXPECTED = List.of(
+            new TranslatedOffset("g1", "source.orders", 0, 91, 150, "m1"),
+            new TranslatedOffset("g1", "source.orders", 1, 40, 50, ""),
+            new TranslatedOffset("g2", "source.orders", 0, 90, 100, "m2"));
+
+    /** Embedded clusters whose checkpoints topic holds the checkpoints of g1 and g2. */
+    private static Fixture checkpointed() {
+        Fixture f = new Fixture();
+        try {
+            f.syncs(0, 0, 0, 100, 90);
+            f.syncs(1, 50, 40);
+            f.commit("g1", 0, 150, "m1");
+            f.commit("g1", 1, 50, "");
+            f.commit("g2", 0, 100, "m2");
+            try (CheckpointTask task = new CheckpointTask(f.config("g1,g2").build())) {
+                task.start();
+                Check.equal(3, Fixture.pollUntilCheckpoints(task).size(), "checkpoints written");
+            }
+            return f;
+        } catch (RuntimeException | Error e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    private static Map<String, String> target(Fixture f) {
+        return Map.of("bootstrap.servers", f.clusters.bootstrap(Side.TARGET));
+    }
+
+    @Test
+    public void translatesOneGroupAListAndARegexInOneRead() {
+        try (Fixture f = checkpointed()) {
+            Map<String, String> target = target(f);
+            TranslatedOffsets one = RemoteClusterUtils.translateOffsets(target, "source", "g1", TIMEOUT);
+            Check.equal(EXPECTED.subList(0, 2), one.offsets(), "g1");
+            Check.equal(Fixture.CHECKPOINTS, one.checkpointsTopic(), "topic read");
+            Check.isTrue(one.recordsRead() >= 3, "records read: " + one.recordsRead());
+            Check.equal(0L, one.malformedRecords() + one.negativeOffsetRecords(), "records skipped");
+
+            TranslatedOffsets list = RemoteClusterUtils.translateOffsets(target, "source",
+                    GroupSelector.list("g2", "g1", "nobody"), TIMEOUT);
+            Check.equal(EXPECTED, list.offsets(), "g2, g1, nobody");
+            Check.equal(List.of(EXPECTED.get(2)), list.forGroup("g2"), "forGroup");
+            Check.equal(List.of("g1", "g2"), List.copyOf(list.groups()), "groups");
+
+            Check.equal(EXPECTED, RemoteClusterUtils.translateOffsets(target, "source", GroupSelector.regex("g\\d"),
+                    TIMEOUT).offsets(), "regex g\\d");
+            Check.equal(List.of(), RemoteClusterUtils.translateOffsets(target, "source", GroupSelector.regex("g"),
+                    TIMEOUT).offsets(), "regex g matches no whole id");
+        }
+        Fixture.assertNothingLive("after translating");
+    }
+
+    @Test
+    public void failoverReportCountsSkipsAndRereadsAgainstTargetCommits() {
+        try (Fixture f = checkpointed()) {
+            Map<String, String> target = target(f);
+            f.clusters.commitOffset(Side.TARGET, "g1", "source.orders", 0, 80, "");
+            f.clusters.commitOffset(Side.TARGET, "g1", "source.orders", 1, 45, "");
+            TranslatedOffsets translated = RemoteClusterUtils.translateOffsets(target, "source",
+                    GroupSelector.regex("g.*"), TIMEOUT);
+            FailoverReport report = RemoteClusterUtils.failoverReport(target, translated, TIMEOUT);
+            Check.equal(List.of(
+                    new PartitionFailover("g1", "source.orders", 0, 91, OptionalLong.of(80), 11, 0),
+                    new PartitionFailover("g1", "source.orders", 1, 40, OptionalLong.of(45), 0, 5),
+                    new PartitionFailover("g2", "source.orders", 0, 90, OptionalLong.empty(), 0, 0)),
+                    report.partitions(), "report");
+            Check.equal(11L, report.totalSkipped(), "total skipped");
+            Check.equal(5L, report.totalReread(), "total reread");
+            Check.equal(1L, report.withoutCurrentOffset(), "entries without a target commit");
+            Check.equal(2, report.forGroup("g1").size(), "forGroup");
+
+            // A plan made in Java (not read from the topic) goes through the same report.
+            TranslatedOffsets plan = TranslatedOffsets.of(List.of(
+                    new TranslatedOffset("g1", "source.orders", 0, 70, -1, "")));
+            Check.equal(List.of(new PartitionFailover("g1", "source.orders", 0, 70, OptionalLong.of(80), 0, 10)),
+                    RemoteClusterUtils.failoverReport(target, plan, TIMEOUT).partitions(), "plan report");
+            Check.equal(List.of(), RemoteClusterUtils.failoverReport(Map.of("bootstrap.servers", "127.0.0.1:1"),
+                    TranslatedOffsets.of(List.of()), TIMEOUT).partitions(), "empty plan, no request");
+        }
+        Fixture.assertNothingLive("after the report");
+    }
+
+    @Test
+    public void errorsCarryTheirCodeAndReason() {
+        try (Fixture f = checkpointed()) {
+            Map<String, String> target = target(f);
+            Mm2Exception e = Check.throwsType(Mm2Exception.class,
+                    () -> RemoteClusterUtils.translateOffsets(target, "source", GroupSelector.regex("("), TIMEOUT),
+                    "bad regex");
+            Check.equal(Mm2Exception.INVALID_ARGUMENT, e.code(), "bad regex code");
+            Check.isTrue(e.nativeMessage().startsWith("`groups` is not a valid regex: ")
+                    && e.nativeMessage().contains("unclosed group"), "bad regex reason: " + e.nativeMessage());
+
+            e = Check.throwsType(Mm2Exception.class,
+                    () -> RemoteClusterUtils.translateOffsets(target, "nowhere", "g1", TIMEOUT), "wrong alias");
+            Check.equal(Mm2Exception.KAFKA, e.code(), "wrong alias code");
+            Check.isTrue(e.nativeMessage().contains("`nowhere.checkpoints.internal` does not exist"),
+                    "wrong alias names the topic: " + e.nativeMessage());
+
+            Map<String, String> underscored = Map.of("bootstrap.servers", f.clusters.bootstrap(Side.TARGET),
+                    "replication.policy.separator", "_");
+            e = Check.throwsType(Mm2Exception.class,
+                    () -> RemoteClusterUtils.translateOffsets(underscored, "source", "g1", TIMEOUT), "separator");
+            Check.isTrue(e.nativeMessage().contains("`source_checkpoints_internal`"), "policy applied: " + e.getMessage());
+
+            e = Check.throwsType(Mm2Exception.class, () -> RemoteClusterUtils.translateOffsets(
+                    Map.of("bootstrap.servers", "127.0.0.1:1"), "source", "g1", Duration.ofSeconds(1)), "dead cluster");
+            Check.equal(Mm2Exception.TIMED_OUT, e.code(), "dead cluster code: " + e.getMessage());
+
+            e = Check.throwsType(Mm2Exception.class, () -> RemoteClusterUtils.translateOffsets(
+                    Map.of("bootstrap.servers", "127.0.0.1:1", "replication.policy.class", "com.acme.Policy"),
+                    "source", "g1", TIMEOUT), "unsupported policy");
+            Check.equal(Mm2Exception.INVALID_CONFIG, e.code(), "unsupported policy code");
+            Check.equal("replication.policy.class", e.configKey().orElse(null), "key: " + e.getMessage());
+
+            Check.throwsType(IllegalArgumentException.class, () -> GroupSelector.list("a,b"), "comma in a list item");
+            Check.throwsType(IllegalArgumentException.class,
+                    () -> new TranslatedOffset("g", "t", 0, -1, -1, ""), "negative offset");
+            Check.throwsType(IllegalArgumentException.class,
+                    () -> RemoteClusterUtils.translateOffsets(target, "source", "g1", Duration.ofSeconds(-1)),
+                    "negative timeout");
+        }
+        Fixture.assertNothingLive("after failed translations");
+    }
+}
