@@ -264,16 +264,23 @@ fn emitters(emitted: &[Vec<Checkpoint>]) -> BTreeMap<String, BTreeSet<u32>> {
     by_group
 }
 
-fn assert_split(tasks: &[CheckpointTask], live: &BTreeSet<String>) {
-    let n = tasks.len() as u32;
-    for (index, task) in tasks.iter().enumerate() {
-        let expected: Vec<String> = live
+/// The groups task `index` of `tasks.len()` must own among `live`.
+fn share(live: &BTreeSet<String>, index: usize, count: usize) -> Vec<String> {
+    live.iter()
+        .filter(|g| owner_of(g, count as u32) == index as u32)
+        .cloned()
+        .collect()
+}
+
+/// Waits until every task's `groups()` is exactly its rendezvous share of `live`.
+fn wait_for_split(tasks: &[CheckpointTask], live: &BTreeSet<String>, what: &str) {
+    let n = tasks.len();
+    wait_until(WAIT, what, || {
+        tasks
             .iter()
-            .filter(|g| owner_of(g, n) == index as u32)
-            .cloned()
-            .collect();
-        assert_eq!(task.groups(), expected, "groups of task {index}");
-    }
+            .enumerate()
+            .all(|(i, t)| t.groups() == share(live, i, n))
+    });
 }
 
 #[test]
@@ -289,22 +296,11 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     let tasks: Vec<CheckpointTask> = (0..3)
         .map(|i| c.task(&[("task.index", &i.to_string()), ("task.count", "3")]))
         .collect();
-    let owned = |g: &str, i: usize| owner_of(g, 3) == i as u32;
     // Each task takes a non-empty share (the rendezvous split of these 12 names).
     for i in 0..3 {
-        assert!(live.iter().any(|g| owned(g, i)), "task {i} owns nothing");
+        assert!(!share(&live, i, 3).is_empty(), "task {i} owns nothing");
     }
-    wait_until(WAIT, "every task adopted its share", || {
-        tasks.iter().enumerate().all(|(i, t)| {
-            t.groups()
-                == live
-                    .iter()
-                    .filter(|g| owned(g, i))
-                    .cloned()
-                    .collect::<Vec<_>>()
-        })
-    });
-    assert_split(&tasks, &live);
+    wait_for_split(&tasks, &live, "every task adopted its share");
     let mut emitted = vec![Vec::new(); 3];
     poll_all_until(&tasks, &mut emitted, "every group checkpointed", |e| {
         emitters(e).keys().cloned().collect::<BTreeSet<_>>() == live
@@ -331,17 +327,7 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     }
     c.commit("orders-app-1", "orders", 1, 50);
     c.commit("orders-app-8", "orders", 0, 51);
-    wait_until(WAIT, "every task follows the churn", || {
-        tasks.iter().enumerate().all(|(i, t)| {
-            t.groups()
-                == live
-                    .iter()
-                    .filter(|g| owned(g, i))
-                    .cloned()
-                    .collect::<Vec<_>>()
-        })
-    });
-    assert_split(&tasks, &live);
+    wait_for_split(&tasks, &live, "every task follows the churn");
     let mut after = vec![Vec::new(); 3];
     let expected_new: BTreeSet<String> = live
         .iter()

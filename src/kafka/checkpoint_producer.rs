@@ -13,7 +13,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
-use super::{client_config, Owned};
+use super::{producer_config, Owned};
 use crate::error::Error;
 use crate::stop_signal::{lock, StopSignal};
 
@@ -57,11 +57,8 @@ impl CheckpointProducer {
     ) -> Result<Self, Error> {
         let context = DeliveryLog::default();
         let outcomes = Arc::clone(&context.outcomes);
-        let mut config = client_config(settings);
-        // A delivery wait holds up a poll; do not let it default to librdkafka's five minutes.
-        if config.get("message.timeout.ms").is_none() {
-            config.set("message.timeout.ms", "30000");
-        }
+        // A delivery wait holds up a poll.
+        let config = producer_config(settings);
         let producer: BaseProducer<DeliveryLog> =
             config.create_with_context(context).map_err(|e| {
                 Error::kafka(

@@ -22,3 +22,13 @@ pub(crate) fn client_config(settings: &BTreeMap<String, String>) -> ClientConfig
     }
     c
 }
+
+/// Producer settings whose deliveries end in bounded time: a caller waiting for delivery reports
+/// must not hang for librdkafka's default five-minute `message.timeout.ms`.
+pub(crate) fn producer_config(settings: &BTreeMap<String, String>) -> ClientConfig {
+    let mut c = client_config(settings);
+    if c.get("message.timeout.ms").is_none() {
+        c.set("message.timeout.ms", "30000");
+    }
+    c
+}

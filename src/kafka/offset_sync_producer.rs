@@ -13,7 +13,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
-use super::{client_config, Owned};
+use super::{producer_config, Owned};
 use crate::error::Error;
 use crate::offset_sync_writer::{OffsetSyncQueue, OffsetSyncWriterConfig, PromoteTimer, Queued};
 use crate::stop_signal::{lock, StopSignal};
@@ -121,11 +121,7 @@ impl OffsetSyncWriter {
     ) -> Result<Self, Error> {
         let context = SyncDeliveries::default();
         let done = Arc::clone(&context.done);
-        let mut settings = client_config(producer_settings);
-        // A flush waits for deliveries; do not let one hang for librdkafka's five minutes.
-        if settings.get("message.timeout.ms").is_none() {
-            settings.set("message.timeout.ms", "30000");
-        }
+        let mut settings = producer_config(producer_settings);
         keep_send_order(&mut settings, offset_syncs_topic);
         let producer: BaseProducer<SyncDeliveries> =
             settings.create_with_context(context).map_err(|e| {
