@@ -31,7 +31,7 @@ use crate::kafka::admin::{Admin, GroupOffsetsResult, TopicCreation};
 use crate::kafka::checkpoint_producer::CheckpointProducer;
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::mirror_checkpoint_config::MirrorCheckpointConfig;
-use crate::offset_sync_store::{OffsetSyncStore, Translation};
+use crate::offset_sync_store::OffsetSyncStore;
 use crate::replication_policy::{checkpoint_topic_partition, ReplicationPolicy};
 use crate::scheduler::{JobError, Leftovers, RepeatingJob, Scheduler};
 use crate::stop_signal::{lock, StopSignal};
@@ -377,7 +377,7 @@ impl CheckpointTask {
         shared.signal.observe("joined tail");
         let mut poller = lock(&self.poller);
         shared.signal.observe("poll returned");
-        close(leftovers);
+        drop(leftovers);
         drop(tail);
         poller.source_admin = None;
         poller.producer = None;
@@ -471,10 +471,6 @@ impl Drop for CheckpointTask {
     fn drop(&mut self) {
         let _ = self.stop();
     }
-}
-
-fn close(leftovers: Leftovers) {
-    drop(leftovers);
 }
 
 fn now_ms() -> i64 {
@@ -1205,7 +1201,3 @@ fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError
     }
     Ok(())
 }
-
-// Keeps the translation type in the public surface reachable from this module's docs.
-#[allow(dead_code)]
-fn _translation_is_public(_: Translation) {}

@@ -1,4 +1,5 @@
-//! CheckpointTask runtime on two embedded (librdkafka mock) clusters: deterministic stop-vs-start
+//! CheckpointTask runtime on two embedded (librdkafka mock) clusters: checkpoints end to end,
+//! deterministic stop-vs-start
 //! races for both stores, restart monotonicity, the offset-syncs topic on either cluster,
 //! malformed internal records, and the poll/stop lifecycle.
 
@@ -224,6 +225,42 @@ fn stop_from_another_thread_while_checkpoint_store_start_is_held_waits_for_it_an
 fn stop_from_another_thread_while_offset_sync_store_start_is_held_waits_for_it_and_closes_after_join(
 ) {
     stop_while_store_start_is_held(Store::OffsetSyncs);
+}
+
+#[test]
+fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_topic() {
+    let _g = serial();
+    install_logger();
+    let c = clusters();
+    c.produce_offset_syncs(
+        Side::Source,
+        SYNCS,
+        &[sync(0, 0, 0), sync(0, 100, 90), sync(1, 50, 40)],
+    )
+    .unwrap();
+    c.commit_offsets(
+        Side::Source,
+        "g1",
+        &[("orders", 0, 150, "m1"), ("orders", 1, 50, "")],
+    )
+    .unwrap();
+    c.commit_offsets(Side::Source, "g2", &[("orders", 0, 100, "")])
+        .unwrap();
+
+    let task = CheckpointTask::new(config(&c, &[])).unwrap();
+    task.start().unwrap();
+    let batch = sorted(poll_until_emitted(&task, EMIT_WAIT));
+    let expected = vec![
+        cp("g1", 0, 150, 91, "m1"),
+        cp("g1", 1, 50, 40, ""),
+        cp("g2", 0, 100, 90, ""),
+    ];
+    assert_eq!(batch, expected);
+    assert_eq!(sorted(c.read_checkpoints(CHECKPOINTS).unwrap()), expected);
+    assert_eq!(task.stats().checkpoints_emitted, 3);
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert_eq!(task.stop().unwrap(), StopOutcome::AlreadyStopped);
+    assert_no_leaks();
 }
 
 #[test]
