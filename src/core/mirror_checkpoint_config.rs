@@ -17,12 +17,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Duration;
 
-use crate::error::ConfigError;
-use crate::filters::{
+use crate::core::error::ConfigError;
+use crate::core::filters::{
     split_list, GroupFilter, TopicFilter, DEFAULT_GROUPS, DEFAULT_GROUPS_EXCLUDE, DEFAULT_TOPICS,
     DEFAULT_TOPICS_EXCLUDE,
 };
-pub use crate::properties::parse_properties;
+pub use crate::core::properties::parse_properties;
 
 /// Connector name used in client ids and entity labels (MM2 uses the connector's `name`).
 pub const CONNECTOR_NAME: &str = "mm2-checkpoint";

@@ -18,23 +18,23 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::checkpoint_rules::{
+use crate::core::checkpoint_rules::{
     checkpoints_for_group, target_offset_sync, CommittedOffset, OffsetSyncDecision,
     TargetGroupState,
 };
-use crate::checkpoint_store::CheckpointStore;
-use crate::diagnostics::LibraryThread;
-use crate::error::{ConfigError, Error, RecordError};
-use crate::ffi::librdkafka::NativeGroupState;
-use crate::group_assignment::owns_group;
+use crate::core::checkpoint_store::CheckpointStore;
+use crate::core::error::{ConfigError, Error, RecordError};
+use crate::core::group_assignment::owns_group;
+use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use crate::core::offset_sync_store::OffsetSyncStore;
+use crate::core::replication_policy::{checkpoint_topic_partition, ReplicationPolicy};
 use crate::kafka::admin::{Admin, GroupOffsetsResult, TopicCreation};
 use crate::kafka::checkpoint_producer::CheckpointProducer;
+use crate::kafka::diagnostics::LibraryThread;
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
-use crate::mirror_checkpoint_config::MirrorCheckpointConfig;
-use crate::offset_sync_store::OffsetSyncStore;
-use crate::replication_policy::{checkpoint_topic_partition, ReplicationPolicy};
-use crate::scheduler::{JobError, Leftovers, RepeatingJob, Scheduler};
-use crate::stop_signal::{lock, StopSignal};
+use crate::kafka::librdkafka::NativeGroupState;
+use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob, Scheduler};
 use crate::{Checkpoint, OffsetSync, TopicPartition};
 
 /// A period long enough to mean "not again".
@@ -86,7 +86,7 @@ pub enum StopOutcome {
     AlreadyStopped,
 }
 
-/// Per-task counters (see also [`crate::diagnostics`] for process-wide ones).
+/// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskStats {
     /// True once both stores finished loading.
