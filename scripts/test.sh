@@ -84,12 +84,12 @@ else
     stage "ffi-tests/run.sh: not present yet, skipped"
 fi
 
-if [ -f examples/jvm/run.sh ]; then
-    stage "examples/jvm/run.sh"
-    bash examples/jvm/run.sh || fail "examples/jvm/run.sh"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "examples/jvm/run.sh"
+if [ -f java/verify.sh ]; then
+    stage "java/verify.sh (Maven: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)"
+    bash java/verify.sh || fail "java/verify.sh"
+    [ -n "$preexisting" ] || check_no_leaked_brokers "java/verify.sh"
 else
-    stage "examples/jvm/run.sh: not present yet, skipped"
+    stage "java/verify.sh: not present yet, skipped"
 fi
 
 if [ -d fuzz ]; then

@@ -34,4 +34,14 @@ public final class Diagnostics {
     public static String binding() {
         return NativeLibrary.binding().name();
     }
+
+    /**
+     * Where the native library was loaded from: {@code jar} (extracted from this jar),
+     * {@code property} (the directory in {@code mm2checkpoint.library.path}) or {@code system}
+     * ({@code java.library.path} or the dynamic loader).
+     */
+    public static String libraryOrigin() {
+        NativeLibrary.binding();
+        return NativeLibrary.origin();
+    }
 }

@@ -1,34 +1,44 @@
 package io.mm2checkpoint;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
- * Loads {@code libmm2_checkpoint.so} through one binding, once per JVM, chosen by the system
- * property {@value #BINDING_PROPERTY} ({@code panama} or {@code jni}); without it, Panama on
- * Java 22+ and JNI before.
+ * Loads the native library through one binding, once per JVM, chosen by the system property
+ * {@value #BINDING_PROPERTY} ({@code panama} or {@code jni}); without it, Panama on Java 22+ and
+ * JNI before.
  *
- * <p>Where the libraries are found:
- * <ul>
- *   <li>Panama opens {@value #LIBRARY_PROPERTY} (a path) if set, else {@code libmm2_checkpoint.so}
- *       from {@code java.library.path}, else lets the dynamic loader search for it;</li>
- *   <li>JNI loads the bridge {@value #JNI_LIBRARY_PROPERTY} (a path) if set, else
- *       {@code libmm2_checkpoint_jni.so} from {@code java.library.path}; the bridge finds
- *       {@code libmm2_checkpoint.so} through its rpath or {@code LD_LIBRARY_PATH}.</li>
- * </ul>
+ * <p>Where the native files come from, first match wins:
+ * <ol>
+ *   <li>{@value #LIBRARY_PATH_PROPERTY}: a directory holding {@code libmm2_checkpoint.so} (and, for
+ *       JNI, {@code libmm2_checkpoint_jni.so} built against it);</li>
+ *   <li>the jar: {@code native/linux-x86_64/} is copied to a fresh temporary directory, loaded
+ *       from there, and deleted right after loading (Linux keeps a loaded file mapped), so no
+ *       file is left behind even when the JVM is killed;</li>
+ *   <li>{@code java.library.path}, then the dynamic loader's own search.</li>
+ * </ol>
+ * The JNI bridge finds {@code libmm2_checkpoint.so} beside itself (rpath {@code $ORIGIN}).
  */
 final class NativeLibrary {
     /** System property choosing the binding: {@code panama} or {@code jni}. */
     static final String BINDING_PROPERTY = "mm2checkpoint.binding";
-    /** System property: path of {@code libmm2_checkpoint.so} (Panama). */
-    static final String LIBRARY_PROPERTY = "mm2checkpoint.library";
-    /** System property: path of {@code libmm2_checkpoint_jni.so} (JNI). */
-    static final String JNI_LIBRARY_PROPERTY = "mm2checkpoint.jni.library";
+    /** System property: a directory with the native files, used instead of the jar's. */
+    static final String LIBRARY_PATH_PROPERTY = "mm2checkpoint.library.path";
+    /** Where the jar carries the native files. */
+    static final String RESOURCE_DIR = "/native/linux-x86_64/";
+    static final String LIBRARY_FILE = "libmm2_checkpoint.so";
+    static final String BRIDGE_FILE = "libmm2_checkpoint_jni.so";
 
     private static NativeBinding binding;
     private static String loadFailure;
+    private static String origin = "not loaded";
 
     private NativeLibrary() {}
 
@@ -45,7 +55,7 @@ final class NativeLibrary {
             binding = b;
             LogBridge.install(b);
             return b;
-        } catch (LinkageError | RuntimeException e) {
+        } catch (LinkageError | RuntimeException | IOException e) {
             loadFailure = "cannot load the mm2-checkpoint native library: " + e;
             UnsatisfiedLinkError error = new UnsatisfiedLinkError(loadFailure);
             error.initCause(e);
@@ -53,29 +63,90 @@ final class NativeLibrary {
         }
     }
 
-    private static NativeBinding load() {
+    /** Where the loaded library came from: {@code property}, {@code jar} or {@code system}. */
+    static synchronized String origin() {
+        return origin;
+    }
+
+    private static NativeBinding load() throws IOException {
         String wanted = System.getProperty(BINDING_PROPERTY,
                 Runtime.version().feature() >= 22 ? "panama" : "jni").toLowerCase(Locale.ROOT);
+        boolean jni;
         switch (wanted) {
             case "panama":
                 if (Runtime.version().feature() < 22) {
                     throw new UnsupportedOperationException("the Panama binding needs Java 22+, this is Java "
                             + Runtime.version() + "; use -D" + BINDING_PROPERTY + "=jni");
                 }
-                return new PanamaBinding(libraryPath());
+                jni = false;
+                break;
             case "jni":
-                return new JniBinding(System.getProperty(JNI_LIBRARY_PROPERTY));
+                jni = true;
+                break;
             default:
                 throw new IllegalArgumentException(BINDING_PROPERTY + " is `" + wanted + "`; expected panama or jni");
         }
+        String file = jni ? BRIDGE_FILE : LIBRARY_FILE;
+        String dir = System.getProperty(LIBRARY_PATH_PROPERTY);
+        if (dir != null) {
+            origin = "property";
+            return open(jni, new File(dir, file).getAbsolutePath());
+        }
+        Path extracted = extractFromJar();
+        if (extracted != null) {
+            try {
+                origin = "jar";
+                return open(jni, extracted.resolve(file).toString());
+            } finally {
+                deleteTree(extracted);
+            }
+        }
+        origin = "system";
+        return open(jni, findOnLibraryPath(file));
     }
 
-    private static String libraryPath() {
-        String explicit = System.getProperty(LIBRARY_PROPERTY);
-        if (explicit != null) {
-            return explicit;
+    private static NativeBinding open(boolean jni, String path) {
+        return jni ? new JniBinding(path) : new PanamaBinding(path);
+    }
+
+    /** Copies the jar's native files into a new temporary directory; null when the jar has none. */
+    private static Path extractFromJar() throws IOException {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))
+                || NativeLibrary.class.getResource(RESOURCE_DIR + LIBRARY_FILE) == null) {
+            return null;
         }
-        String file = System.mapLibraryName("mm2_checkpoint");
+        Path dir = Files.createTempDirectory("mm2checkpoint-");
+        try {
+            for (String file : new String[] {LIBRARY_FILE, BRIDGE_FILE}) {
+                try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + file)) {
+                    if (in == null) {
+                        throw new IOException("the jar has " + RESOURCE_DIR + LIBRARY_FILE + " but not " + file);
+                    }
+                    Files.copy(in, dir.resolve(file));
+                }
+            }
+            return dir;
+        } catch (IOException | RuntimeException e) {
+            deleteTree(dir);
+            throw e;
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            dir.toFile().deleteOnExit();
+        }
+    }
+
+    /** {@code file} in {@code java.library.path}, else its bare name for the dynamic loader. */
+    private static String findOnLibraryPath(String file) {
         for (String dir : System.getProperty("java.library.path", "").split(File.pathSeparator)) {
             File candidate = new File(dir, file);
             if (!dir.isEmpty() && candidate.isFile()) {

@@ -20,8 +20,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The API's contract without running Kafka work: configuration errors, result codes, header agreement. */
+@Timeout(120)
 public final class ApiTest {
 
     @Test

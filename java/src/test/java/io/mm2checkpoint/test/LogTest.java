@@ -8,8 +8,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The native log callback reaches java.util.logging (through System.Logger) from native threads. */
+@Timeout(120)
 public final class LogTest {
     /** A captured record and the Java thread it was published on. */
     private record Seen(String logger, java.util.logging.Level level, String message, String thread) {}

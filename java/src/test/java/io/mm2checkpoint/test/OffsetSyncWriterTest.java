@@ -11,9 +11,13 @@ import io.mm2checkpoint.TranslatedOffset;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The offset-sync writer from Java: a mirror's syncs, then the failover they make possible. */
+@Timeout(120)
 public final class OffsetSyncWriterTest {
     private static final long FILLER0 = 37;
     private static final long FILLER1 = 5;
@@ -90,16 +94,38 @@ public final class OffsetSyncWriterTest {
         OffsetSyncWriter w = new OffsetSyncWriter(Map.of("bootstrap.servers", "127.0.0.1:1"), "syncs");
         w.report("orders", 0, 0, 0); // never delivered: nobody listens
         AtomicReference<Throwable> flushEnd = new AtomicReference<>();
+        CountDownLatch flushing = new CountDownLatch(1);
         Thread flusher = new Thread(() -> {
-            try {
-                w.flush(Duration.ofSeconds(2));
-            } catch (Throwable t) {
-                flushEnd.set(t);
+            flushing.countDown();
+            while (true) {
+                try {
+                    w.flush(Duration.ofSeconds(2));
+                    return;
+                } catch (Mm2Exception e) {
+                    // The test thread's probing tick may hold the writer for a moment.
+                    if (e.code() != Mm2Exception.BUSY) {
+                        flushEnd.set(e);
+                        return;
+                    }
+                } catch (Throwable t) {
+                    flushEnd.set(t);
+                    return;
+                }
             }
         }, "flusher");
         flusher.start();
-        Thread.sleep(300);
-        Mm2Exception e = Check.throwsType(Mm2Exception.class, w::tick, "tick during flush");
+        flushing.await();
+        // No sleep: tick until one tick finds the flusher inside flush.
+        Mm2Exception e = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (e == null) {
+            Check.isTrue(System.nanoTime() < deadline, "the flusher never entered flush");
+            try {
+                w.tick();
+            } catch (Mm2Exception busy) {
+                e = busy;
+            }
+        }
         Check.equal(Mm2Exception.BUSY, e.code(), "code: " + e.getMessage());
         flusher.join(10_000);
         Check.isTrue(flushEnd.get() instanceof Mm2Exception

@@ -13,12 +13,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Failover translation from Java: a task writes checkpoints on embedded clusters, then
  * {@link RemoteClusterUtils} reads them back by group, list and regex, and reports what moving
  * the groups would skip or re-read against their commits on the target.
  */
+@Timeout(120)
 public final class RemoteClusterUtilsTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 

@@ -12,12 +12,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Stopping from a second Java thread while another polls, in every phase of a task's life:
  * right after start, while the seeded offset-syncs topic is loading, and after checkpoints flow.
  * The race KAFKA-21435 is about lives in the first two.
  */
+@Timeout(120)
 public final class StopTest {
     /** Stops or closes slower than this count as hung (the library's own stops take milliseconds). */
     private static final long STOP_BOUND_MS = 5_000;
@@ -116,7 +119,8 @@ public final class StopTest {
      * early in start-up, as soon as the offset syncs are loading, or after checkpoints arrived
      * (which are then checked against what the test committed). Nothing may outlive a cycle.
      */
-    @Test(timeoutSeconds = 600)
+    @Test
+    @Timeout(600)
     public void twoHundredStartPollStopCyclesFromTwoThreads() throws Exception {
         int cycles = Integer.getInteger("test.cycles", 200);
         int seeded = 50_000;

@@ -1,0 +1,100 @@
+package io.mm2checkpoint.test;
+
+import io.mm2checkpoint.Diagnostics;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The jar carries its native library: the suite runs against the packaged jar, so the library in
+ * use must have come out of it, and nothing may be left in the temporary directory.
+ */
+@Timeout(120)
+public final class LoaderTest {
+    private static final String JAR_OF_THIS_BUILD = "mm2checkpoint.jar";
+
+    @Test
+    public void theLibraryComesFromTheJarAndLeavesNoTemporaryFile() throws IOException {
+        Check.equal("jar", Diagnostics.libraryOrigin(), "where the native library was loaded from");
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> left = Files.list(tmp)) {
+            List<Path> extracted = left.filter(p -> p.getFileName().toString().startsWith("mm2checkpoint-")).toList();
+            Check.equal(List.of(), extracted, "extraction directories left in " + tmp);
+        }
+    }
+
+    @Test
+    public void theJarIsMultiReleaseAndAllowsNativeAccess() throws IOException {
+        try (JarFile jar = new JarFile(jar())) {
+            var attributes = jar.getManifest().getMainAttributes();
+            Check.equal("true", attributes.getValue("Multi-Release"), "Multi-Release");
+            Check.equal("ALL-UNNAMED", attributes.getValue("Enable-Native-Access"), "Enable-Native-Access");
+            Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint.so") != null, "library in the jar");
+            Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint_jni.so") != null, "JNI bridge in the jar");
+        }
+    }
+
+    /**
+     * {@code mm2checkpoint.library.path} wins over the jar: a second JVM on the bare jar, pointed
+     * at a directory holding copies of the native files, loads those (and a wrong directory fails
+     * with the path in the message instead of falling back silently).
+     */
+    @Test
+    public void theLibraryPathPropertyOverridesTheJar(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        try (JarFile jar = new JarFile(jar())) {
+            for (String f : new String[] {"libmm2_checkpoint.so", "libmm2_checkpoint_jni.so"}) {
+                try (var in = jar.getInputStream(jar.getEntry("native/linux-x86_64/" + f))) {
+                    Files.copy(in, dir.resolve(f));
+                }
+            }
+        }
+        Check.equal("property " + System.getProperty("mm2checkpoint.binding"), runChild(dir.toString()).strip(),
+                "child JVM with the property");
+        String wrong = runChild(dir.resolve("missing").toString());
+        Check.isTrue(wrong.contains("missing"), "a wrong directory is named in the failure: " + wrong);
+    }
+
+    private static String runChild(String libraryPath) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx64m");
+        if (Runtime.version().feature() >= 22) {
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+        }
+        cmd.add("-Dmm2checkpoint.binding=" + System.getProperty("mm2checkpoint.binding"));
+        cmd.add("-Dmm2checkpoint.library.path=" + libraryPath);
+        cmd.add("-cp");
+        cmd.add(jar() + File.pathSeparator + System.getProperty("mm2checkpoint.testClasses"));
+        cmd.add(PrintOrigin.class.getName());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        Check.isTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM finished");
+        return new String(out, StandardCharsets.UTF_8);
+    }
+
+    private static String jar() {
+        String jar = System.getProperty(JAR_OF_THIS_BUILD);
+        Check.isTrue(jar != null && new File(jar).isFile(), "-D" + JAR_OF_THIS_BUILD + " names the built jar: " + jar);
+        return jar;
+    }
+
+    /** The child JVM's main: prints where the library came from and the binding. */
+    public static final class PrintOrigin {
+        public static void main(String[] args) {
+            try {
+                System.out.println(Diagnostics.libraryOrigin() + " " + Diagnostics.binding());
+            } catch (Throwable t) {
+                System.out.println(t);
+            }
+        }
+    }
+}
