@@ -1,0 +1,97 @@
+package io.mm2checkpoint.connect;
+
+import io.mm2checkpoint.CheckpointTask;
+import io.mm2checkpoint.Diagnostics;
+import io.mm2checkpoint.Mm2Exception;
+import io.mm2checkpoint.PollResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One native checkpoint task inside a Connect worker. {@link #stop} may come while the native
+ * task is still loading its topics on its own thread (the moment of KAFKA-21435), and from any
+ * thread, also while {@link #poll} blocks: the native stop wakes the poll, joins the task's
+ * threads and closes its clients before it returns.
+ */
+public final class NativeMirrorCheckpointTask extends SourceTask {
+    private static final Logger log = LoggerFactory.getLogger(NativeMirrorCheckpointTask.class);
+    /**
+     * How long one poll may block. Connect 4.x calls {@link #stop} on the task's own thread once
+     * {@code poll} has returned, so this bounds how long a stop waits; the native stop itself
+     * takes milliseconds, also while the task is still loading.
+     */
+    private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+
+    private volatile CheckpointTask task;
+    private String label = "?";
+
+    @Override
+    public void start(Map<String, String> props) {
+        label = props.getOrDefault(ConnectorKeys.SOURCE_ALIAS, "?") + "->"
+                + props.getOrDefault(ConnectorKeys.TARGET_ALIAS, "?") + " task "
+                + props.get(NativeMirrorCheckpointConnector.TASK_INDEX) + "/"
+                + props.get(NativeMirrorCheckpointConnector.TASK_COUNT);
+        try {
+            int index = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_INDEX));
+            int count = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_COUNT));
+            CheckpointTask t = new CheckpointTask(NativeMirrorCheckpointConnector.config(props, index, count));
+            t.start();
+            task = t;
+        } catch (Mm2Exception | NumberFormatException e) {
+            throw new ConnectException("mm2-checkpoint " + label + " could not start: " + e.getMessage(), e);
+        }
+        log.info("mm2-checkpoint {} started (native library {}, {} binding)", label, Diagnostics.version(),
+                Diagnostics.binding());
+    }
+
+    /** Runs checkpoint cycles; the native task writes the checkpoints itself, so this returns null. */
+    @Override
+    public List<SourceRecord> poll() {
+        CheckpointTask t = task;
+        if (t == null || t.isClosed()) {
+            return null;
+        }
+        PollResult r;
+        try {
+            r = t.poll(POLL_TIMEOUT);
+        } catch (IllegalStateException closedByStop) {
+            return null;
+        }
+        switch (r.status()) {
+            case FAILED:
+                throw new ConnectException("mm2-checkpoint " + label + " failed: " + t.fatalError().orElse("unknown"));
+            case EMITTED:
+                log.debug("mm2-checkpoint {} wrote {} checkpoints", label, r.checkpoints().size());
+                return null;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Stops and frees the native task: returns once its threads are joined and its clients
+     * closed, and once a poll in progress on Connect's task thread has returned.
+     */
+    @Override
+    public void stop() {
+        CheckpointTask t = task;
+        if (t == null) {
+            return;
+        }
+        long started = System.nanoTime();
+        t.close();
+        log.info("mm2-checkpoint {} stopped in {} ms; live library clients {}, threads {}", label,
+                (System.nanoTime() - started) / 1_000_000, Diagnostics.liveClients(), Diagnostics.liveThreads());
+    }
+
+    @Override
+    public String version() {
+        return ConnectorKeys.VERSION;
+    }
+}

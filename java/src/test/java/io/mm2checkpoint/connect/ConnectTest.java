@@ -1,0 +1,505 @@
+package io.mm2checkpoint.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.mm2checkpoint.CheckpointConfig;
+import io.mm2checkpoint.CheckpointTask;
+import io.mm2checkpoint.PollResult;
+import io.mm2checkpoint.PollStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The connector in a real Kafka Connect cluster: two distributed workers (separate JVMs,
+ * {@code ConnectDistributed}) on a real Kafka broker, the connector installed through
+ * {@code plugin.path} from the built jar. One broker serves as both the source and the target
+ * cluster (the aliases keep their topics apart), which keeps the run within two cores.
+ */
+@Tag("connect")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(300)
+public final class ConnectTest {
+    private static final String OURS = NativeMirrorCheckpointConnector.class.getName();
+    private static final String JAVA_MM2 = "org.apache.kafka.connect.mirror.MirrorCheckpointConnector";
+    private static final String SYNCS = "mm2-offset-syncs.target.internal";
+    private static final Duration READY = Duration.ofSeconds(120);
+
+    private KafkaBroker broker;
+    private Admin admin;
+    private final List<ConnectWorker> workers = new ArrayList<>();
+    private Path work;
+
+    @BeforeAll
+    void startCluster() throws Exception {
+        work = Path.of(System.getProperty("mm2checkpoint.workDir"), UUID.randomUUID().toString().substring(0, 8));
+        Path plugins = work.resolve("plugins");
+        Files.createDirectories(plugins.resolve("mm2-checkpoint"));
+        Path jar = Path.of(System.getProperty("mm2checkpoint.jar"));
+        Files.copy(jar, plugins.resolve("mm2-checkpoint").resolve(jar.getFileName()));
+        broker = new KafkaBroker();
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        admin = Admin.create(p);
+        admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1), new NewTopic(SYNCS, 1, (short) 1))).all().get();
+        produceSyncs(SYNCS, "orders", 0, 0, 0, 100, 90);
+        produceSyncs(SYNCS, "orders", 1, 0, 0, 50, 40);
+
+        startWorkers("connect-it-", Path.of(System.getProperty("mm2checkpoint.workerClasspath")), "w1", "w2");
+    }
+
+    private void startWorkers(String groupPrefix, Path classpath, String... names) throws IOException {
+        String group = groupPrefix + UUID.randomUUID().toString().substring(0, 8);
+        List<ConnectWorker> started = new ArrayList<>();
+        for (String name : names) {
+            started.add(new ConnectWorker(name, work.resolve(name), broker.bootstrap, group, work.resolve("plugins"),
+                    classpath));
+        }
+        workers.addAll(started);
+        for (ConnectWorker w : started) {
+            w.awaitReady(READY);
+        }
+    }
+
+    @AfterAll
+    void stopCluster() throws Exception {
+        for (ConnectWorker w : workers) {
+            w.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    /** Connector-style MM2 configuration for this broker as both clusters. */
+    private Map<String, String> mm2Config(String connectorClass, String sourceAlias, String targetAlias, String groups) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", connectorClass);
+        c.put("tasks.max", "2");
+        c.put("source.cluster.alias", sourceAlias);
+        c.put("target.cluster.alias", targetAlias);
+        c.put("source.cluster.bootstrap.servers", broker.bootstrap);
+        c.put("target.cluster.bootstrap.servers", broker.bootstrap);
+        c.put("groups", groups);
+        c.put("emit.checkpoints.interval.seconds", "1");
+        c.put("refresh.groups.interval.seconds", "2");
+        c.put("checkpoints.topic.replication.factor", "1");
+        c.put("offset-syncs.topic.replication.factor", "1");
+        c.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+        c.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+        return c;
+    }
+
+    @Test
+    @Order(1)
+    void ourConnectorStartsFromPluginPathAndItsCheckpointsEqualTheNativeApis() throws Exception {
+        commit("app-1", Map.of(0, 150L, 1, 50L));
+        commit("app-2", Map.of(0, 100L));
+        ConnectWorker w = workers.get(0);
+        assertEquals(201, w.put("/connectors/ours/config", mm2Config(OURS, "source", "target", "app-.*")).statusCode(),
+                "connector created");
+        awaitTasksRunning(w, "ours", 2);
+
+        Map<String, MirrorRecords.Checkpoint> expected = nativeCheckpoints("app-1,app-2");
+        // 150 is past the sync 100 -> 90: one past 90, as MM2 translates.
+        assertEquals("{app-1/source.orders-0=91, app-1/source.orders-1=40, app-2/source.orders-0=90}",
+                expected.values().stream().collect(Collectors.toMap(MirrorRecords.Checkpoint::key,
+                        MirrorRecords.Checkpoint::downstream, (a, b) -> b, TreeMap::new)).toString(),
+                "the native API's checkpoints");
+        ConnectWorker.await(READY, "the connector's checkpoints equal the native API's " + expected, () -> {
+            Map<String, MirrorRecords.Checkpoint> got = latest(readCheckpoints("source.checkpoints.internal"));
+            return sameOffsets(expected, got);
+        });
+    }
+
+    /**
+     * Consumer groups appear and disappear every two seconds for half a minute; our connector
+     * and Java's MirrorCheckpointConnector run in turn under the same churn. Ours must restart no
+     * task and log no exception; Java's numbers are printed beside ours.
+     */
+    @Test
+    @Order(4)
+    void groupChurnNeedsNoTaskRestartUnlikeJavasConnector() throws Exception {
+        // Java's MirrorCheckpointConnector runs on a Connect 4.3.1 worker pair (see
+        // src/test/kafka-mirror/pom.xml); ours runs there too, so both meet the same runtime.
+        for (ConnectWorker w : workers) {
+            w.close();
+        }
+        workers.clear();
+        startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), "w3", "w4");
+        commit("churn-stable", Map.of(0, 100L));
+        ChurnResult ours = churn("ours-churn", mm2Config(OURS, "source", "target", "churn-.*"));
+        ChurnResult java = churn("java-churn", mm2Config(JAVA_MM2, "javasrc", "target", "churn-.*"));
+        String table = String.format("%-45s %14s %14s %18s%n", "connector under group churn", "tasks created",
+                "task restarts", "exception lines")
+                + String.format("%-45s %14d %14d %18d%n", "mm2-checkpoint " + OURS.substring(OURS.lastIndexOf('.') + 1),
+                        ours.created, ours.restarts, ours.exceptionLines)
+                + String.format("%-45s %14d %14d %18d%n", "Kafka MirrorCheckpointConnector", java.created,
+                        java.restarts, java.exceptionLines);
+        System.out.print(table);
+        Files.writeString(Path.of(System.getProperty("mm2checkpoint.workDir"), "churn-comparison.txt"),
+                "Connect 4.3.1 workers, Kafka 4.4.0 broker, 15 rounds: a group created and one deleted every 2 s\n\n"
+                        + table + "\nours, exception lines:\n" + String.join("\n", ours.samples)
+                        + "\n\nJava's, exception lines (first 20):\n" + String.join("\n", java.samples));
+        assertEquals(0, ours.restarts, "our task restarts under churn");
+        assertEquals(List.of(), ours.samples, "exception lines logged while our connector ran");
+        assertTrue(ours.checkpointedChurnGroups > 0, "our connector checkpointed churned groups");
+    }
+
+    /**
+     * Deleting the connector while its tasks are still loading a large offset-syncs topic (the
+     * moment of KAFKA-21435) stops every task with no library thread or client left and no
+     * exception logged.
+     */
+    @Test
+    @Order(3)
+    void stoppingTheConnectorWhileTasksLoadLeavesNoThreadOrClient() throws Exception {
+        String syncs = "mm2-offset-syncs.loadtarget.internal";
+        admin.createTopics(List.of(new NewTopic(syncs, 1, (short) 1))).all().get();
+        long[] pairs = new long[2 * 300_000];
+        for (int i = 0; i < 300_000; i++) {
+            pairs[2 * i] = 10L * i;
+            pairs[2 * i + 1] = 10L * i + 3;
+        }
+        produceSyncs(syncs, "orders", 0, pairs);
+        Map<ConnectWorker, long[]> marks = marks();
+        ConnectWorker w = workers.get(1);
+        w.put("/connectors/ours-load/config", mm2Config(OURS, "source", "loadtarget", "app-.*"));
+        awaitTasksRunning(w, "ours-load", 2);
+        w.delete("/connectors/ours-load");
+        ConnectWorker.await(READY, "both tasks of ours-load stopped", () -> stopLines(marks).size() >= 2);
+        List<String> stops = stopLines(marks);
+        // Only this connector's tasks ran in the workers: the last stop leaves nothing.
+        for (ConnectWorker worker : workers) {
+            List<String> own = stopLinesOf(worker, marks.get(worker));
+            if (!own.isEmpty()) {
+                String last = own.get(own.size() - 1);
+                assertTrue(last.contains("live library clients 0, threads 0"), worker.name + ": " + last);
+            }
+        }
+        assertEquals(List.of(), exceptionLines(marks), "exceptions logged while stopping during the load");
+        // The 300,000 syncs take seconds to load: the stop came first, or this test proved nothing.
+        assertTrue(workers.stream().filter(ConnectWorker::isAlive)
+                .noneMatch(x -> since(x, marks.get(x)).contains("offset syncs") && since(x, marks.get(x))
+                        .lines().anyMatch(l -> l.contains("checkpoint task ready") && l.contains("300000"))),
+                "the tasks were stopped while loading: " + stops);
+        System.out.println("stopped while loading: " + stops);
+    }
+
+    /** A killed worker's tasks move to the other worker; checkpoints continue and never go back. */
+    @Test
+    @Order(2)
+    void killedWorkersTasksMoveAndCheckpointsContinueNeverBackwards() throws Exception {
+        ConnectWorker killed = workers.get(0);
+        ConnectWorker survivor = workers.get(1);
+        awaitTasksRunning(survivor, "ours", 2);
+        killed.kill();
+        ConnectWorker.await(READY, "both tasks of `ours` running on " + survivor.workerId(), () -> {
+            try {
+                JsonNode tasks = survivor.json("/connectors/ours/status").get("tasks");
+                int onSurvivor = 0;
+                for (JsonNode t : tasks) {
+                    if ("RUNNING".equals(t.get("state").asText()) && survivor.workerId().equals(t.get("worker_id").asText())) {
+                        onSurvivor++;
+                    }
+                }
+                return onSurvivor == 2;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        // The mirror moves on (a new sync) and so does the group; MM2 emits a checkpoint only
+        // when the downstream offset advances.
+        produceSyncs(SYNCS, "orders", 0, 200, 180);
+        commit("app-1", Map.of(0, 200L, 1, 50L));
+        ConnectWorker.await(READY, "a checkpoint of app-1 at 200 -> 180 after the failover", () -> {
+            MirrorRecords.Checkpoint c = latest(readCheckpoints("source.checkpoints.internal"))
+                    .get("app-1/source.orders-0");
+            return c != null && c.upstream() == 200 && c.downstream() == 180;
+        });
+        Map<String, MirrorRecords.Checkpoint> last = new HashMap<>();
+        for (MirrorRecords.Checkpoint c : readCheckpoints("source.checkpoints.internal")) {
+            MirrorRecords.Checkpoint before = last.put(c.key(), c);
+            assertTrue(before == null || (before.downstream() <= c.downstream() && before.upstream() <= c.upstream()),
+                    "checkpoint went backwards: " + c + " after " + before);
+        }
+        // Leave the workers to the next test with no task of ours running.
+        Map<ConnectWorker, long[]> marks = marks();
+        survivor.delete("/connectors/ours");
+        ConnectWorker.await(READY, "both tasks of `ours` stopped", () -> stopLines(marks).size() >= 2);
+        assertEquals(List.of(), exceptionLines(marks), "exceptions logged by the surviving worker");
+    }
+
+    // ------------------------------------------------------------------ churn
+
+    record ChurnResult(int created, int restarts, int exceptionLines, List<String> samples, int checkpointedChurnGroups) {}
+
+    private ChurnResult churn(String name, Map<String, String> config) throws Exception {
+        Map<ConnectWorker, long[]> marks = marks();
+        ConnectWorker w = workers.get(0);
+        w.put("/connectors/" + name + "/config", config);
+        awaitTasksRunning(w, name, 1);
+        int rounds = 15;
+        CountDownLatch done = new CountDownLatch(rounds);
+        AtomicInteger round = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        ScheduledExecutorService churner = Executors.newSingleThreadScheduledExecutor();
+        try {
+            churner.scheduleAtFixedRate(() -> {
+                int i = round.getAndIncrement();
+                try {
+                    commit("churn-" + name + "-" + i, Map.of(0, 100L));
+                    if (i >= 2) {
+                        admin.deleteConsumerGroups(List.of("churn-" + name + "-" + (i - 2))).all().get();
+                    }
+                } catch (Exception e) {
+                    failure.compareAndSet(null, e);
+                }
+                done.countDown();
+            }, 0, 2, TimeUnit.SECONDS);
+            assertTrue(done.await(120, TimeUnit.SECONDS), "churn rounds finished");
+        } finally {
+            churner.shutdownNow();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("churning groups failed", failure.get());
+        }
+        String checkpointsTopic = config.get("source.cluster.alias") + ".checkpoints.internal";
+        int checkpointed = (int) readCheckpoints(checkpointsTopic).stream()
+                .map(MirrorRecords.Checkpoint::group).filter(g -> g.startsWith("churn-" + name)).distinct().count();
+        w.delete("/connectors/" + name);
+        ConnectWorker.await(READY, name + " deleted", () -> {
+            try {
+                return w.get("/connectors/" + name).statusCode() == 404;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        // Every creation of a task id after its first is a restart.
+        int created = 0;
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        Pattern creating = Pattern.compile("Creating task (" + Pattern.quote(name) + "-\\d+)");
+        for (ConnectWorker x : workers) {
+            Matcher m = creating.matcher(since(x, marks.get(x)));
+            while (m.find()) {
+                created++;
+                ids.add(m.group(1));
+            }
+        }
+        List<String> exceptions = exceptionLines(marks);
+        return new ChurnResult(created, created - ids.size(), exceptions.size(),
+                exceptions.stream().limit(20).collect(Collectors.toList()), checkpointed);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Waits until the connector has at least {@code min} tasks, all RUNNING; returns how many. */
+    private int awaitTasksRunning(ConnectWorker w, String connector, int min) {
+        AtomicInteger count = new AtomicInteger();
+        ConnectWorker.await(READY, connector + " has " + min + "+ running tasks", () -> {
+            try {
+                JsonNode status = w.json("/connectors/" + connector + "/status");
+                JsonNode tasks = status.get("tasks");
+                for (JsonNode t : tasks) {
+                    if ("FAILED".equals(t.get("state").asText())) {
+                        throw new AssertionError(connector + " task failed: " + t);
+                    }
+                    if (!"RUNNING".equals(t.get("state").asText())) {
+                        return false;
+                    }
+                }
+                count.set(tasks.size());
+                return tasks.size() >= min;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+        return count.get();
+    }
+
+    private void commit(String group, Map<Integer, Long> offsets) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> m = new HashMap<>();
+        offsets.forEach((p, o) -> m.put(new TopicPartition("orders", p), new OffsetAndMetadata(o, "")));
+        admin.alterConsumerGroupOffsets(group, m).all().get();
+    }
+
+    private void produceSyncs(String topic, String syncedTopic, int partition, long... pairs) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, "20");
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, "524288");
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
+            byte[] key = MirrorRecords.offsetSyncKey(syncedTopic, partition);
+            for (int i = 0; i < pairs.length; i += 2) {
+                producer.send(new ProducerRecord<>(topic, 0, key, MirrorRecords.offsetSyncValue(pairs[i], pairs[i + 1])));
+            }
+            producer.flush();
+        }
+    }
+
+    /** Every record of a checkpoints topic, in order (an absent topic reads as empty). */
+    private List<MirrorRecords.Checkpoint> readCheckpoints(String topic) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        List<MirrorRecords.Checkpoint> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            var infos = c.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos == null || infos.isEmpty()) {
+                return out;
+            }
+            List<TopicPartition> tps = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            Map<TopicPartition, Long> end = c.endOffsets(tps);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
+                    out.add(MirrorRecords.checkpoint(r.key(), r.value()));
+                }
+            }
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            return out;
+        }
+        return out;
+    }
+
+    private static Map<String, MirrorRecords.Checkpoint> latest(List<MirrorRecords.Checkpoint> all) {
+        Map<String, MirrorRecords.Checkpoint> m = new TreeMap<>();
+        for (MirrorRecords.Checkpoint c : all) {
+            m.put(c.key(), c);
+        }
+        return m;
+    }
+
+    private static boolean sameOffsets(Map<String, MirrorRecords.Checkpoint> expected, Map<String, MirrorRecords.Checkpoint> got) {
+        for (var e : expected.entrySet()) {
+            MirrorRecords.Checkpoint g = got.get(e.getKey());
+            if (g == null || g.upstream() != e.getValue().upstream() || g.downstream() != e.getValue().downstream()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What the native API (a CheckpointTask in this JVM) computes for these groups, keyed as the connector's. */
+    private Map<String, MirrorRecords.Checkpoint> nativeCheckpoints(String groups) {
+        CheckpointConfig config = CheckpointConfig.builder()
+                .set("source.cluster.alias", "nativesrc")
+                .set("target.cluster.alias", "target")
+                .set("source.cluster.bootstrap.servers", broker.bootstrap)
+                .set("target.cluster.bootstrap.servers", broker.bootstrap)
+                .set("task.assigned.groups", groups)
+                .set("checkpoints.topic.replication.factor", "1")
+                .set("emit.checkpoints.interval.seconds", "1")
+                .build();
+        Map<String, MirrorRecords.Checkpoint> out = new TreeMap<>();
+        try (CheckpointTask task = new CheckpointTask(config)) {
+            task.start();
+            long deadline = System.nanoTime() + READY.toNanos();
+            while (out.size() < 3 && System.nanoTime() < deadline) {
+                PollResult r = task.poll(Duration.ofSeconds(2));
+                assertTrue(r.status() != PollStatus.FAILED, "native task failed: " + task.fatalError());
+                for (io.mm2checkpoint.Checkpoint c : r.checkpoints()) {
+                    String topic = c.topic().replaceFirst("^nativesrc\\.", "source.");
+                    MirrorRecords.Checkpoint k = new MirrorRecords.Checkpoint(c.group(), topic, c.partition(),
+                            c.upstreamOffset(), c.downstreamOffset(), c.metadata());
+                    out.put(k.key(), k);
+                }
+            }
+        }
+        return out;
+    }
+
+    private Map<ConnectWorker, long[]> marks() throws IOException {
+        Map<ConnectWorker, long[]> m = new HashMap<>();
+        for (ConnectWorker w : workers) {
+            m.put(w, w.mark());
+        }
+        return m;
+    }
+
+    private static String since(ConnectWorker w, long[] mark) {
+        try {
+            return w.since(mark);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private List<String> stopLines(Map<ConnectWorker, long[]> marks) {
+        List<String> out = new ArrayList<>();
+        for (ConnectWorker w : workers) {
+            if (w.isAlive()) {
+                out.addAll(stopLinesOf(w, marks.get(w)));
+            }
+        }
+        return out;
+    }
+
+    private static List<String> stopLinesOf(ConnectWorker w, long[] mark) {
+        return since(w, mark).lines().filter(l -> l.contains("mm2-checkpoint") && l.contains(" stopped in ")).toList();
+    }
+
+    /** Lines since the marks that name an exception (a logged stack trace counts once per line). */
+    private List<String> exceptionLines(Map<ConnectWorker, long[]> marks) {
+        List<String> out = new ArrayList<>();
+        for (ConnectWorker w : workers) {
+            if (marks.containsKey(w)) {
+                since(w, marks.get(w)).lines()
+                        .filter(l -> l.contains("Exception") && !l.startsWith("\tat ") && !l.startsWith("\t..."))
+                        .forEach(l -> out.add(w.name + ": " + l));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,58 @@
+package io.mm2checkpoint.connect;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real single-node KRaft Kafka broker on 127.0.0.1, started by the project's one launcher,
+ * {@code scripts/kafka-broker.sh} (its watchdog kills the broker if this JVM dies first).
+ */
+final class KafkaBroker implements AutoCloseable {
+    private final Path script;
+    final String bootstrap;
+    private final String handle;
+
+    KafkaBroker() throws IOException, InterruptedException {
+        script = Path.of(System.getProperty("mm2checkpoint.repo"), "scripts", "kafka-broker.sh");
+        Map<String, String> out = run(List.of("bash", script.toString(), "start", "--owner-pid",
+                Long.toString(ProcessHandle.current().pid()),
+                "--prop", "group.initial.rebalance.delay.ms=0",
+                "--prop", "offsets.topic.num.partitions=4"));
+        bootstrap = out.get("bootstrap");
+        handle = out.get("handle");
+        if (bootstrap == null || handle == null) {
+            throw new IOException("kafka-broker.sh start printed " + out);
+        }
+    }
+
+    private static Map<String, String> run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(cmd + " failed: " + text);
+        }
+        Map<String, String> out = new HashMap<>();
+        for (String line : text.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                out.put(line.substring(0, eq).trim(), line.substring(eq + 1).trim());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            run(List.of("bash", script.toString(), "stop", handle));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stopping the broker", e);
+        }
+    }
+}
