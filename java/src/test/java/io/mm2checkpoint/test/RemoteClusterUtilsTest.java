@@ -55,6 +55,34 @@ public final class RemoteClusterUtilsTest {
         return Map.of("bootstrap.servers", f.clusters.bootstrap(Side.TARGET));
     }
 
+    /**
+     * The drop-in for Kafka's {@code RemoteClusterUtils.translateOffsets}: Java client
+     * properties in (a list-valued bootstrap, a deserializer class that must be ignored), Kafka's
+     * {@code TopicPartition -> OffsetAndMetadata} out, equal to the native translation.
+     */
+    @Test
+    public void theKafkaTypedDropInReturnsKafkasTypes() throws Exception {
+        try (Fixture f = checkpointed()) {
+            Map<String, Object> properties = Map.of(
+                    "bootstrap.servers", List.of(f.clusters.bootstrap(Side.TARGET)),
+                    "key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> got =
+                    io.mm2checkpoint.kafka.RemoteClusterUtils.translateOffsets(properties, "source", "g1", TIMEOUT);
+            Check.equal(Map.of(
+                    new org.apache.kafka.common.TopicPartition("source.orders", 0),
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(91, "m1"),
+                    new org.apache.kafka.common.TopicPartition("source.orders", 1),
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(40, "")), got, "g1 in Kafka's types");
+            Check.equal(Map.of(), io.mm2checkpoint.kafka.RemoteClusterUtils.translateOffsets(properties, "source",
+                    "nobody", TIMEOUT), "a group without checkpoints");
+            Check.throwsType(java.util.concurrent.TimeoutException.class,
+                    () -> io.mm2checkpoint.kafka.RemoteClusterUtils.translateOffsets(
+                            Map.of("bootstrap.servers", "127.0.0.1:1"), "source", "g1", Duration.ofMillis(300)),
+                    "a dead cluster times out as Kafka's does");
+        }
+        Fixture.assertNothingLive("after the Kafka-typed translation");
+    }
+
     @Test
     public void translatesOneGroupAListAndARegexInOneRead() {
         try (Fixture f = checkpointed()) {
