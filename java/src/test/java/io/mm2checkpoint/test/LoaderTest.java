@@ -43,6 +43,20 @@ public final class LoaderTest {
         }
     }
 
+    /** On Java 22+ the binding is the jar's META-INF/versions/22 class, not the Java 17 one. */
+    @Test
+    public void java22UsesTheVersionedPanamaBinding() {
+        String binding = Diagnostics.binding();
+        java.net.URL url = LoaderTest.class.getClassLoader().getResource("io/mm2checkpoint/PanamaBinding.class");
+        Check.isTrue(url != null, "PanamaBinding.class on the classpath");
+        if (Runtime.version().feature() >= 22) {
+            Check.isTrue(url.toString().contains("META-INF/versions/22/"), "versioned class in use: " + url);
+        } else {
+            Check.equal("jni", binding, "binding before Java 22");
+            Check.isTrue(!url.toString().contains("META-INF/versions/"), "base class on Java 17: " + url);
+        }
+    }
+
     /**
      * {@code mm2checkpoint.library.path} wins over the jar: a second JVM on the bare jar, pointed
      * at a directory holding copies of the native files, loads those (and a wrong directory fails
