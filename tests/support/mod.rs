@@ -2,6 +2,8 @@
 //!
 //! - [`tansu`]: a real Kafka-compatible broker process per simulated cluster.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
+//! - [`secure_kafka`]: a real Apache Kafka broker with SSL and SASL_SSL listeners.
+//! - [`flow`]: one replication flow end to end over given client settings and codec.
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
 //! - [`runtime`]: what the `CheckpointTask` runtime tests share (serialisation, a capturing
 //!   logger, latches, latency summaries, a PRNG, the checkpoint monotonicity check).
@@ -13,17 +15,19 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod flow;
 pub mod kafka;
 pub mod mock;
 pub mod runtime;
+pub mod secure_kafka;
 pub mod tansu;
 pub mod wait;
 
 #[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
-    group_state, produce, produce_batched, produce_many, produce_numbered, read_all, read_records,
-    topic_config, Committed, ConsumedRecord, KeyValue, Record,
+    group_state, produce, produce_batched, produce_batched_with, produce_many, produce_numbered,
+    read_all, read_records, topic_config, Committed, ConsumedRecord, KeyValue, Record,
 };
 #[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
