@@ -1,4 +1,4 @@
-//! CheckpointTask under broker faults on real broker processes (tansu): a source cluster that is
+//! CheckpointTask under broker faults on real broker processes (Apache Kafka): a source cluster that is
 //! not there at start, and a target broker that crashes mid-run and comes back empty on the same
 //! port.
 
@@ -17,7 +17,7 @@ use support::runtime::{
     serial, task_config, Monotonicity,
 };
 use support::{commit_group_offsets, create_topic, create_topic_with_config, ensure_topic};
-use support::{wait_until, Tansu};
+use support::{wait_until, Broker};
 
 const SYNCS: &str = "mm2-offset-syncs.target.internal";
 const CHECKPOINTS: &str = "source.checkpoints.internal";
@@ -42,7 +42,7 @@ fn closed_port() -> u16 {
 fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
     let _g = serial();
     install_logger();
-    let target = Tansu::start();
+    let target = Broker::start();
     let t = target.bootstrap();
     create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
     let source = format!("127.0.0.1:{}", closed_port());
@@ -106,8 +106,8 @@ fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
 fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
     let _g = serial();
     install_logger();
-    let source = Tansu::start();
-    let mut target = Tansu::start();
+    let source = Broker::start();
+    let mut target = Broker::start();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -167,7 +167,7 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         );
         assert!(!has(&cp("g1", 0, 200, 200)), "delivered to a dead broker?");
 
-        target.restart_on_same_port();
+        target.restart_fresh();
         eprintln!("target was down for {:?}", killed.elapsed());
         target_topics(&t);
         wait_until(

@@ -18,7 +18,9 @@
 //! [`super::mock::create_mock_topic`]), no ListGroups/DescribeGroups (UnsupportedFeature);
 //! auto-creates 4-partition topics; OffsetCommit/OffsetFetch keep metadata.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, ResourceSpecifier, TopicReplication};
@@ -31,6 +33,7 @@ use rdkafka::metadata::Metadata;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::{Offset, TopicPartitionList};
 
+use super::runtime::Latch;
 use super::wait::{block_on, wait_until};
 
 /// Upper bound for any single helper call.
@@ -467,4 +470,55 @@ fn group_consumer(bootstrap: &str, group: &str) -> BaseConsumer {
         .set("enable.auto.commit", "false")
         .create()
         .unwrap_or_else(|e| panic!("consumer for group {group} on {bootstrap}: {e}"))
+}
+
+/// A consumer that joins `group` on `bootstrap` and keeps polling (so it stays a member) until
+/// dropped.
+pub struct ActiveMember {
+    running: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl ActiveMember {
+    pub fn join(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
+        let consumer: BaseConsumer = client_config(bootstrap)
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            // The first join waits about half of this; keep it short.
+            .set("session.timeout.ms", "6000")
+            .set("heartbeat.interval.ms", "500")
+            .create()
+            .unwrap_or_else(|e| panic!("member of {group}: {e}"));
+        consumer
+            .subscribe(&[topic])
+            .unwrap_or_else(|e| panic!("subscribe {topic}: {e}"));
+        let running = Arc::new(AtomicBool::new(true));
+        let assigned = Latch::new();
+        let (r, a) = (Arc::clone(&running), assigned.clone());
+        let thread = thread::spawn(move || {
+            while r.load(Ordering::SeqCst) {
+                let _ = consumer.poll(Duration::from_millis(100));
+                if !a.is_open() && consumer.assignment().is_ok_and(|tpl| tpl.count() > 0) {
+                    a.open();
+                }
+            }
+        });
+        assigned.wait(
+            Duration::from_secs(30),
+            &format!("{group} to get an assignment"),
+        );
+        ActiveMember {
+            running,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ActiveMember {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
