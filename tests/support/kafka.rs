@@ -154,6 +154,25 @@ pub fn ensure_topic(bootstrap: &str, name: &str, partitions: i32) -> bool {
     created
 }
 
+/// Deletes `name` (DeleteTopics) and waits until metadata no longer shows it.
+pub fn delete_topic(bootstrap: &str, name: &str) {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .unwrap_or_else(|e| panic!("admin client for {bootstrap}: {e}"));
+    let options = AdminOptions::new().operation_timeout(Some(TIMEOUT));
+    let what = format!("DeleteTopics {name} on {bootstrap}");
+    let results = block_on(admin.delete_topics(&[name], &options), TIMEOUT, &what)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    for result in results {
+        if let Err((topic, code)) = result {
+            panic!("{what}: topic {topic} failed with {code:?}");
+        }
+    }
+    wait_until(TIMEOUT, &format!("metadata drops {name}"), || {
+        partition_count(bootstrap, name).is_none()
+    });
+}
+
 /// The value of topic config `key` for `topic` (DescribeConfigs; real brokers only, the mock
 /// cluster does not answer it), None when the broker reports no such entry.
 pub fn topic_config(bootstrap: &str, topic: &str, key: &str) -> Option<String> {
