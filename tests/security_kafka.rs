@@ -36,7 +36,7 @@ fn checkpoints_flow_over(tag: &str, listener: Listener) {
     let kafka = SecureKafka::shared();
     eprintln!(
         "secured broker started in {:?} (certificates, format, start)",
-        kafka.startup()
+        kafka.broker().startup_time()
     );
     flow::run(
         tag,
@@ -104,6 +104,7 @@ fn batch_codecs(segment: &Path) -> Vec<&'static str> {
 /// The first log segment of the flow's offset-syncs topic and the codecs of its batches.
 fn syncs_codecs(kafka: &SecureKafka, outcome: &flow::FlowOutcome) -> (PathBuf, Vec<&'static str>) {
     let segment = kafka
+        .broker()
         .handle()
         .join("data")
         .join(format!("{}-0", outcome.syncs_topic))

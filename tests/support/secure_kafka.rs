@@ -2,22 +2,18 @@
 //! --secure`: PLAINTEXT, SSL (TLS, server-authenticated) and SASL_SSL (PLAIN, SCRAM-SHA-256,
 //! SCRAM-SHA-512, unsecured OAUTHBEARER) on free 127.0.0.1 ports, a CA made for it, and one user.
 //!
-//! [`SecureKafka::shared`] gives every test of a binary the same broker (a start costs seconds).
-//! Its lifetime is the test process: the launcher's watchdog reads our end of a pipe and stops
-//! the broker once the process exits and the pipe closes, so the `static` that holds it cannot
-//! leak it.
+//! [`SecureKafka::shared`] gives every test of a binary the same broker (a start costs seconds);
+//! like [`super::broker::shared`], the launcher's watchdog stops it when the process ends.
 //!
 //! [`SecureKafka::client_settings`] says how a client reaches each listener, in librdkafka's
 //! names: the same names MM2-style configs take under `source.cluster.` / `target.cluster.`
 //! (see [`SecureKafka::mm2_settings`]). Both secured addresses are also registered with
 //! [`super::kafka::register_client_settings`], so the produce/read/commit helpers work on them.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
+use std::sync::OnceLock;
 
+use super::broker::{Broker, BrokerOptions};
 use super::kafka;
 
 /// How a client authenticates on the SASL_SSL listener.
@@ -66,86 +62,55 @@ pub enum Listener {
 
 /// A running secured broker; see the module documentation.
 pub struct SecureKafka {
-    handle: PathBuf,
-    plaintext: String,
-    ssl: String,
-    sasl_ssl: String,
+    broker: Broker,
     ca: PathBuf,
     untrusted_ca: PathBuf,
     username: String,
     password: String,
-    startup: Duration,
-    /// Held open for the broker's lifetime: its watchdog stops the broker at EOF.
-    _lifeline: Mutex<ChildStdin>,
 }
 
 impl SecureKafka {
-    /// The one broker of this test process, started on first use.
+    /// The one secured broker of this test process, started on first use.
     pub fn shared() -> &'static SecureKafka {
         static SHARED: OnceLock<SecureKafka> = OnceLock::new();
         SHARED.get_or_init(SecureKafka::start)
     }
 
-    /// Starts a broker of its own (stopped when dropped). Panics with the launcher's output if
-    /// it does not start.
+    /// Starts a secured broker of its own (stopped when dropped). Panics with the launcher's
+    /// output if it does not start.
     pub fn start() -> SecureKafka {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut child = Command::new(root.join("scripts/kafka-broker.sh"))
-            .args(["start", "--secure", "--lifeline-stdin"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("running scripts/kafka-broker.sh: {e}"));
-        let lifeline = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let lines: Vec<String> = BufReader::new(stdout)
-            .lines()
-            .map(|l| l.expect("launcher output"))
-            .collect();
-        let output = child.wait_with_output().expect("launcher exit");
-        if !output.status.success() {
-            panic!(
-                "scripts/kafka-broker.sh start --secure failed ({}):\n{}\n{}",
-                output.status,
-                lines.join("\n"),
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        let value = |key: &str| -> String {
-            lines
-                .iter()
-                .find_map(|l| l.strip_prefix(key)?.strip_prefix('='))
-                .unwrap_or_else(|| panic!("launcher printed no {key}: {lines:?}"))
+        let broker = Broker::start_with(&BrokerOptions {
+            secure: true,
+            ..BrokerOptions::default()
+        });
+        let field = |key: &str| -> String {
+            broker
+                .field(key)
+                .unwrap_or_else(|| panic!("kafka-broker.sh start --secure printed no {key}"))
                 .to_owned()
         };
-        let broker = SecureKafka {
-            handle: value("handle").into(),
-            plaintext: value("bootstrap"),
-            ssl: value("listener.SSL"),
-            sasl_ssl: value("listener.SASL_SSL"),
-            ca: value("ssl.ca.location").into(),
-            untrusted_ca: value("ssl.untrusted.ca.location").into(),
-            username: value("sasl.username"),
-            password: value("sasl.password"),
-            startup: Duration::from_millis(value("startup_ms").parse().expect("startup_ms")),
-            _lifeline: Mutex::new(lifeline),
+        let secure = SecureKafka {
+            ca: field("ssl.ca.location").into(),
+            untrusted_ca: field("ssl.untrusted.ca.location").into(),
+            username: field("sasl.username"),
+            password: field("sasl.password"),
+            broker,
         };
         for listener in [Listener::Ssl, Listener::SaslSsl(Mechanism::ScramSha512)] {
             kafka::register_client_settings(
-                &broker.bootstrap(listener),
-                broker.client_settings(listener),
+                &secure.bootstrap(listener),
+                secure.client_settings(listener),
             );
         }
-        broker
+        secure
     }
 
     /// `bootstrap.servers` of the listener a client of kind `listener` connects to.
     pub fn bootstrap(&self, listener: Listener) -> String {
         match listener {
-            Listener::Plaintext => self.plaintext.clone(),
-            Listener::Ssl => self.ssl.clone(),
-            Listener::SaslSsl(_) => self.sasl_ssl.clone(),
+            Listener::Plaintext => self.broker.bootstrap(),
+            Listener::Ssl => self.listener("SSL"),
+            Listener::SaslSsl(_) => self.listener("SASL_SSL"),
         }
     }
 
@@ -204,25 +169,14 @@ impl SecureKafka {
         (&self.username, &self.password)
     }
 
-    /// The launcher's directory for this broker (`broker.log`, `tls/`, `server.properties`).
-    pub fn handle(&self) -> &Path {
-        &self.handle
+    /// The broker itself (handle directory, log, restart).
+    pub fn broker(&self) -> &Broker {
+        &self.broker
     }
 
-    /// How long `kafka-broker.sh start --secure` took: certificates, format and broker start.
-    pub fn startup(&self) -> Duration {
-        self.startup
-    }
-}
-
-impl Drop for SecureKafka {
-    fn drop(&mut self) {
-        // Synchronous, so the broker is gone when the drop returns; the lifeline closes after.
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/kafka-broker.sh");
-        let _ = Command::new(script)
-            .arg("stop")
-            .arg(&self.handle)
-            .stdin(Stdio::null())
-            .status();
+    fn listener(&self, name: &str) -> String {
+        self.broker
+            .listener(name)
+            .unwrap_or_else(|| panic!("the secured broker has no {name} listener"))
     }
 }
