@@ -10,10 +10,16 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, StopOutcome};
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::properties::parse_properties;
 
 use support::flow::{self, Side};
 use support::runtime::{assert_no_leaks, install_logger, serial};
 use support::secure_kafka::{Listener, Mechanism, SecureKafka};
+use support::wait_until;
 
 fn side<'a>(kafka: &SecureKafka, listener: Listener, create: &'a dyn Fn(&str, i32)) -> Side<'a> {
     Side {
@@ -179,4 +185,57 @@ fn offset_syncs_written_uncompressed_are_stored_without_a_codec() {
         "{}: {codecs:?}",
         segment.display()
     );
+}
+
+/// examples/mm2-tls-sasl.properties, with its addresses, CA and user replaced by the secured
+/// broker's (A over SASL_SSL, B over SSL: the one broker plays both), is accepted without a
+/// warning and starts a task that loads both internal topics through those listeners.
+#[test]
+fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listeners() {
+    let _g = serial();
+    install_logger();
+    let kafka = SecureKafka::shared();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/mm2-tls-sasl.properties");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (user, password) = kafka.credentials();
+    let ca = kafka.ca().display().to_string();
+    let sasl = kafka.bootstrap(Listener::SaslSsl(Mechanism::ScramSha512));
+    let ssl = kafka.bootstrap(Listener::Ssl);
+    let props: Vec<(String, String)> = parse_properties(&text)
+        .unwrap()
+        .into_iter()
+        .map(|(key, value)| {
+            let value = match key.as_str() {
+                "A.bootstrap.servers" => sasl.clone(),
+                "B.bootstrap.servers" => ssl.clone(),
+                "A.ssl.ca.location" | "B.ssl.ca.location" => ca.clone(),
+                "A.sasl.username" => user.to_owned(),
+                "A.sasl.password" => password.to_owned(),
+                _ => value,
+            };
+            (key, value)
+        })
+        .collect();
+    let (config, warnings) = MirrorCheckpointConfig::from_properties(
+        props.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(
+        config.source_consumer_config()["sasl.mechanism"],
+        "SCRAM-SHA-512"
+    );
+    assert_eq!(config.target_producer_config()["security.protocol"], "SSL");
+    assert_eq!(config.target_producer_config()["compression.type"], "zstd");
+    create_plain("mm2-offset-syncs.B.internal", 1);
+    create_plain("A.checkpoints.internal", 1);
+
+    let task = CheckpointTask::new(config).unwrap();
+    task.start().unwrap();
+    wait_until(Duration::from_secs(60), "both stores loaded", || {
+        assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
+        task.stats().initialized
+    });
+    assert!(matches!(task.stop(), Ok(StopOutcome::Stopped(_))));
+    assert_no_leaks();
 }
