@@ -64,16 +64,16 @@ fi
 stage "cargo fmt --check"
 cargo fmt --check || fail "cargo fmt --check (run 'cargo fmt' to fix)"
 
-stage "cargo clippy --all-targets -- -D warnings"
-cargo clippy --all-targets -- -D warnings || fail "cargo clippy"
+stage "cargo clippy --all-targets --all-features -- -D warnings"
+cargo clippy --all-targets --all-features -- -D warnings || fail "cargo clippy"
 
 # --all-targets leaves out doc tests, so examples in doc comments get their own run (first,
 # so that the last cargo summary printed is the main suite's).
 stage "cargo test --doc"
 cargo test --doc || fail "cargo test --doc"
 
-stage "cargo test --all-targets"
-cargo test --all-targets || fail "cargo test --all-targets"
+stage "cargo test --all-targets --all-features"
+cargo test --all-targets --all-features || fail "cargo test --all-targets"
 [ -n "$preexisting" ] || check_no_leaked_brokers "cargo test"
 
 if [ -f ffi-tests/run.sh ]; then

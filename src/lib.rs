@@ -1,54 +1,46 @@
 //! mm2-checkpoint: the checkpointing half of Kafka MirrorMaker 2, wire- and behaviour-compatible
 //! with Java MM2, built so that stopping a task can never race with its start-up (KAFKA-21435).
 //!
-//! Layers (one concept per module, named after MM2's classes):
-//! - pure core, no Kafka I/O: [`offset_sync`], [`checkpoint`], [`heartbeat`] (records and their
-//!   byte formats, on top of [`wire`]), [`replication_policy`], [`offset_sync_store`] (offset
-//!   translation), [`checkpoint_store`], [`checkpoint_rules`] (what to emit and what to commit),
-//!   [`filters`] and [`mirror_checkpoint_config`];
-//! - runtime: [`kafka`] owns every Kafka client, [`scheduler`] runs start-up and periodic jobs,
-//!   [`checkpoint_task`] composes them into MM2's `MirrorCheckpointTask`, [`diagnostics`]
-//!   counts what is alive;
-//! - around the task: [`remote_cluster_utils`] (failover offset translation on the target, MM2's
-//!   `RemoteClusterUtils`) and [`offset_sync_writer`] (the source side of MM2's offset syncs,
-//!   for mirroring tools that are not MirrorMaker);
-//! - `ffi`: the C ABI (and the few librdkafka calls rust-rdkafka does not wrap); the only place
-//!   with `unsafe`.
+//! Four layers, each a folder, each importing only the ones before it (`tests/layering.rs`
+//! enforces this):
+//! 1. [`core`]: the pure MM2-compatible core — records and their byte formats, replication
+//!    policies, filters, both stores, the checkpoint rules and configuration. No Kafka I/O.
+//! 2. `kafka`: every Kafka client, the stop signal that wakes their blocking calls, and the raw
+//!    librdkafka calls rust-rdkafka lacks (the only outbound `unsafe`).
+//! 3. [`runtime`]: MM2's `MirrorCheckpointTask` (lifecycle, start-up, discovery, cycles),
+//!    the scheduler, failover translation and the offset-sync writer.
+//! 4. `ffi`: the C ABI. Nothing below it imports it.
+//!
+//! The public Rust API is re-exported at the top level (`mm2_checkpoint::checkpoint_task`, …),
+//! so user code does not depend on where a module sits.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod checkpoint;
-pub mod checkpoint_rules;
-pub mod checkpoint_store;
-pub mod checkpoint_task;
-pub mod diagnostics;
-pub mod embedded;
-pub mod error;
+pub mod core;
 #[allow(unsafe_code)]
-pub mod ffi;
-pub mod filters;
-pub mod group_assignment;
-pub mod heartbeat;
+mod ffi;
 pub(crate) mod kafka;
-pub mod mirror_checkpoint_config;
-pub mod offset_sync;
-pub mod offset_sync_store;
-pub mod offset_sync_writer;
-pub mod properties;
-pub mod remote_cluster_utils;
-pub mod replication_policy;
-pub(crate) mod scheduler;
-pub mod stop_signal;
-pub mod topic_partition;
-pub mod wire;
+pub mod runtime;
 
-pub use checkpoint::Checkpoint;
-pub use error::{ConfigError, Error, RecordError};
-pub use offset_sync::OffsetSync;
-pub use topic_partition::TopicPartition;
+pub use crate::core::{
+    checkpoint, checkpoint_rules, checkpoint_store, error, filters, group_assignment, heartbeat,
+    mirror_checkpoint_config, offset_sync, offset_sync_store, properties, replication_policy,
+    topic_partition, wire,
+};
+pub use crate::kafka::{diagnostics, embedded, stop_signal};
+pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_utils};
 
-pub use heartbeat::Heartbeat;
-pub use replication_policy::ReplicationPolicy;
+/// Raw librdkafka calls, for the benchmarks' same-run baselines. Not a stable API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use crate::kafka::librdkafka;
+
+pub use crate::core::checkpoint::Checkpoint;
+pub use crate::core::error::{ConfigError, Error, RecordError};
+pub use crate::core::heartbeat::Heartbeat;
+pub use crate::core::offset_sync::OffsetSync;
+pub use crate::core::replication_policy::ReplicationPolicy;
+pub use crate::core::topic_partition::TopicPartition;
 
 /// Compiles the README's Rust example as a doctest.
 #[doc = include_str!("../README.md")]

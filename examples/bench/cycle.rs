@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
-use mm2_checkpoint::ffi::librdkafka::{self, AdminOutcome, QueueHandle};
+use mm2_checkpoint::librdkafka::{self, AdminOutcome, QueueHandle};
 use mm2_checkpoint::OffsetSync;
 use mm2_checkpoint::TopicPartition;
 use rdkafka::client::Client;

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
-use mm2_checkpoint::ffi::librdkafka;
+use mm2_checkpoint::librdkafka;
 use mm2_checkpoint::OffsetSync;
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};

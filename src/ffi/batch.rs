@@ -4,7 +4,7 @@
 use std::ffi::c_char;
 
 use super::boundary::{destroy, item, value, CText};
-use crate::checkpoint_task::PollStatus;
+use crate::runtime::checkpoint_task::PollStatus;
 use crate::Checkpoint;
 
 /// Why `mm_task_poll` returned, read with `mm_batch_status`.

@@ -10,8 +10,8 @@ use std::ffi::{c_char, c_int, CStr};
 use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::diagnostics::panic_message;
-use crate::error::{ConfigError, Error};
+use crate::core::error::{ConfigError, Error};
+use crate::kafka::diagnostics::panic_message;
 
 /// Result of every fallible call. `MM_RESULT_OK` is 0; `mm_result_str` names each value and
 /// `mm_last_error` gives the message of the calling thread's last failure.
@@ -444,8 +444,8 @@ pub extern "C" fn mm_version() -> *const c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint_task::CheckpointTask;
-    use crate::mirror_checkpoint_config::MirrorCheckpointConfig;
+    use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
+    use crate::runtime::checkpoint_task::CheckpointTask;
 
     fn last_error() -> String {
         let mut buf = [0 as c_char; 256];

@@ -8,8 +8,10 @@ use super::boundary::{
     borrow, borrow_mut, destroy, into_handle, mm_result, out, run, run_errstr, text, value,
     write_text, Failure,
 };
-use crate::error::ConfigError;
-use crate::mirror_checkpoint_config::{parse_properties, ConfigWarning, MirrorCheckpointConfig};
+use crate::core::error::ConfigError;
+use crate::core::mirror_checkpoint_config::{
+    parse_properties, ConfigWarning, MirrorCheckpointConfig,
+};
 
 /// A configuration: MM2 property names and values (connector style such as
 /// `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka

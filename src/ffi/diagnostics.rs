@@ -5,7 +5,7 @@ use std::ffi::c_char;
 
 use super::boundary::{borrow, destroy, into_handle, item, mm_result, out, run, value, CText};
 use super::task::mm_task_t;
-use crate::diagnostics;
+use crate::kafka::diagnostics;
 
 /// Process-wide counters, filled by `mm_diagnostics_get`.
 #[allow(non_camel_case_types)]

@@ -8,13 +8,14 @@ use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
     borrow, destroy, into_handle, mm_result, out, run, text, value, value_errstr, CText, Failure,
 };
-use crate::embedded::{EmbeddedClusters, Side};
+use crate::kafka::embedded::{EmbeddedClusters, Side};
 use crate::{OffsetSync, TopicPartition};
 
 /// Which embedded cluster, as the `side` parameter of the `mm_embedded_*` functions.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // Only C uses it: cbindgen writes it into the header.
 pub enum mm_side {
     /// The source (upstream) cluster, where consumer groups commit and offset syncs live.
     Source = 0,

@@ -13,6 +13,7 @@ use super::boundary::{mm_result, run, Failure};
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(dead_code)] // Only C uses it: cbindgen writes it into the header.
 pub enum mm_log_level {
     /// As `max_level`: deliver nothing.
     Off = 0,

@@ -3,7 +3,6 @@
 //!   [`conf`], [`task`], [`batch`], [`diagnostics`], [`log`], [`embedded`],
 //!   [`remote_cluster_utils`] and [`offset_sync_writer`], all running inside the one
 //!   [`boundary`] that checks pointers, catches panics and maps errors;
-//! - [`librdkafka`]: calls into librdkafka that rust-rdkafka does not wrap.
 //!
 //! The exported functions are `unsafe extern "C"`: their safety contract is the C one written in
 //! each function's documentation (a pointer is NULL or valid as described). NULL is always
@@ -20,7 +19,6 @@ pub mod conf;
 pub mod diagnostics;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod embedded;
-pub mod librdkafka;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod log;
 #[deny(unsafe_op_in_unsafe_fn)]

@@ -12,7 +12,9 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use crate::offset_sync_writer::{OffsetSyncWriter, OffsetSyncWriterConfig, OffsetSyncWriterStats};
+use crate::runtime::offset_sync_writer::{
+    OffsetSyncWriter, OffsetSyncWriterConfig, OffsetSyncWriterStats,
+};
 use crate::TopicPartition;
 
 /// Keys of a writer conf that configure the writer rather than its librdkafka producer.
@@ -353,7 +355,7 @@ pub unsafe extern "C" fn mm_offset_sync_writer_destroy(writer: *mut mm_offset_sy
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::embedded::{EmbeddedClusters, Side};
+    use crate::kafka::embedded::{EmbeddedClusters, Side};
     use std::ffi::{CStr, CString};
 
     const SYNCS: &str = "mm2-offset-syncs.target.internal";

@@ -16,13 +16,13 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use crate::filters::split_list;
-use crate::remote_cluster_utils::{
+use crate::core::filters::split_list;
+use crate::core::replication_policy::{
+    ReplicationPolicy, DEFAULT_POLICY_CLASS, REPLICATION_POLICY_CLASS_CONFIG,
+};
+use crate::runtime::remote_cluster_utils::{
     failover_report, translate_offsets, FailoverReport, GroupSelector, TranslatedOffset,
     TranslatedOffsets,
-};
-use crate::replication_policy::{
-    ReplicationPolicy, DEFAULT_POLICY_CLASS, REPLICATION_POLICY_CLASS_CONFIG,
 };
 use crate::TopicPartition;
 
@@ -794,7 +794,7 @@ pub unsafe extern "C" fn mm_failover_report_destroy(report: *mut mm_failover_rep
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::remote_cluster_utils::PartitionFailover;
+    use crate::runtime::remote_cluster_utils::PartitionFailover;
     use std::ffi::{CStr, CString};
 
     fn conf(entries: &[(&str, &str)]) -> mm_conf_t {

@@ -10,7 +10,7 @@ use super::boundary::{
     write_text, Failure,
 };
 use super::conf::mm_conf_t;
-use crate::checkpoint_task::{CheckpointTask, StopOutcome};
+use crate::runtime::checkpoint_task::{CheckpointTask, StopOutcome};
 
 /// `mm_task_poll` timeout meaning "until the next cycle, a stop or a fatal error" (a macro of
 /// the same name in the header; tests/ffi_header.rs pins the two together).

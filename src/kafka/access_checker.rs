@@ -6,8 +6,8 @@
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::diagnostics;
-use crate::stop_signal::StopSignal;
+use crate::kafka::diagnostics;
+use crate::kafka::stop_signal::StopSignal;
 
 static NEXT_THREAD_TOKEN: AtomicU64 = AtomicU64::new(1);
 

@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use rdkafka::producer::{BaseProducer, Producer};
 
 use super::{client_config, Owned};
-use crate::checkpoint_rules::CommittedOffset;
-use crate::error::Error;
-use crate::ffi::librdkafka::{
+use crate::core::checkpoint_rules::CommittedOffset;
+use crate::core::error::Error;
+use crate::kafka::librdkafka::{
     self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
-use crate::stop_signal::{StopSignal, WakeRegistration};
+use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
 use crate::TopicPartition;
 
 /// A group's committed offsets: partition → offset (`None` = no commit), or why none came back.

@@ -14,8 +14,8 @@ use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
 use super::{producer_config, Owned};
-use crate::error::Error;
-use crate::stop_signal::{lock, StopSignal};
+use crate::core::error::Error;
+use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);

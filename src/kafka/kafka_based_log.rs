@@ -22,9 +22,9 @@ use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::types::RDKafkaType;
 
 use super::{client_config, Owned};
-use crate::error::Error;
-use crate::ffi::librdkafka::{self, Polled, QueueHandle};
-use crate::stop_signal::{StopSignal, WakeRegistration};
+use crate::core::error::Error;
+use crate::kafka::librdkafka::{self, Polled, QueueHandle};
+use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
 /// only bounds the wait should a wake ever be missed.

@@ -5,8 +5,13 @@
 mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
+pub mod diagnostics;
+pub mod embedded;
 pub(crate) mod kafka_based_log;
+#[allow(unsafe_code)]
+pub mod librdkafka;
 pub(crate) mod offset_sync_producer;
+pub mod stop_signal;
 
 pub(crate) use access_checker::Owned;
 

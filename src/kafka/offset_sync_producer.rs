@@ -14,9 +14,11 @@ use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
 use super::{producer_config, Owned};
-use crate::error::Error;
-use crate::offset_sync_writer::{OffsetSyncQueue, OffsetSyncWriterConfig, PromoteTimer, Queued};
-use crate::stop_signal::{lock, StopSignal};
+use crate::core::error::Error;
+use crate::core::offset_sync_queue::{
+    OffsetSyncQueue, OffsetSyncWriterConfig, PromoteTimer, Queued,
+};
+use crate::kafka::stop_signal::{lock, StopSignal};
 use crate::{OffsetSync, TopicPartition};
 
 /// Longest single producer poll while waiting for deliveries (rust-rdkafka's producer poll runs
@@ -141,7 +143,7 @@ impl OffsetSyncWriter {
     }
 
     /// Reports a mirrored record: `upstream_offset` in `upstream` landed at `downstream_offset`.
-    /// Queues a sync when MM2 would (see [`crate::offset_sync_writer::PartitionState`]) and sends
+    /// Queues a sync when MM2 would (see [`crate::core::offset_sync_queue::PartitionState`]) and sends
     /// what may be sent now. Report each partition's records in order. Never blocks.
     pub fn report(
         &mut self,

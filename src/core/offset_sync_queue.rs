@@ -5,7 +5,7 @@
 //!
 //! This module is the pure part: per-partition staleness state ([`PartitionState`]), the
 //! *pending* and *delayed* syncs, the promotion of delayed syncs, and the bound on outstanding
-//! sends ([`OffsetSyncQueue`]). The Kafka part, which owns the producer, is [`OffsetSyncWriter`].
+//! sends ([`OffsetSyncQueue`]). The Kafka part, which owns the producer, is `runtime::offset_sync_writer::OffsetSyncWriter`.
 //!
 //! Differences from Java, on purpose:
 //! - MM2 promotes delayed syncs on Connect's offset commit; without Connect, a timer does it
@@ -20,10 +20,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use crate::error::ConfigError;
+use crate::core::error::ConfigError;
 use crate::{OffsetSync, TopicPartition};
-
-pub use crate::kafka::offset_sync_producer::{OffsetSyncWriter, OffsetSyncWriterStats};
 
 /// Offset-sync sends one writer may have outstanding at once (hard-coded in MM2).
 pub const MAX_OUTSTANDING_OFFSET_SYNCS: usize = 10;
@@ -602,7 +600,7 @@ mod tests {
     /// exponential thinning further back), and never forward past the position.
     #[test]
     fn syncs_from_the_writer_translate_within_lag_plus_twice_the_distance_from_the_head() {
-        use crate::offset_sync_store::OffsetSyncStore;
+        use crate::core::offset_sync_store::OffsetSyncStore;
         for lag in [0, 1, 10, 100] {
             for records in [50i64, 600, 2000] {
                 let mut store = OffsetSyncStore::new();

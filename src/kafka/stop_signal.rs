@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::ffi::librdkafka::QueueHandle;
+use crate::kafka::librdkafka::QueueHandle;
 
 /// Locks a mutex, ignoring poisoning: the data behind our locks stays consistent across a
 /// panicking holder (each update is a single assignment or insert).

@@ -16,8 +16,8 @@ use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use rdkafka::types::RDKafkaType;
 use rdkafka::{Offset, TopicPartitionList};
 
-use crate::error::Error;
-use crate::ffi::librdkafka::{self, Polled};
+use crate::core::error::Error;
+use crate::kafka::librdkafka::{self, Polled};
 use crate::{Checkpoint, OffsetSync};
 
 /// A record as `(partition, key, value)`; `None` is a null key or value.

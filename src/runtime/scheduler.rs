@@ -7,9 +7,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::diagnostics::{panic_message, LibraryThread};
-use crate::error::Error;
-use crate::stop_signal::{lock, StopSignal};
+use crate::core::error::Error;
+use crate::kafka::diagnostics::{panic_message, LibraryThread};
+use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
 /// returns them so the stopper closes them only after the join.

@@ -1,8 +1,8 @@
 //! `OffsetSync`: "record `upstream_offset` of an upstream partition landed at `downstream_offset`
 //! downstream", the record MirrorSourceTask writes to the offset-syncs topic.
 
-use crate::error::RecordError;
-use crate::wire::{Reader, WireStr, Writer, INT32_SIZE, INT64_SIZE};
+use crate::core::error::RecordError;
+use crate::core::wire::{Reader, WireStr, Writer, INT32_SIZE, INT64_SIZE};
 use crate::TopicPartition;
 
 /// One offset sync. The topic is the **upstream** (source-cluster) name, never renamed.
@@ -70,7 +70,7 @@ impl OffsetSync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
+    use crate::core::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn sync(topic: &str, partition: i32, upstream: i64, downstream: i64) -> OffsetSync {

@@ -125,6 +125,8 @@ impl Drop for QueueHandle {
 }
 
 /// One result of [`consumer_poll`].
+// Some fields are read only by the benchmarks (feature `internals`).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[derive(Debug)]
 pub enum Polled {
     /// A record, with owned copies of its key and value (`None` = null).
@@ -356,6 +358,8 @@ pub struct PartitionOffset {
 }
 
 /// One group's part of a group-offsets result.
+// Some fields are read only by the benchmarks (feature `internals`).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 #[derive(Clone, Debug)]
 pub struct GroupOffsets {
     /// Group id.

@@ -20,13 +20,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
-use crate::error::{ConfigError, Error};
-use crate::filters::PatternList;
+use crate::core::error::{ConfigError, Error};
+use crate::core::filters::PatternList;
+use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
-use crate::replication_policy::ReplicationPolicy;
-use crate::stop_signal::StopSignal;
+use crate::kafka::stop_signal::StopSignal;
+use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
 use crate::{Checkpoint, TopicPartition};
 
 /// Which consumer groups to translate.

@@ -6,7 +6,7 @@
 //! and no null. Java's reader never checks that a buffer is used up, so [`Reader`] ignores
 //! trailing bytes too: that is how a v0 reader tolerates a longer future version.
 
-use crate::error::RecordError;
+use crate::core::error::RecordError;
 
 /// The longest `STRING` in bytes: its length must fit a non-negative `INT16`.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
@@ -201,7 +201,7 @@ fn is_continuation(byte: u8) -> bool {
 /// Helpers shared by the record modules' tests.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::error::RecordError;
+    use crate::core::error::RecordError;
 
     /// Checks that cutting `key` or `value` short anywhere (the other part intact) makes
     /// `decode` report `Truncated`: every field of these records is mandatory.

@@ -2,8 +2,8 @@
 //! MirrorHeartbeatTask writes to the `heartbeats` topic. The checkpoint side only needs its
 //! format, to recognise and mirror heartbeat topics.
 
-use crate::error::RecordError;
-use crate::wire::{Reader, WireStr, Writer, INT16_SIZE, INT64_SIZE};
+use crate::core::error::RecordError;
+use crate::core::wire::{Reader, WireStr, Writer, INT16_SIZE, INT64_SIZE};
 
 /// One heartbeat.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -77,7 +77,7 @@ impl Heartbeat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
+    use crate::core::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn decode(key: &[u8], value: &[u8]) -> Result<Heartbeat, RecordError> {

@@ -6,7 +6,7 @@
 //! Java reads the file as ISO-8859-1; we take text that is already decoded, so non-ASCII UTF-8
 //! is kept as written rather than turned into Latin-1 mojibake.
 
-use crate::error::ConfigError;
+use crate::core::error::ConfigError;
 
 /// Parses `.properties` text into `(key, value)` pairs in file order.
 ///

@@ -1,0 +1,20 @@
+//! The pure MM2-compatible core: records and their byte formats, replication policies, filters,
+//! offset translation, the checkpoint rules and configuration. No Kafka I/O, no threads: every
+//! module here is plain data and functions, tested in isolation.
+
+pub mod checkpoint;
+pub mod checkpoint_rules;
+pub mod checkpoint_store;
+pub mod error;
+pub mod filters;
+pub mod group_assignment;
+pub mod heartbeat;
+pub mod mirror_checkpoint_config;
+pub mod offset_sync;
+pub mod offset_sync_queue;
+pub mod offset_sync_store;
+pub mod properties;
+pub mod replication_policy;
+pub mod splitmix;
+pub mod topic_partition;
+pub mod wire;

@@ -1,0 +1,8 @@
+//! The runtime: MM2's `MirrorCheckpointTask` built from the core and the Kafka layer, with the
+//! race-free lifecycle (flag → wake → join → close), plus the two tools around a task:
+//! failover translation and the offset-sync writer.
+
+pub mod checkpoint_task;
+pub mod offset_sync_writer;
+pub mod remote_cluster_utils;
+pub(crate) mod scheduler;
