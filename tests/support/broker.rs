@@ -114,6 +114,11 @@ impl Broker {
             .expect("port in bootstrap")
     }
 
+    /// The broker's process id (the JVM's), as of the last start or restart.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
     /// The `127.0.0.1:port` of the extra listener `name`.
     pub fn listener(&self, name: &str) -> Option<String> {
         self.listeners.get(name).cloned()
