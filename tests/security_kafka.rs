@@ -21,6 +21,9 @@ use support::runtime::{assert_no_leaks, install_logger, serial};
 use support::secure_kafka::{Listener, Mechanism, SecureKafka};
 use support::wait_until;
 
+/// Bound on one metadata request to a ready broker.
+const PROBE: Duration = Duration::from_secs(15);
+
 fn side<'a>(kafka: &SecureKafka, listener: Listener, create: &'a dyn Fn(&str, i32)) -> Side<'a> {
     Side {
         setup_bootstrap: kafka.bootstrap(listener),
@@ -238,4 +241,35 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listeners()
     });
     assert!(matches!(task.stop(), Ok(StopOutcome::Stopped(_))));
     assert_no_leaks();
+}
+
+/// Every secured way in, before and after the broker is restarted with a freshly formatted log
+/// dir (the launcher replays the SCRAM users at format time and keeps its certificates); a
+/// wrong SCRAM password is refused, so the probe can tell.
+#[test]
+fn a_secured_broker_restarted_fresh_still_accepts_tls_and_every_sasl_mechanism() {
+    let mut kafka = SecureKafka::start();
+    let listeners: Vec<Listener> = std::iter::once(Listener::Ssl)
+        .chain(Mechanism::ALL.into_iter().map(Listener::SaslSsl))
+        .collect();
+    let probe_all = |kafka: &SecureKafka, when: &str| {
+        for &listener in &listeners {
+            let answer = SecureKafka::probe(&kafka.client_settings(listener), PROBE);
+            assert_eq!(answer, Ok(1), "{when}: {listener:?}");
+        }
+    };
+    probe_all(&kafka, "after start");
+    let mut wrong = kafka.client_settings(Listener::SaslSsl(Mechanism::ScramSha256));
+    for (key, value) in &mut wrong {
+        if key == "sasl.password" {
+            value.push_str("-wrong");
+        }
+    }
+    // It can only fail, at the timeout: a short one is enough.
+    assert!(
+        SecureKafka::probe(&wrong, Duration::from_secs(3)).is_err(),
+        "a wrong SCRAM password was accepted"
+    );
+    kafka.broker_mut().restart_fresh();
+    probe_all(&kafka, "after a fresh restart");
 }

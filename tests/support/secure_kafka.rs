@@ -12,6 +12,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::Duration;
+
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
 
 use super::broker::{Broker, BrokerOptions};
 use super::kafka;
@@ -169,9 +173,28 @@ impl SecureKafka {
         (&self.username, &self.password)
     }
 
-    /// The broker itself (handle directory, log, restart).
+    /// The broker itself (handle directory, log).
     pub fn broker(&self) -> &Broker {
         &self.broker
+    }
+
+    /// The broker, to kill or restart it (its certificates and SCRAM users survive both).
+    pub fn broker_mut(&mut self) -> &mut Broker {
+        &mut self.broker
+    }
+
+    /// One metadata request with `settings` (librdkafka names, `bootstrap.servers` included):
+    /// the number of brokers it lists, or librdkafka's error.
+    pub fn probe(settings: &[(String, String)], timeout: Duration) -> Result<usize, String> {
+        let mut config = ClientConfig::new();
+        for (key, value) in settings {
+            config.set(key, value);
+        }
+        let consumer: BaseConsumer = config.create().map_err(|e| e.to_string())?;
+        consumer
+            .fetch_metadata(None, timeout)
+            .map(|m| m.brokers().len())
+            .map_err(|e| e.to_string())
     }
 
     fn listener(&self, name: &str) -> String {
