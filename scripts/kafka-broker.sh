@@ -12,11 +12,12 @@
 #                                       formatted one (an empty cluster at the same address)
 #   kafka-broker.sh stop HANDLE         kill the broker and its watchdog, delete the handle dir
 #   kafka-broker.sh status HANDLE       exit 0 when the broker process is alive
-#   kafka-broker.sh demo [DIR]          two clusters "A" and "B" for the README's walk-through;
-#                                       prints their addresses and the stop commands
+#   kafka-broker.sh tool CLASS ARGS...  runs a Kafka command-line tool by its main class, e.g.
+#                                       org.apache.kafka.tools.TopicCommand (kafka-topics)
 #
 # start options:
 #   --dir DIR            handle directory to create (default: a new mktemp dir)
+#   --port PORT          the PLAINTEXT port (default: a free one); no retry if it is taken
 #   --prop KEY=VALUE     extra server property (repeatable; wins over the defaults)
 #   --listener NAME=PROTOCOL
 #                        an extra listener on its own free port, e.g. SSL=SSL or
@@ -257,10 +258,11 @@ start_watchdog() {
 }
 
 cmd_start() {
-    local dir="" lifeline="" owner="" props=() listeners=() fargs=() secure=0
+    local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
+            --port) port="$2"; shift 2 ;;
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
             --format-arg) fargs+=("$2"); shift 2 ;;
@@ -299,7 +301,7 @@ cmd_start() {
 
     local attempt rc=2
     for attempt in 1 2 3 4 5; do
-        random_free_port >"$dir/port"
+        if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port >"$dir/port"; fi
         random_free_port >"$dir/controller_port"
         : >"$dir/listeners"
         local l
@@ -310,12 +312,13 @@ cmd_start() {
         format_dir "$dir"
         rc=0
         launch "$dir" || rc=$?
-        [ $rc = 2 ] || break
+        [ $rc = 2 ] && [ -z "$port" ] || break
         echo "--- [kafka-broker.sh] a port was taken; attempt $attempt failed" >>"$dir/broker.log"
     done
     if [ $rc != 0 ]; then
+        [ $rc != 2 ] || grep -i "address already in use" "$dir/broker.log" | tail -n 1 >&2
         "$SELF" stop "$dir" >/dev/null 2>&1 || true
-        die "could not start a broker"
+        die "could not start a broker${port:+ on port $port}"
     fi
     echo "bootstrap=127.0.0.1:$(cat "$dir/port")"
     echo "handle=$dir"
@@ -367,17 +370,21 @@ cmd_stop() {
     if [ -f "$dir/cluster_id" ]; then rm -rf "$dir"; fi
 }
 
-cmd_demo() {
-    local base="${1:-$(mktemp -d "${TMPDIR:-/tmp}/mm2-demo.XXXXXX")}" name out
-    mkdir -p "$base"
-    for name in A B; do
-        out="$(cmd_start --dir "$base/$name")"
-        echo "$name.$(echo "$out" | grep '^bootstrap=')"
-    done
-    cat <<EOF
-# Both brokers run in the background. Stop them with:
-#   scripts/kafka-broker.sh stop $base/A; scripts/kafka-broker.sh stop $base/B
-EOF
+cmd_tool() {
+    local java libs class="${1:-}"
+    [ -n "$class" ] || die "tool: which main class?"
+    shift
+    java="$(java_bin)"
+    libs="$(kafka_libs)"
+    local log4j
+    log4j="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka-tool.XXXXXX")"
+    write_log4j "$log4j"
+    local rc=0
+    # shellcheck disable=SC2046
+    "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData \
+        -Dlog4j2.configurationFile="$log4j/log4j2.properties" -cp "$libs/*" "$class" "$@" || rc=$?
+    rm -rf "$log4j"
+    return $rc
 }
 
 case "${1:-}" in
@@ -386,7 +393,7 @@ case "${1:-}" in
     restart) shift; cmd_restart "$@" ;;
     stop) cmd_stop "${2:-}" ;;
     status) check_handle "${2:-}"; pid="$(cat "$2/pid")"; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null ;;
-    demo) shift; cmd_demo "$@" ;;
+    tool) shift; cmd_tool "$@" ;;
     version) kafka_version ;;
     *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac

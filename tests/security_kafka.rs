@@ -190,11 +190,11 @@ fn offset_syncs_written_uncompressed_are_stored_without_a_codec() {
     );
 }
 
-/// examples/mm2-tls-sasl.properties, with its addresses, CA and user replaced by the secured
-/// broker's (A over SASL_SSL, B over SSL: the one broker plays both), is accepted without a
-/// warning and starts a task that loads both internal topics through those listeners.
+/// examples/mm2-tls-sasl.properties (its key set checked by tests/example_properties.rs), with
+/// its addresses, CAs and user replaced by the secured broker's (the one broker plays both
+/// clusters), starts a task that loads both internal topics over SASL_SSL with SCRAM-SHA-512.
 #[test]
-fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listeners() {
+fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listener() {
     let _g = serial();
     install_logger();
     let kafka = SecureKafka::shared();
@@ -203,20 +203,18 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listeners()
     let (user, password) = kafka.credentials();
     let ca = kafka.ca().display().to_string();
     let sasl = kafka.bootstrap(Listener::SaslSsl(Mechanism::ScramSha512));
-    let ssl = kafka.bootstrap(Listener::Ssl);
     let props: Vec<(String, String)> = parse_properties(&text)
         .unwrap()
         .into_iter()
         .map(|(key, value)| {
-            let value = match key.as_str() {
-                "A.bootstrap.servers" => sasl.clone(),
-                "B.bootstrap.servers" => ssl.clone(),
-                "A.ssl.ca.location" | "B.ssl.ca.location" => ca.clone(),
-                "A.sasl.username" => user.to_owned(),
-                "A.sasl.password" => password.to_owned(),
+            let replaced = match key.split_once('.').map(|(_, setting)| setting) {
+                Some("bootstrap.servers") => sasl.clone(),
+                Some("ssl.ca.location") => ca.clone(),
+                Some("sasl.username") => user.to_owned(),
+                Some("sasl.password") => password.to_owned(),
                 _ => value,
             };
-            (key, value)
+            (key, replaced)
         })
         .collect();
     let (config, warnings) = MirrorCheckpointConfig::from_properties(
@@ -224,14 +222,16 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listeners()
     )
     .unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(
-        config.source_consumer_config()["sasl.mechanism"],
-        "SCRAM-SHA-512"
-    );
-    assert_eq!(config.target_producer_config()["security.protocol"], "SSL");
-    assert_eq!(config.target_producer_config()["compression.type"], "zstd");
-    create_plain("mm2-offset-syncs.B.internal", 1);
-    create_plain("A.checkpoints.internal", 1);
+    for client in [
+        config.offset_syncs_consumer_config(),
+        config.checkpoints_consumer_config(),
+    ] {
+        assert_eq!(client["bootstrap.servers"], sasl);
+        assert_eq!(client["sasl.mechanism"], "SCRAM-SHA-512");
+        assert_eq!(client["sasl.password"], password);
+    }
+    create_plain(&config.offset_syncs_topic(), 1);
+    create_plain(&config.checkpoints_topic(), 1);
 
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
