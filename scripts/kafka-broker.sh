@@ -25,12 +25,14 @@
 #                        `listener.NAME=127.0.0.1:PORT`; configure it with --prop
 #   --format-arg ARG     extra argument for `kafka-storage format`, e.g. --add-scram
 #                        'SCRAM-SHA-512=[name=alice,password=secret]' (repeatable)
-#   --secure             adds the listeners SSL (TLS) and SASL_SSL (TLS with PLAIN,
-#                        SCRAM-SHA-256, SCRAM-SHA-512 and unsecured OAUTHBEARER), signed by a
-#                        CA made for this broker (scripts/kafka/secure.sh), and one user for
-#                        every mechanism; also prints ssl.ca.location=PATH,
-#                        ssl.untrusted.ca.location=PATH (a CA that signed nothing),
-#                        sasl.username=NAME and sasl.password=SECRET
+#   --secure             adds the listeners SSL (TLS), MTLS (TLS with a required client
+#                        certificate) and SASL_SSL (TLS with PLAIN, SCRAM-SHA-256,
+#                        SCRAM-SHA-512 and unsecured OAUTHBEARER), signed by a CA made for this
+#                        broker (scripts/kafka/secure.sh), and one user for every mechanism;
+#                        also prints ssl.ca.location=PATH, ssl.untrusted.ca.location=PATH (a
+#                        CA that signed nothing), ssl.client.certificate.location=PATH,
+#                        ssl.client.key.location=PATH, sasl.username=NAME and
+#                        sasl.password=SECRET
 #   --lifeline-stdin     a watchdog reads stdin; on EOF (the caller exited or was killed) it
 #                        kills the broker and deletes the handle dir
 #   --owner-pid PID      a watchdog polls PID; when it is gone, same as above
@@ -284,7 +286,7 @@ cmd_start() {
     : >"$dir/broker.log"
     if [ $secure = 1 ]; then
         secure_certs "$dir/tls"
-        listeners=(SSL=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
+        listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
         local line
         # First, so that the caller's --prop and --format-arg can override or add to them.
         while IFS= read -r line; do props=("$line" "${props[@]+"${props[@]}"}"); done \

@@ -62,6 +62,11 @@ fn checkpoints_flow_end_to_end_over_ssl() {
 }
 
 #[test]
+fn checkpoints_flow_end_to_end_over_ssl_with_a_client_certificate() {
+    checkpoints_flow_over("mtls", Listener::MutualTls);
+}
+
+#[test]
 fn checkpoints_flow_end_to_end_over_sasl_ssl_with_scram_sha_512() {
     checkpoints_flow_over("scram512", Listener::SaslSsl(Mechanism::ScramSha512));
 }
@@ -245,11 +250,12 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listener() 
 
 /// Every secured way in, before and after the broker is restarted with a freshly formatted log
 /// dir (the launcher replays the SCRAM users at format time and keeps its certificates); a
-/// wrong SCRAM password is refused, so the probe can tell.
+/// wrong SCRAM password and a missing client certificate are refused, so the probe can tell.
 #[test]
-fn a_secured_broker_restarted_fresh_still_accepts_tls_and_every_sasl_mechanism() {
+fn a_secured_broker_restarted_fresh_still_accepts_tls_mutual_tls_and_every_sasl_mechanism() {
     let mut kafka = SecureKafka::start();
-    let listeners: Vec<Listener> = std::iter::once(Listener::Ssl)
+    let listeners: Vec<Listener> = [Listener::Ssl, Listener::MutualTls]
+        .into_iter()
         .chain(Mechanism::ALL.into_iter().map(Listener::SaslSsl))
         .collect();
     let probe_all = |kafka: &SecureKafka, when: &str| {
@@ -269,6 +275,13 @@ fn a_secured_broker_restarted_fresh_still_accepts_tls_and_every_sasl_mechanism()
     assert!(
         SecureKafka::probe(&wrong, Duration::from_secs(3)).is_err(),
         "a wrong SCRAM password was accepted"
+    );
+    // And the MTLS listener does require the certificate.
+    let mut anonymous = kafka.client_settings(Listener::MutualTls);
+    anonymous.retain(|(key, _)| key != "ssl.certificate.location" && key != "ssl.key.location");
+    assert!(
+        SecureKafka::probe(&anonymous, Duration::from_secs(3)).is_err(),
+        "the MTLS listener accepted a client without a certificate"
     );
     kafka.broker_mut().restart_fresh();
     probe_all(&kafka, "after a fresh restart");

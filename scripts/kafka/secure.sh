@@ -1,12 +1,16 @@
-# Sourced by scripts/kafka-broker.sh for `start --secure`: a throw-away CA and broker certificate,
-# an SSL listener and a SASL_SSL listener (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and unsecured
-# OAUTHBEARER), and the one test user. The broker's own listeners (PLAINTEXT, CONTROLLER) stay
+# Sourced by scripts/kafka-broker.sh for `start --secure`: a throw-away CA, broker and client
+# certificates, an SSL listener, an SSL listener that requires a client certificate (MTLS), a
+# SASL_SSL listener (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and unsecured OAUTHBEARER), and the
+# one test user. The broker's own listeners (PLAINTEXT, CONTROLLER) stay
 # plaintext: only clients use the secured ones.
 #
 # Files in HANDLE/tls/:
 #   ca.pem           the CA that signed the broker certificate (clients: ssl.ca.location)
 #   other-ca.pem     an unrelated CA that signed nothing here (for "untrusted CA" tests)
 #   broker.p12       the broker's key and certificate (SAN IP:127.0.0.1, DNS:localhost)
+#   client.pem, client.key
+#                    a client certificate (CN=alice) and its unencrypted key, signed by ca.pem,
+#                    for the MTLS listener (clients: ssl.certificate.location, ssl.key.location)
 
 # The SASL user, for every mechanism (SCRAM credentials are written at format time).
 SECURE_USER=alice
@@ -32,6 +36,11 @@ secure_certs() {
         printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >"$dir/broker.ext"
         openssl x509 -req -in "$dir/broker.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
             -CAcreateserial -out "$dir/broker.pem" -days 7 -extfile "$dir/broker.ext"
+        openssl req "${key[@]}" -keyout "$dir/client.key" -out "$dir/client.csr" \
+            -subj "/CN=$SECURE_USER"
+        printf 'extendedKeyUsage=clientAuth\n' >"$dir/client.ext"
+        openssl x509 -req -in "$dir/client.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
+            -CAcreateserial -out "$dir/client.pem" -days 7 -extfile "$dir/client.ext"
         openssl pkcs12 -export -in "$dir/broker.pem" -inkey "$dir/broker.key" \
             -certfile "$dir/ca.pem" -name broker -out "$dir/broker.p12" \
             -passout "pass:$SECURE_STORE_PASSWORD"
@@ -48,6 +57,10 @@ secure_props() {
     echo "ssl.keystore.location=$dir/broker.p12"
     echo "ssl.keystore.password=$SECURE_STORE_PASSWORD"
     echo "ssl.key.password=$SECURE_STORE_PASSWORD"
+    # MTLS: the same broker certificate; clients must present one signed by the test CA.
+    echo "listener.name.mtls.ssl.client.auth=required"
+    echo "listener.name.mtls.ssl.truststore.type=PEM"
+    echo "listener.name.mtls.ssl.truststore.location=$dir/ca.pem"
     echo "sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER"
     echo "$sasl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SECURE_USER=\"$SECURE_PASSWORD\";"
     echo "$sasl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
@@ -71,6 +84,8 @@ secure_format_args() {
 secure_report() {
     echo "ssl.ca.location=$1/ca.pem"
     echo "ssl.untrusted.ca.location=$1/other-ca.pem"
+    echo "ssl.client.certificate.location=$1/client.pem"
+    echo "ssl.client.key.location=$1/client.key"
     echo "sasl.username=$SECURE_USER"
     echo "sasl.password=$SECURE_PASSWORD"
 }

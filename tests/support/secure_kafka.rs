@@ -1,5 +1,6 @@
 //! A real Apache Kafka broker with secured listeners, started by `scripts/kafka-broker.sh start
-//! --secure`: PLAINTEXT, SSL (TLS, server-authenticated) and SASL_SSL (PLAIN, SCRAM-SHA-256,
+//! --secure`: PLAINTEXT, SSL (TLS, server-authenticated), MTLS (TLS with a client certificate)
+//! and SASL_SSL (PLAIN, SCRAM-SHA-256,
 //! SCRAM-SHA-512, unsecured OAUTHBEARER) on free 127.0.0.1 ports, a CA made for it, and one user.
 //!
 //! [`SecureKafka::shared`] gives every test of a binary the same broker (a start costs seconds);
@@ -7,7 +8,7 @@
 //!
 //! [`SecureKafka::client_settings`] says how a client reaches each listener, in librdkafka's
 //! names: the same names MM2-style configs take under `source.cluster.` / `target.cluster.`
-//! (see [`SecureKafka::mm2_settings`]). Both secured addresses are also registered with
+//! (see [`SecureKafka::mm2_settings`]). The secured addresses are also registered with
 //! [`super::kafka::register_client_settings`], so the produce/read/commit helpers work on them.
 
 use std::path::{Path, PathBuf};
@@ -60,6 +61,8 @@ pub enum Listener {
     Plaintext,
     /// TLS; the client verifies the broker against the test CA.
     Ssl,
+    /// TLS where the broker requires a client certificate (the listener named MTLS).
+    MutualTls,
     /// TLS and SASL with this mechanism.
     SaslSsl(Mechanism),
 }
@@ -69,6 +72,8 @@ pub struct SecureKafka {
     broker: Broker,
     ca: PathBuf,
     untrusted_ca: PathBuf,
+    client_certificate: PathBuf,
+    client_key: PathBuf,
     username: String,
     password: String,
 }
@@ -96,11 +101,17 @@ impl SecureKafka {
         let secure = SecureKafka {
             ca: field("ssl.ca.location").into(),
             untrusted_ca: field("ssl.untrusted.ca.location").into(),
+            client_certificate: field("ssl.client.certificate.location").into(),
+            client_key: field("ssl.client.key.location").into(),
             username: field("sasl.username"),
             password: field("sasl.password"),
             broker,
         };
-        for listener in [Listener::Ssl, Listener::SaslSsl(Mechanism::ScramSha512)] {
+        for listener in [
+            Listener::Ssl,
+            Listener::MutualTls,
+            Listener::SaslSsl(Mechanism::ScramSha512),
+        ] {
             kafka::register_client_settings(
                 &secure.bootstrap(listener),
                 secure.client_settings(listener),
@@ -114,6 +125,7 @@ impl SecureKafka {
         match listener {
             Listener::Plaintext => self.broker.bootstrap(),
             Listener::Ssl => self.listener("SSL"),
+            Listener::MutualTls => self.listener("MTLS"),
             Listener::SaslSsl(_) => self.listener("SASL_SSL"),
         }
     }
@@ -127,6 +139,13 @@ impl SecureKafka {
             Listener::Ssl => {
                 settings.push(("security.protocol", "SSL".into()));
                 settings.push(("ssl.ca.location", ca));
+            }
+            Listener::MutualTls => {
+                settings.push(("security.protocol", "SSL".into()));
+                settings.push(("ssl.ca.location", ca));
+                let certificate = self.client_certificate.display().to_string();
+                settings.push(("ssl.certificate.location", certificate));
+                settings.push(("ssl.key.location", self.client_key.display().to_string()));
             }
             Listener::SaslSsl(mechanism) => {
                 settings.push(("security.protocol", "SASL_SSL".into()));
