@@ -42,7 +42,8 @@
 #
 # Environment: MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
-# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 60).
+# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
+# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -199,7 +200,7 @@ launch() {
         </dev/null >>"$dir/broker.log" 2>&1) &
     pid=$!
     echo "$pid" >"$dir/pid"
-    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-60}))
+    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-180}))
     while :; do
         if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -q "Kafka Server started"; then
             return 0
@@ -216,7 +217,7 @@ launch() {
         if [ $SECONDS -ge $deadline ]; then
             kill -9 "$pid" 2>/dev/null || true
             tail -n 30 "$dir/broker.log" >&2
-            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-60}s (log: $dir/broker.log)" >&2
+            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-180}s (log: $dir/broker.log)" >&2
             return 1
         fi
         sleep 0.05
