@@ -38,6 +38,8 @@ if grep -rl "WARNING in native method\|FATAL ERROR in native method" java/target
     die "-Xcheck:jni reported JNI misuse (files above)"
 fi
 
-step "example program on Java 17 (examples/jvm)"
-MM2_EXAMPLE_JAVA="$MM2_JAVA17" examples/jvm/run.sh || die "the example program"
+step "example program on Java 17 (examples/jvm, JNI)"
+MM2_EXAMPLE_JAVA="$MM2_JAVA17" examples/jvm/run.sh || die "the example program on Java 17"
+step "example program on Java 22+ (examples/jvm, Panama)"
+MM2_EXAMPLE_JAVA="$MM2_JAVA22" examples/jvm/run.sh || die "the example program on Java 22+"
 step "passed"

@@ -2,7 +2,7 @@ package io.mm2checkpoint;
 
 /**
  * The C ABI of {@code libmm2_checkpoint.so} in Java types, one method per C function (pointers
- * are {@code long} addresses, text is {@link String}). Two implementations: {@link PanamaBinding}
+ * are {@code long} addresses, text is {@link String}). Two implementations: {@code PanamaBinding}
  * (java.lang.foreign, Java 22+) and {@link JniBinding} (a thin C bridge, Java 17+). Everything
  * above this interface — lifetimes, records, exceptions, logging — is shared Java code, so both
  * bindings behave the same by construction.

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
@@ -19,9 +20,9 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>{@value #LIBRARY_PATH_PROPERTY}: a directory holding {@code libmm2_checkpoint.so} (and, for
  *       JNI, {@code libmm2_checkpoint_jni.so} built against it);</li>
- *   <li>the jar: {@code native/linux-x86_64/} is copied to a fresh temporary directory, loaded
- *       from there, and deleted right after loading (Linux keeps a loaded file mapped), so no
- *       file is left behind even when the JVM is killed;</li>
+ *   <li>the jar: the files {@code native/linux-x86_64/index.properties} names are copied to a
+ *       fresh temporary directory, loaded from there, and deleted right after loading (Linux
+ *       keeps a loaded file mapped), so no file is left behind even when the JVM is killed;</li>
  *   <li>{@code java.library.path}, then the dynamic loader's own search.</li>
  * </ol>
  * The JNI bridge finds {@code libmm2_checkpoint.so} beside itself (rpath {@code $ORIGIN}).
@@ -92,11 +93,13 @@ final class NativeLibrary {
             origin = "property";
             return open(jni, new File(dir, file).getAbsolutePath());
         }
-        Path extracted = extractFromJar();
-        if (extracted != null) {
+        Properties index = jarIndex();
+        if (index != null) {
+            Path extracted = extractFromJar(index);
             try {
                 origin = "jar";
-                return open(jni, extracted.resolve(file).toString());
+                String name = jni ? index.getProperty("bridge") : index.getProperty("library");
+                return open(jni, extracted.resolve(name).toString());
             } finally {
                 deleteTree(extracted);
             }
@@ -106,23 +109,40 @@ final class NativeLibrary {
     }
 
     private static NativeBinding open(boolean jni, String path) {
-        return jni ? new JniBinding(path) : new PanamaBinding(path);
+        return jni ? new JniBinding(path) : PanamaBindings.open(path);
     }
 
-    /** Copies the jar's native files into a new temporary directory; null when the jar has none. */
-    private static Path extractFromJar() throws IOException {
+    /**
+     * The jar's {@code index.properties}: {@code library} (the library's file name, its SONAME
+     * when it has one, which is the name the bridge needs) and {@code bridge}; null when this is
+     * not Linux x86-64 or the jar carries no native files.
+     */
+    private static Properties jarIndex() throws IOException {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "");
-        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))
-                || NativeLibrary.class.getResource(RESOURCE_DIR + LIBRARY_FILE) == null) {
+        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
             return null;
         }
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + "index.properties")) {
+            if (in == null) {
+                return null;
+            }
+            Properties index = new Properties();
+            index.load(in);
+            return index;
+        }
+    }
+
+    /** Copies the jar's native files into a new temporary directory. */
+    private static Path extractFromJar(Properties index) throws IOException {
         Path dir = Files.createTempDirectory("mm2checkpoint-");
         try {
-            for (String file : new String[] {LIBRARY_FILE, BRIDGE_FILE}) {
-                try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + file)) {
+            for (String key : new String[] {"library", "bridge"}) {
+                String file = index.getProperty(key);
+                try (InputStream in = file == null ? null : NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + file)) {
                     if (in == null) {
-                        throw new IOException("the jar has " + RESOURCE_DIR + LIBRARY_FILE + " but not " + file);
+                        throw new IOException("the jar's " + RESOURCE_DIR + "index.properties names " + key + "="
+                                + file + ", which the jar does not hold");
                     }
                     Files.copy(in, dir.resolve(file));
                 }

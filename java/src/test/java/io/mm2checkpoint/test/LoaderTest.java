@@ -38,22 +38,33 @@ public final class LoaderTest {
             var attributes = jar.getManifest().getMainAttributes();
             Check.equal("true", attributes.getValue("Multi-Release"), "Multi-Release");
             Check.equal("ALL-UNNAMED", attributes.getValue("Enable-Native-Access"), "Enable-Native-Access");
-            Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint.so") != null, "library in the jar");
+            Check.isTrue(jar.getEntry("native/linux-x86_64/index.properties") != null, "index of the native files");
             Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint_jni.so") != null, "JNI bridge in the jar");
         }
     }
 
-    /** On Java 22+ the binding is the jar's META-INF/versions/22 class, not the Java 17 one. */
+    /**
+     * On Java 22+ the binding is the jar's META-INF/versions/22 class; the Java 17 part of the
+     * jar has no java.lang.foreign code at all.
+     */
     @Test
-    public void java22UsesTheVersionedPanamaBinding() {
-        String binding = Diagnostics.binding();
-        java.net.URL url = LoaderTest.class.getClassLoader().getResource("io/mm2checkpoint/PanamaBinding.class");
-        Check.isTrue(url != null, "PanamaBinding.class on the classpath");
+    public void java22UsesTheVersionedPanamaBinding() throws IOException {
+        ClassLoader loader = LoaderTest.class.getClassLoader();
+        java.net.URL factory = loader.getResource("io/mm2checkpoint/PanamaBindings.class");
+        Check.isTrue(factory != null, "PanamaBindings.class on the classpath");
         if (Runtime.version().feature() >= 22) {
-            Check.isTrue(url.toString().contains("META-INF/versions/22/"), "versioned class in use: " + url);
+            Check.equal("panama", Diagnostics.binding(), "binding on Java 22+");
+            Check.isTrue(factory.toString().contains("META-INF/versions/22/"), "versioned factory in use: " + factory);
         } else {
-            Check.equal("jni", binding, "binding before Java 22");
-            Check.isTrue(!url.toString().contains("META-INF/versions/"), "base class on Java 17: " + url);
+            Check.equal("jni", Diagnostics.binding(), "binding before Java 22");
+            Check.isTrue(!factory.toString().contains("META-INF/versions/"), "base factory on Java 17: " + factory);
+            Check.isTrue(loader.getResource("io/mm2checkpoint/PanamaBinding.class") == null,
+                    "no Panama binding outside META-INF/versions/22");
+        }
+        try (JarFile jar = new JarFile(jar())) {
+            Check.isTrue(jar.getEntry("META-INF/versions/22/io/mm2checkpoint/PanamaBinding.class") != null,
+                    "the Java 22 binding is in the jar");
+            Check.isTrue(jar.getEntry("io/mm2checkpoint/Ffm.class") == null, "no reflective FFM layer");
         }
     }
 
@@ -65,10 +76,18 @@ public final class LoaderTest {
     @Test
     public void theLibraryPathPropertyOverridesTheJar(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         try (JarFile jar = new JarFile(jar())) {
-            for (String f : new String[] {"libmm2_checkpoint.so", "libmm2_checkpoint_jni.so"}) {
+            java.util.Properties index = new java.util.Properties();
+            try (var in = jar.getInputStream(jar.getEntry("native/linux-x86_64/index.properties"))) {
+                index.load(in);
+            }
+            for (String f : new String[] {index.getProperty("library"), index.getProperty("bridge")}) {
                 try (var in = jar.getInputStream(jar.getEntry("native/linux-x86_64/" + f))) {
                     Files.copy(in, dir.resolve(f));
                 }
+            }
+            // The property names a directory laid out as cargo's target/ is: the plain name too.
+            if (!index.getProperty("library").equals("libmm2_checkpoint.so")) {
+                Files.createSymbolicLink(dir.resolve("libmm2_checkpoint.so"), Path.of(index.getProperty("library")));
             }
         }
         Check.equal("property " + System.getProperty("mm2checkpoint.binding"), runChild(dir.toString()).strip(),
