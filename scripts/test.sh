@@ -4,7 +4,7 @@
 # Installs what the tests need (scripts/setup-test-env.sh), then: rustfmt check, clippy with
 # warnings as errors, doc tests, every cargo test target (integration tests start their own
 # Kafka brokers through scripts/kafka-broker.sh), and the later stages whose folders exist:
-# ffi-tests/, examples/jvm/, fuzz/. Stops at the first failing stage with its name and a non-zero exit.
+# ffi-tests/, java/ (java/verify.sh), fuzz/. Stops at the first failing stage with its name and a non-zero exit.
 #
 # Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 30).
 set -euo pipefail
