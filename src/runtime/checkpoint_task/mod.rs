@@ -196,6 +196,10 @@ struct Shared {
     group_sync: Mutex<BTreeMap<(String, TopicPartition), GroupOffsetSyncResult>>,
     tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
     skip_causes_logged: Mutex<BTreeSet<String>>,
+    /// Whether the group filter, resp. the topic filter, matched nothing at the last discovery
+    /// (so the warning is logged once per episode, not at every refresh).
+    group_filter_missed: AtomicBool,
+    topic_filter_missed: AtomicBool,
     hooks: StartupHooks,
 }
 
@@ -267,6 +271,8 @@ impl CheckpointTask {
             group_sync: Mutex::new(BTreeMap::new()),
             tail: Mutex::new(None),
             skip_causes_logged: Mutex::new(BTreeSet::new()),
+            group_filter_missed: AtomicBool::new(false),
+            topic_filter_missed: AtomicBool::new(false),
             hooks,
         });
         Ok(CheckpointTask {
@@ -498,6 +504,19 @@ impl Shared {
             log::warn!(
                 "skipping malformed record in `{topic}`: {error} (further {kind} records are skipped silently)"
             );
+        }
+    }
+
+    /// Warns when a filter starts matching nothing (`miss` holds the reason), once until it
+    /// matches again.
+    fn note_filter_miss(&self, missed: &AtomicBool, miss: Option<String>) {
+        match miss {
+            Some(why) => {
+                if !missed.swap(true, Ordering::SeqCst) {
+                    log::warn!("{why}: nothing to checkpoint until that changes");
+                }
+            }
+            None => missed.store(false, Ordering::SeqCst),
         }
     }
 
