@@ -17,10 +17,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::client::{Client, DefaultClientContext};
+use rdkafka::client::Client;
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::types::RDKafkaType;
 
+use super::client_log::ClientLog;
 use super::{client_config, Owned};
 use crate::core::error::Error;
 use crate::kafka::librdkafka::{self, Polled, QueueHandle};
@@ -58,7 +59,7 @@ pub(crate) struct KafkaBasedLog {
     // Field order is drop order: unregister the wake, release the queue, then destroy the client.
     _registration: WakeRegistration,
     _queue: Arc<QueueHandle>,
-    consumer: Owned<Client>,
+    consumer: Owned<Client<ClientLog>>,
     topic: String,
     signal: StopSignal,
     /// Records applied so far.
@@ -97,7 +98,7 @@ impl KafkaBasedLog {
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
-            DefaultClientContext,
+            ClientLog::new(settings),
         )
         .map_err(|e| Error::kafka(creating(), e))?;
         let consumer = Owned::new(client, role, signal);
