@@ -11,10 +11,9 @@
 //! happens here, not in a logger, so the C log callback and the JVM bridge see the same lines.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use once_cell::sync::Lazy;
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::KafkaError;
@@ -102,7 +101,7 @@ pub(crate) fn syslog_level(level: i32) -> RDKafkaLogLevel {
     }
 }
 
-static REPEATS: Lazy<Mutex<Repeats>> = Lazy::new(|| Mutex::new(Repeats::new(REPEAT_PERIOD)));
+static REPEATS: LazyLock<Mutex<Repeats>> = LazyLock::new(|| Mutex::new(Repeats::new(REPEAT_PERIOD)));
 
 /// Logs `line` of a client of `cluster`, collapsing repeats of warnings and errors.
 fn forward(cluster: &str, level: log::Level, line: String) {
