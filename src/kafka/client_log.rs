@@ -101,7 +101,8 @@ pub(crate) fn syslog_level(level: i32) -> RDKafkaLogLevel {
     }
 }
 
-static REPEATS: LazyLock<Mutex<Repeats>> = LazyLock::new(|| Mutex::new(Repeats::new(REPEAT_PERIOD)));
+static REPEATS: LazyLock<Mutex<Repeats>> =
+    LazyLock::new(|| Mutex::new(Repeats::new(REPEAT_PERIOD)));
 
 /// Logs `line` of a client of `cluster`, collapsing repeats of warnings and errors.
 fn forward(cluster: &str, level: log::Level, line: String) {
