@@ -1,6 +1,8 @@
 //! The examples as a user runs them: `--help` on both, and SIGTERM stopping the checkpoint job
 //! as cleanly as Ctrl-C.
 
+mod support;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -137,12 +139,13 @@ fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs the mirror example to completion and returns its standard output.
+/// Runs the mirror example on `orders` to completion and returns its standard output.
 fn run_mirror(source: &str, target: &str) -> String {
-    let out = Command::new(example("mirror"))
-        .args(["--source", source, "--target", target, "--topic", "orders"])
-        .output()
-        .unwrap();
+    run_mirror_with(&["--source", source, "--target", target, "--topic", "orders"])
+}
+
+fn run_mirror_with(args: &[&str]) -> String {
+    let out = Command::new(example("mirror")).args(args).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -185,4 +188,49 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
             .len(),
         350
     );
+}
+
+#[test]
+fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_partitions_and_resumes(
+) {
+    use support::kafka::{partition_count, produce_numbered};
+    use support::{
+        create_topic, create_topic_with_config, read_all, shared, shared_target, unique,
+    };
+    let (s, t) = (shared().bootstrap(), shared_target().bootstrap());
+    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("orders"));
+    create_topic(&s, &topic, 3);
+    create_topic_with_config(
+        &s,
+        &format!("mm2-offset-syncs.{target_alias}.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    for p in 0..3 {
+        produce_numbered(&s, &topic, p, 40);
+    }
+    let remote = format!("{alias}.{topic}");
+    assert_eq!(partition_count(&t, &remote), None);
+    let args = [
+        "--source",
+        &s,
+        "--target",
+        &t,
+        "--topic",
+        &topic,
+        "--source-alias",
+        &alias,
+        "--target-alias",
+        &target_alias,
+    ];
+    let first = run_mirror_with(&args);
+    assert!(first.contains("mirrored 120 records"), "{first}");
+    assert!(first.contains("with 3 partitions"), "{first}");
+    assert_eq!(partition_count(&t, &remote), Some(3));
+    produce_numbered(&s, &topic, 2, 5);
+    let again = run_mirror_with(&args);
+    assert!(again.contains("mirrored 5 records"), "{again}");
+    for (p, n) in [(0, 40), (1, 40), (2, 45)] {
+        assert_eq!(read_all(&t, &remote, p).len(), n, "{remote}-{p}");
+    }
 }
