@@ -93,7 +93,9 @@ fn on_a_fresh_target_the_created_checkpoints_topic_lets_every_group_behind_the_n
         &[
             ("source.cluster.alias", &source),
             ("target.cluster.alias", &target),
-            ("task.assigned.groups", &assigned),
+            // Discovered (MM2's `groups` filter), not assigned: the first cycle must already
+            // know them.
+            ("groups", &assigned),
             ("checkpoints.topic.replication.factor", "1"),
         ],
     );

@@ -2,8 +2,9 @@
 //!
 //! Threads and what they own (each Kafka client has exactly one owner at a time):
 //! - the **scheduler thread** runs the start-up job (create the checkpoints topic, load the
-//!   checkpoint store, load the offset-sync store) and then the periodic group-offset sync; it
-//!   owns the start-up consumers and the target admin client;
+//!   checkpoint store, load the offset-sync store, discover the groups once) and then the
+//!   periodic group discovery and group-offset sync; it owns the start-up consumers and the
+//!   admin clients;
 //! - the **offset-syncs tail thread** owns the offset-syncs consumer after the initial load;
 //! - the **caller of [`CheckpointTask::poll`]** owns the source admin and the checkpoint producer,
 //!   behind a lock that admits one poll at a time.

@@ -1,6 +1,7 @@
 //! Start-up loading: create the checkpoints topic if missing, read the checkpoints topic into
-//! the checkpoint store, read the offset-syncs topic into the offset-sync store, then hand the
-//! offset-syncs consumer to the tail thread that applies new syncs until the stop.
+//! the checkpoint store, read the offset-syncs topic into the offset-sync store, discover the
+//! groups once (unless they are assigned), then hand the offset-syncs consumer to the tail
+//! thread that applies new syncs until the stop.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -89,6 +90,43 @@ pub(super) fn startup(
             return Err(e);
         }
     };
+    // The first discovery runs before the first cycle may: MM2's connector finds the groups
+    // before it starts its tasks, so their first cycle already checkpoints every group.
+    let mut discovery = None;
+    if c.assigned_groups.is_none() {
+        let opened = Admin::open(
+            &c.source_admin_config(),
+            &c.source_cluster_alias,
+            "checkpoint-source-admin",
+            c.admin_timeout,
+            signal,
+        );
+        let mut source_admin = match opened {
+            Ok(admin) => admin,
+            Err(e) => {
+                leftovers.push(Box::new(log));
+                leftovers.push(Box::new(target_admin));
+                return Err(e.into());
+            }
+        };
+        let first_delay = match discover_groups(shared, &mut source_admin) {
+            Ok(()) => None,
+            Err(JobError::Stopped) => {
+                leftovers.push(Box::new(log));
+                leftovers.push(Box::new(target_admin));
+                leftovers.push(Box::new(source_admin));
+                return Err(JobError::Stopped);
+            }
+            Err(JobError::Transient(e) | JobError::Fatal(e)) => {
+                log::warn!(
+                    "discovering the consumer groups on `{}`: {e}; retrying in the background",
+                    c.source_cluster_alias
+                );
+                Some(Duration::ZERO)
+            }
+        };
+        discovery = Some((source_admin, first_delay));
+    }
     shared
         .counters
         .load_time_us
@@ -116,23 +154,17 @@ pub(super) fn startup(
     *lock(&shared.tail) = Some(tail);
 
     let mut jobs = Vec::new();
-    if c.assigned_groups.is_none() {
-        let mut source_admin = Admin::open(
-            &c.source_admin_config(),
-            &c.source_cluster_alias,
-            "checkpoint-source-admin",
-            c.admin_timeout,
-            signal,
-        )?;
+    if let Some((mut source_admin, first_delay)) = discovery {
         let shared = Arc::clone(shared);
+        // Without periodic refresh, groups are discovered once, at start.
+        let interval = c
+            .refresh_groups_interval
+            .filter(|_| c.refresh_groups_enabled)
+            .unwrap_or(NEVER);
         jobs.push(RepeatingJob {
             name: "group discovery",
-            // Without periodic refresh, groups are discovered once, at start.
-            interval: c
-                .refresh_groups_interval
-                .filter(|_| c.refresh_groups_enabled)
-                .unwrap_or(NEVER),
-            first_delay: Duration::ZERO,
+            interval,
+            first_delay: first_delay.unwrap_or(interval),
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
         });
     }
