@@ -4,14 +4,15 @@
 
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
+use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 
 use support::kafka::partition_count;
 use support::runtime::{
-    assert_no_leaks, install_logger, produce_syncs, serial, task_config, warnings_mentioning,
+    assert_no_leaks, first_cycle, install_logger, produce_syncs, serial, task_config,
+    warnings_mentioning,
 };
 use support::{
     commit_group_offsets, create_topic, create_topic_with_config, shared, shared_target,
@@ -19,35 +20,6 @@ use support::{
 };
 
 const EMIT_WAIT: Duration = Duration::from_secs(60);
-
-/// What the first cycle emitted, as (group, partition, upstream, downstream).
-fn first_cycle(task: &CheckpointTask) -> Vec<(String, i32, i64, i64)> {
-    let deadline = Instant::now() + EMIT_WAIT;
-    loop {
-        let out = task.poll(Duration::from_millis(500)).unwrap();
-        if out.status == PollStatus::Emitted {
-            let mut got: Vec<_> = out
-                .checkpoints
-                .into_iter()
-                .map(|c| {
-                    (
-                        c.consumer_group_id,
-                        c.topic_partition.partition,
-                        c.upstream_offset,
-                        c.downstream_offset,
-                    )
-                })
-                .collect();
-            got.sort();
-            return got;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "no cycle: {out:?}; fatal {:?}",
-            task.fatal_error()
-        );
-    }
-}
 
 #[test]
 fn on_a_fresh_target_the_created_checkpoints_topic_lets_every_group_behind_the_newest_sync_be_checkpointed_in_the_first_cycle(
@@ -101,7 +73,7 @@ fn on_a_fresh_target_the_created_checkpoints_topic_lets_every_group_behind_the_n
     );
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
-    let got = first_cycle(&task);
+    let got = first_cycle(&task, EMIT_WAIT);
     // Through the store's exponentially spaced history: 150 via the sync at 0, 450 via 400.
     let mut expected = Vec::new();
     for ((group, up), down) in groups.iter().zip([11, 411, 911]) {

@@ -20,8 +20,8 @@ use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::runtime::{
-    assert_no_leaks, install_logger, poll_until_emitted, serial, sorted, Events, Latch,
-    Monotonicity,
+    assert_no_leaks, first_cycle, install_logger, poll_until_emitted, serial, sorted, Events,
+    Latch, Monotonicity,
 };
 use support::wait_until;
 
@@ -675,28 +675,6 @@ fn groups_behind_the_newest_sync(c: &EmbeddedClusters) -> MirrorCheckpointConfig
     )
 }
 
-/// What the first cycle emitted, as (group, partition, upstream, downstream).
-fn first_cycle(task: &CheckpointTask) -> Vec<(String, i32, i64, i64)> {
-    let deadline = Instant::now() + EMIT_WAIT;
-    loop {
-        let out = task.poll(Duration::from_millis(500)).unwrap();
-        if out.status == PollStatus::Emitted {
-            return sorted(out.checkpoints)
-                .into_iter()
-                .map(|c| {
-                    (
-                        c.consumer_group_id,
-                        c.topic_partition.partition,
-                        c.upstream_offset,
-                        c.downstream_offset,
-                    )
-                })
-                .collect();
-        }
-        assert!(Instant::now() < deadline, "no cycle: {out:?}");
-    }
-}
-
 #[test]
 fn an_empty_checkpoints_topic_loads_the_full_sync_history_so_every_group_behind_the_newest_sync_is_checkpointed_in_the_first_cycle(
 ) {
@@ -713,7 +691,7 @@ fn an_empty_checkpoints_topic_loads_the_full_sync_history_so_every_group_behind_
             expected.push((group.to_string(), p, up, down));
         }
     }
-    assert_eq!(first_cycle(&task), expected);
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
     assert!(task.stats().checkpoints_load_ok);
     task.stop().unwrap();
     assert_no_leaks();
@@ -733,7 +711,7 @@ fn a_checkpoints_topic_that_is_missing_and_cannot_be_created_starts_pessimistic_
     // Only the group at or past the newest sync translates: nothing proves what an earlier
     // generation emitted for the others.
     let expected: Vec<_> = (0..2).map(|p| ("g3".to_string(), p, 950, 911)).collect();
-    assert_eq!(first_cycle(&task), expected);
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
     assert!(!task.stats().checkpoints_load_ok);
     task.stop().unwrap();
     assert_no_leaks();
