@@ -94,7 +94,8 @@ pub enum StopOutcome {
 /// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskStats {
-    /// True once both stores finished loading.
+    /// True once both stores finished loading (and, without assigned groups, the first group
+    /// discovery ran).
     pub initialized: bool,
     /// Checkpoints written and confirmed.
     pub checkpoints_emitted: u64,
@@ -106,7 +107,7 @@ pub struct TaskStats {
     pub checkpoints_loaded: u64,
     /// Whether those checkpoints loaded successfully (otherwise translation starts pessimistic).
     pub checkpoints_load_ok: bool,
-    /// Time from start to both stores loaded.
+    /// Time from start to [`initialized`](Self::initialized).
     pub load_time: Option<Duration>,
     /// How long the last stop took.
     pub last_stop_time: Option<Duration>,
