@@ -312,21 +312,17 @@ fn run_with_config(file: &str) -> Result<(), String> {
                         }
                     );
                 }
-                for c in &out.checkpoints {
-                    println!(
-                        "{} {} {} -> {}",
-                        c.consumer_group_id,
-                        c.topic_partition,
-                        c.upstream_offset,
-                        c.downstream_offset
-                    );
+                let written = out.checkpoints.len();
+                if written > 0 {
+                    let mut checkpoints = out.checkpoints;
+                    print_table(&mut checkpoints);
                 }
                 println!(
                     "cycle {}: {} groups matched by the filters, {} checkpoints written ({} in \
                      total), {} offset syncs loaded; next cycle {}",
                     stats.cycles,
                     stats.groups,
-                    out.checkpoints.len(),
+                    written,
                     stats.checkpoints_emitted,
                     stats.syncs_loaded,
                     interval.map_or_else(|| "never".to_string(), next_cycle_at),

@@ -439,6 +439,7 @@ fn block_on<F: Future>(future: F, timeout: Duration) -> Result<F::Output, BoxErr
 
 const USAGE: &str = "\
 usage: mirror [--source BOOTSTRAP --target BOOTSTRAP --topic TOPIC] [options]
+       mirror SOURCE TARGET TOPIC [OFFSET_LAG_MAX] [options]     (the same, positionally)
 
 Mirrors one topic from the source cluster to `<source alias>.<topic>` on the target, writing
 MM2 offset syncs, until it has caught up; then exits. A rerun resumes where the last one
@@ -477,8 +478,13 @@ struct Args {
 
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
     let mut parsed = Args::default();
+    let mut positional = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
+        if !arg.starts_with('-') {
+            positional.push(arg);
+            continue;
+        }
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "-h" | "--help" => parsed.help = true,
@@ -497,6 +503,21 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             }
             other => return Err(format!("unknown argument `{other}`")),
         }
+    }
+    let mut positional = positional.into_iter();
+    for slot in [&mut parsed.source, &mut parsed.target, &mut parsed.topic] {
+        if let Some(value) = positional.next() {
+            slot.get_or_insert(value);
+        }
+    }
+    if let Some(lag) = positional.next() {
+        let lag = lag
+            .parse()
+            .map_err(|e| format!("OFFSET_LAG_MAX `{lag}`: {e}"))?;
+        parsed.offset_lag_max.get_or_insert(lag);
+    }
+    if let Some(extra) = positional.next() {
+        return Err(format!("unexpected argument `{extra}`"));
     }
     Ok(parsed)
 }

@@ -12,11 +12,12 @@
 #                                       formatted one (an empty cluster at the same address)
 #   kafka-broker.sh stop HANDLE         kill the broker and its watchdog, delete the handle dir
 #   kafka-broker.sh status HANDLE       exit 0 when the broker process is alive
-#   kafka-broker.sh demo [DIR]          two clusters "A" and "B" for the README's walk-through;
-#                                       prints their addresses and the stop commands
+#   kafka-broker.sh tool CLASS ARGS...  runs a Kafka command-line tool by its main class, e.g.
+#                                       org.apache.kafka.tools.TopicCommand (kafka-topics)
 #
 # start options:
 #   --dir DIR            handle directory to create (default: a new mktemp dir)
+#   --port PORT          the PLAINTEXT port (default: a free one); no retry if it is taken
 #   --prop KEY=VALUE     extra server property (repeatable; wins over the defaults)
 #   --listener NAME=PROTOCOL
 #                        an extra listener on its own free port, e.g. SSL=SSL or
@@ -24,6 +25,14 @@
 #                        `listener.NAME=127.0.0.1:PORT`; configure it with --prop
 #   --format-arg ARG     extra argument for `kafka-storage format`, e.g. --add-scram
 #                        'SCRAM-SHA-512=[name=alice,password=secret]' (repeatable)
+#   --secure             adds the listeners SSL (TLS), MTLS (TLS with a required client
+#                        certificate) and SASL_SSL (TLS with PLAIN, SCRAM-SHA-256,
+#                        SCRAM-SHA-512 and unsecured OAUTHBEARER), signed by a CA made for this
+#                        broker (scripts/kafka/secure.sh), and one user for every mechanism;
+#                        also prints ssl.ca.location=PATH, ssl.untrusted.ca.location=PATH (a
+#                        CA that signed nothing), ssl.client.certificate.location=PATH,
+#                        ssl.client.key.location=PATH, sasl.username=NAME and
+#                        sasl.password=SECRET
 #   --lifeline-stdin     a watchdog reads stdin; on EOF (the caller exited or was killed) it
 #                        kills the broker and deletes the handle dir
 #   --owner-pid PID      a watchdog polls PID; when it is gone, same as above
@@ -33,11 +42,14 @@
 #
 # Environment: MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
-# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 60).
+# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
+# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SELF="$ROOT/scripts/kafka-broker.sh"
+# shellcheck source=kafka/secure.sh
+source "$ROOT/scripts/kafka/secure.sh"
 
 die() {
     echo "kafka-broker.sh: $*" >&2
@@ -188,7 +200,7 @@ launch() {
         </dev/null >>"$dir/broker.log" 2>&1) &
     pid=$!
     echo "$pid" >"$dir/pid"
-    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-60}))
+    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-180}))
     while :; do
         if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -q "Kafka Server started"; then
             return 0
@@ -205,7 +217,7 @@ launch() {
         if [ $SECONDS -ge $deadline ]; then
             kill -9 "$pid" 2>/dev/null || true
             tail -n 30 "$dir/broker.log" >&2
-            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-60}s (log: $dir/broker.log)" >&2
+            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-180}s (log: $dir/broker.log)" >&2
             return 1
         fi
         sleep 0.05
@@ -249,13 +261,15 @@ start_watchdog() {
 }
 
 cmd_start() {
-    local dir="" lifeline="" owner="" props=() listeners=() fargs=()
+    local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
+            --port) port="$2"; shift 2 ;;
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
             --format-arg) fargs+=("$2"); shift 2 ;;
+            --secure) secure=1; shift ;;
             --lifeline-stdin) lifeline=stdin; shift ;;
             --owner-pid) lifeline=pid; owner="$2"; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -271,6 +285,15 @@ cmd_start() {
     fi
     : >"$dir/pid"
     : >"$dir/broker.log"
+    if [ $secure = 1 ]; then
+        secure_certs "$dir/tls"
+        listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
+        local line
+        # First, so that the caller's --prop and --format-arg can override or add to them.
+        while IFS= read -r line; do props=("$line" "${props[@]+"${props[@]}"}"); done \
+            < <(secure_props "$dir/tls" | tac)
+        while IFS= read -r line; do fargs+=("$line"); done < <(secure_format_args)
+    fi
     printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
     if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
     # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded).
@@ -281,7 +304,7 @@ cmd_start() {
 
     local attempt rc=2
     for attempt in 1 2 3 4 5; do
-        random_free_port >"$dir/port"
+        if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port >"$dir/port"; fi
         random_free_port >"$dir/controller_port"
         : >"$dir/listeners"
         local l
@@ -292,12 +315,13 @@ cmd_start() {
         format_dir "$dir"
         rc=0
         launch "$dir" || rc=$?
-        [ $rc = 2 ] || break
+        [ $rc = 2 ] && [ -z "$port" ] || break
         echo "--- [kafka-broker.sh] a port was taken; attempt $attempt failed" >>"$dir/broker.log"
     done
     if [ $rc != 0 ]; then
+        [ $rc != 2 ] || grep -i "address already in use" "$dir/broker.log" | tail -n 1 >&2
         "$SELF" stop "$dir" >/dev/null 2>&1 || true
-        die "could not start a broker"
+        die "could not start a broker${port:+ on port $port}"
     fi
     echo "bootstrap=127.0.0.1:$(cat "$dir/port")"
     echo "handle=$dir"
@@ -307,6 +331,7 @@ cmd_start() {
     while read -r name proto p; do
         [ -n "$name" ] && echo "listener.$name=127.0.0.1:$p"
     done <"$dir/listeners"
+    if [ $secure = 1 ]; then secure_report "$dir/tls"; fi
 }
 
 cmd_restart() {
@@ -348,17 +373,21 @@ cmd_stop() {
     if [ -f "$dir/cluster_id" ]; then rm -rf "$dir"; fi
 }
 
-cmd_demo() {
-    local base="${1:-$(mktemp -d "${TMPDIR:-/tmp}/mm2-demo.XXXXXX")}" name out
-    mkdir -p "$base"
-    for name in A B; do
-        out="$(cmd_start --dir "$base/$name")"
-        echo "$name.$(echo "$out" | grep '^bootstrap=')"
-    done
-    cat <<EOF
-# Both brokers run in the background. Stop them with:
-#   scripts/kafka-broker.sh stop $base/A; scripts/kafka-broker.sh stop $base/B
-EOF
+cmd_tool() {
+    local java libs class="${1:-}"
+    [ -n "$class" ] || die "tool: which main class?"
+    shift
+    java="$(java_bin)"
+    libs="$(kafka_libs)"
+    local log4j
+    log4j="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka-tool.XXXXXX")"
+    write_log4j "$log4j"
+    local rc=0
+    # shellcheck disable=SC2046
+    "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData \
+        -Dlog4j2.configurationFile="$log4j/log4j2.properties" -cp "$libs/*" "$class" "$@" || rc=$?
+    rm -rf "$log4j"
+    return $rc
 }
 
 case "${1:-}" in
@@ -367,7 +396,7 @@ case "${1:-}" in
     restart) shift; cmd_restart "$@" ;;
     stop) cmd_stop "${2:-}" ;;
     status) check_handle "${2:-}"; pid="$(cat "$2/pid")"; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null ;;
-    demo) shift; cmd_demo "$@" ;;
+    tool) shift; cmd_tool "$@" ;;
     version) kafka_version ;;
     *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac

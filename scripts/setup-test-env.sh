@@ -53,9 +53,10 @@ apt_install() {
         || die "apt-get install $* failed"
 }
 
-# command -> Debian package providing it; only missing commands are installed.
+# command -> Debian package providing it; only missing commands are installed. openssl: the
+# launcher's `start --secure` makes its test CA and broker certificate with it.
 missing_pkgs=()
-for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make; do
+for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make openssl:openssl; do
     cmd="${pair%%:*}"
     pkg="${pair#*:}"
     command -v "$cmd" >/dev/null || missing_pkgs+=("$pkg")
@@ -179,20 +180,24 @@ log "javac 22+: ${MM2_JAVAC22:-none}"
 
 # ---------------------------------------------------------------- Apache Kafka
 
-# The broker jars (kafka_2.13 and its runtime dependencies) at the one version pinned in
-# scripts/kafka/pom.xml, copied by Maven into .tools/kafka-<version>/libs; later runs find them
-# there and need no network. scripts/kafka-broker.sh runs them.
+# The broker and tool jars (kafka_2.13, kafka-tools and their runtime dependencies) at the one
+# version pinned in scripts/kafka/pom.xml, copied by Maven into .tools/kafka-<version>/libs;
+# later runs find them there and need no network. scripts/kafka-broker.sh runs them.
 command -v mvn >/dev/null || apt_install maven
 KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/scripts/kafka/pom.xml")"
 [ -n "$KAFKA_VERSION" ] || die "no <kafka.version> in scripts/kafka/pom.xml"
 KAFKA_DIR="$TOOLS/kafka-$KAFKA_VERSION"
 KAFKA_LIBS="$KAFKA_DIR/libs"
-if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null; then
-    log "copying Apache Kafka $KAFKA_VERSION (kafka_2.13 and runtime dependencies) into $KAFKA_DIR"
+# The copy is redone whenever the pom changes (its hash is kept beside the jars).
+POM_HASH="$(sha256sum "$ROOT/scripts/kafka/pom.xml" | cut -d' ' -f1)"
+if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null \
+    || [ "$(cat "$KAFKA_DIR/pom.sha256" 2>/dev/null)" != "$POM_HASH" ]; then
+    log "copying Apache Kafka $KAFKA_VERSION (scripts/kafka/pom.xml) into $KAFKA_DIR"
     rm -rf "$KAFKA_DIR.partial"
     JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
         -DincludeScope=runtime -DoutputDirectory="$KAFKA_DIR.partial/libs" >&2 \
         || die "mvn could not resolve org.apache.kafka:kafka_2.13:$KAFKA_VERSION"
+    echo "$POM_HASH" >"$KAFKA_DIR.partial/pom.sha256"
     rm -rf "$KAFKA_DIR"
     mv "$KAFKA_DIR.partial" "$KAFKA_DIR"
 fi
