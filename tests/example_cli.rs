@@ -179,7 +179,8 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
         "{again}"
     );
     c.produce_data(Side::Source, "orders", 0, 50).unwrap();
-    let more = run_mirror(&source, &target);
+    // The older positional form, as scripts/demo-clusters.sh prints it.
+    let more = run_mirror_with(&[&source, &target, "orders"]);
     assert!(more.contains("mirrored 50 records"), "{more}");
     // Partition 0 of the remote topic holds each source record once.
     assert_eq!(
