@@ -28,8 +28,8 @@ fi
 [ -x "${MM2_JAVAC22:-}" ] || die "no javac 22+ (MM2_JAVAC22='${MM2_JAVAC22:-}'): needed for META-INF/versions/22"
 [ -x "${MM2_JAVA22:-}" ] || die "no Java 22+ runtime (MM2_JAVA22='${MM2_JAVA22:-}')"
 
-step "mvn install (java/pom.xml)"
-mvn -B -f java/pom.xml install \
+step "mvn clean install (java/pom.xml)"
+mvn -B -f java/pom.xml clean install \
     -Dmm2.java17="$MM2_JAVA17" -Dmm2.java22="$MM2_JAVA22" -Dmm2.javac22="$MM2_JAVAC22" "$@" \
     || die "mvn install (reports: java/target/surefire-reports/)"
 
