@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Stages the native files of the jar (called by Maven in generate-resources):
+# Puts the native files into the jar's classes (called by Maven in process-classes):
 #   libmm2_checkpoint.so[.N]  the library, built by cargo, debug info stripped (60 MB -> 15),
 #                             named by its SONAME when it has one
 #   index.properties          the two file names, for the loader
 #   libmm2_checkpoint_jni.so  the JNI bridge (Java 17+), linked against the library above with
 #                             rpath $ORIGIN, so that both extracted into one directory find
 #                             each other without LD_LIBRARY_PATH
-# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME SKIP_CARGO
+# The bridge is compiled with the JNI prototypes javac -h wrote for JniBinding's native methods
+# included, so a C definition whose types disagree with its Java declaration does not compile,
+# and every declared native method must be defined by the bridge.
+# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME SKIP_CARGO JNI_HEADERS_DIR
 set -euo pipefail
-root="$1" profile="$2" out="$3" java_home="$4" skip_cargo="$5"
+root="$1" profile="$2" out="$3" java_home="$4" skip_cargo="$5" jni_headers="$6"
 
 die() {
     echo "build-native.sh: $*" >&2
@@ -25,6 +28,7 @@ fi
 lib="$root/target/$profile/libmm2_checkpoint.so"
 [ -f "$lib" ] || die "$lib is missing (cargo build --lib${profile/debug/})"
 [ -f "$java_home/include/jni.h" ] || die "no JNI headers under $java_home/include"
+[ -f "$jni_headers/io_mm2checkpoint_JniBinding.h" ] || die "no $jni_headers/io_mm2checkpoint_JniBinding.h (javac -h)"
 
 # The library goes into the jar under its SONAME when it has one (libmm2_checkpoint.so.<ABI>):
 # that is the name the bridge records as needed, so the loader extracts it under that name.
@@ -33,9 +37,18 @@ file="${soname:-libmm2_checkpoint.so}"
 rm -rf "$out"
 mkdir -p "$out"
 objcopy --strip-debug "$lib" "$out/$file"
+# The bridge, then the prototypes: C rejects a declaration incompatible with the definition.
+unit="$jni_headers/bridge_checked.c"
+printf '#include "%s"\n#include "io_mm2checkpoint_JniBinding.h"\n' \
+    "$(cd "$(dirname "$0")" && pwd)/mm2_checkpoint_jni.c" > "$unit"
 gcc -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wconversion \
-    -I"$java_home/include" -I"$java_home/include/linux" -I"$root/include" \
-    -o "$out/libmm2_checkpoint_jni.so" "$(dirname "$0")/mm2_checkpoint_jni.c" \
+    -I"$java_home/include" -I"$java_home/include/linux" -I"$root/include" -I"$jni_headers" \
+    -o "$out/libmm2_checkpoint_jni.so" "$unit" \
     -L"$out" -l:"$file" -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined -lpthread \
     || die "gcc: the JNI bridge"
+declared="$(sed -n 's/.*JNICALL \(Java_[A-Za-z0-9_]*\).*/\1/p' "$jni_headers/io_mm2checkpoint_JniBinding.h" | sort -u)"
+defined="$(nm -D --defined-only "$out/libmm2_checkpoint_jni.so" | awk '{ print $3 }' | grep '^Java_' | sort -u)"
+missing="$(comm -23 <(echo "$declared") <(echo "$defined"))"
+[ -z "$missing" ] || die "JniBinding declares native methods the bridge does not define: $missing"
+[ -n "$declared" ] || die "no JNI prototypes in $jni_headers"
 printf 'library=%s\nbridge=libmm2_checkpoint_jni.so\n' "$file" > "$out/index.properties"
