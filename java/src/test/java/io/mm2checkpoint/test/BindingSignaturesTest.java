@@ -27,9 +27,20 @@ public final class BindingSignaturesTest {
     public void theHeaderParsesIntoSignatures() throws IOException {
         Map<String, Signature> header = HeaderSignatures.parse(HeaderSignatures.header());
         Check.isTrue(header.size() >= 80, "functions in the header: " + header.size());
-        Check.equal("ADDRESS mm_task_new[ADDRESS, ADDRESS, LONG]", String.valueOf(header.get("mm_task_new")),
-                "a known prototype");
-        Check.equal("LONG mm_batch_len[ADDRESS]", String.valueOf(header.get("mm_batch_len")), "size_t is LONG");
+        Check.isTrue(header.containsKey("mm_task_new") && header.containsKey("mm_set_log_callback"),
+                "known functions parsed: " + header.keySet());
+        // The parser itself, on declarations shaped as cbindgen writes them.
+        Map<String, Signature> sample = HeaderSignatures.parseText(String.join("\n",
+                "/** doc */", "struct mm_task_t *mm_task_new(struct mm_conf_t *conf,",
+                "                             char *errstr, size_t errstr_size);",
+                "enum mm_result mm_batch_len(const struct mm_batch_t *batch, size_t *len_out);",
+                "void mm_batch_destroy(struct mm_batch_t *batch);", "const char *mm_version(void);",
+                "int32_t mm_x(uint8_t flag, int64_t v, uint64_t u, int level);"));
+        Check.equal("ADDRESS mm_task_new[ADDRESS, ADDRESS, LONG]", String.valueOf(sample.get("mm_task_new")), "pointer result");
+        Check.equal("INT mm_batch_len[ADDRESS, ADDRESS]", String.valueOf(sample.get("mm_batch_len")), "enum result");
+        Check.equal("VOID mm_batch_destroy[ADDRESS]", String.valueOf(sample.get("mm_batch_destroy")), "void");
+        Check.equal("ADDRESS mm_version[]", String.valueOf(sample.get("mm_version")), "(void) parameters");
+        Check.equal("INT mm_x[BYTE, LONG, LONG, INT]", String.valueOf(sample.get("mm_x")), "integer kinds");
     }
 
     /** The Java 22+ binding's descriptors are generated from the header and committed. */

@@ -38,7 +38,11 @@ final class HeaderSignatures {
     }
 
     static Map<String, Signature> parse(Path header) throws IOException {
-        String text = Files.readString(header)
+        return parseText(Files.readString(header));
+    }
+
+    static Map<String, Signature> parseText(String header) {
+        String text = header
                 .replaceAll("(?s)/\\*.*?\\*/", " ")
                 .replaceAll("//[^\\n]*", " ")
                 .replaceAll("(?m)^\\s*#.*$", " ")
