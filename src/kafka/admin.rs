@@ -12,6 +12,7 @@ use rdkafka::producer::{BaseProducer, Producer};
 use super::{client_config, Owned};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
+use crate::kafka::failure::client_creation_error;
 use crate::kafka::librdkafka::{
     self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
@@ -62,9 +63,9 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let handle: BaseProducer = client_config(settings)
-            .create()
-            .map_err(|e| Error::kafka(format!("creating the {role} for cluster `{cluster}`"), e))?;
+        let handle: BaseProducer = client_config(settings).create().map_err(|e| {
+            client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
+        })?;
         let handle = Owned::new(handle, role, signal);
         let queue = Arc::new(handle.call(|h| QueueHandle::new_queue(h.client())));
         let registration = signal.register(Arc::clone(&queue));

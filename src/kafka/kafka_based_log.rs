@@ -23,7 +23,8 @@ use rdkafka::types::RDKafkaType;
 
 use super::{client_config, Owned};
 use crate::core::error::Error;
-use crate::kafka::librdkafka::{self, Polled, QueueHandle};
+use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
+use crate::kafka::librdkafka::{self, NativeError, Polled, QueueHandle};
 use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
@@ -61,6 +62,10 @@ pub(crate) struct KafkaBasedLog {
     consumer: Owned<Client>,
     topic: String,
     signal: StopSignal,
+    /// Where read-to-end reports why it is waiting, and the words naming the cluster.
+    retry: Option<(RetryStatus, String)>,
+    /// Since when client errors came without any record or end in between.
+    failing_since: Option<Instant>,
     /// Records applied so far.
     pub(crate) records_read: u64,
 }
@@ -92,14 +97,14 @@ impl KafkaBasedLog {
         let creating = || format!("creating the {role} for `{topic}`");
         let native = config
             .create_native_config()
-            .map_err(|e| Error::kafka(creating(), e))?;
+            .map_err(|e| client_creation_error(creating(), e))?;
         let client = Client::new(
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
             DefaultClientContext,
         )
-        .map_err(|e| Error::kafka(creating(), e))?;
+        .map_err(|e| client_creation_error(creating(), e))?;
         let consumer = Owned::new(client, role, signal);
         consumer
             .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
@@ -115,8 +120,44 @@ impl KafkaBasedLog {
             consumer,
             topic: topic.to_string(),
             signal: signal.clone(),
+            retry: None,
+            failing_since: None,
             records_read: 0,
         })
+    }
+
+    /// Makes read-to-end report, while client errors keep it waiting, "`cluster` unreachable
+    /// for N s: <librdkafka's error>" into `status`, and clear it once the topic answers.
+    pub(crate) fn report_retries(&mut self, status: &RetryStatus, cluster: String) {
+        self.retry = Some((status.clone(), cluster));
+    }
+
+    /// A client error while reading: fatal ones end the read, others are retried (librdkafka
+    /// reconnects by itself) and reported.
+    fn client_error(&mut self, e: &NativeError) -> Result<(), Error> {
+        if classify(e.code, &e.message) == Retry::Fatal {
+            return Err(kafka_error(
+                format!("reading `{}`", self.topic),
+                e.code,
+                &e.message,
+            ));
+        }
+        let since = *self.failing_since.get_or_insert_with(Instant::now);
+        if let Some((status, cluster)) = &self.retry {
+            status.set(format!(
+                "{cluster} unreachable for {} s: {e}",
+                since.elapsed().as_secs()
+            ));
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self) {
+        if self.failing_since.take().is_some() {
+            if let Some((status, _)) = &self.retry {
+                status.clear();
+            }
+        }
     }
 
     /// Reads from the beginning to the end captured at start, applying every record.
@@ -159,6 +200,7 @@ impl KafkaBasedLog {
                 Polled::Record {
                     offset, key, value, ..
                 } => {
+                    self.progress();
                     seen_anything = true;
                     self.records_read += 1;
                     apply(key.as_deref(), value.as_deref());
@@ -171,11 +213,13 @@ impl KafkaBasedLog {
                     }
                 }
                 Polled::PartitionEof { .. } => {
+                    self.progress();
                     self.drain(apply);
                     return Ok(ReadToEnd::Reached);
                 }
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
                 Polled::Error(e) => {
+                    self.client_error(&e)?;
                     if warned.contains(&e.code) {
                         log::debug!("reading `{}`: {e}; retrying", self.topic);
                     } else {
@@ -196,8 +240,12 @@ impl KafkaBasedLog {
     }
 
     /// Waits up to `max_wait` for records and applies what arrives; returns how many.
-    /// Returns early (with 0) on stop.
-    pub(crate) fn poll_once(&mut self, max_wait: Duration, apply: &mut ApplyRecord<'_>) -> usize {
+    /// Returns early (with 0) on stop, and an error only for a failure retrying cannot fix.
+    pub(crate) fn poll_once(
+        &mut self,
+        max_wait: Duration,
+        apply: &mut ApplyRecord<'_>,
+    ) -> Result<usize, Error> {
         let mut n = 0;
         let mut wait = max_wait.min(POLL_SLICE);
         while !self.signal.is_stopped() {
@@ -209,13 +257,14 @@ impl KafkaBasedLog {
                     wait = Duration::ZERO;
                 }
                 Polled::Error(e) if !is_missing_topic(e.code) => {
+                    self.client_error(&e)?;
                     log::debug!("reading `{}`: {e}", self.topic);
                     break;
                 }
                 _ => break,
             }
         }
-        n
+        Ok(n)
     }
 
     fn poll_one(&self, timeout: Duration) -> Polled {

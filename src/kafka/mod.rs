@@ -7,6 +7,7 @@ pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
 pub mod diagnostics;
 pub mod embedded;
+pub(crate) mod failure;
 pub(crate) mod kafka_based_log;
 #[allow(unsafe_code)]
 pub mod librdkafka;

@@ -2,6 +2,7 @@
 //! the checkpoint store, read the offset-syncs topic into the offset-sync store, then hand the
 //! offset-syncs consumer to the tail thread that applies new syncs until the stop.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,10 +10,12 @@ use std::time::{Duration, Instant};
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
 use super::{Shared, NEVER};
+use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
+use crate::core::mirror_checkpoint_config::Cluster;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
@@ -27,6 +30,7 @@ pub(super) fn startup(
     let began = Instant::now();
     let c = &shared.config;
     let signal = &shared.signal;
+    begin_attempt(shared);
     let mut target_admin = Admin::open(
         &c.target_admin_config(),
         &c.target_cluster_alias,
@@ -56,6 +60,25 @@ pub(super) fn startup(
             return Err(e);
         }
     };
+    // Opened before anything else starts: nothing after this point may fail, so a start-up
+    // retry can never leave a second tail thread behind.
+    let source_admin = match c.assigned_groups {
+        Some(_) => None,
+        None => match Admin::open(
+            &c.source_admin_config(),
+            &c.source_cluster_alias,
+            "checkpoint-source-admin",
+            c.admin_timeout,
+            signal,
+        ) {
+            Ok(admin) => Some(admin),
+            Err(e) => {
+                leftovers.push(Box::new(target_admin));
+                leftovers.push(Box::new(log));
+                return Err(e.into());
+            }
+        },
+    };
     shared
         .counters
         .load_time_us
@@ -78,14 +101,7 @@ pub(super) fn startup(
     *lock(&shared.tail) = Some(tail);
 
     let mut jobs = Vec::new();
-    if c.assigned_groups.is_none() {
-        let mut source_admin = Admin::open(
-            &c.source_admin_config(),
-            &c.source_cluster_alias,
-            "checkpoint-source-admin",
-            c.admin_timeout,
-            signal,
-        )?;
+    if let Some(mut source_admin) = source_admin {
         let shared = Arc::clone(shared);
         jobs.push(RepeatingJob {
             name: "group discovery",
@@ -115,6 +131,26 @@ pub(super) fn startup(
     Ok(jobs)
 }
 
+/// Start-up runs again after a transient failure: forget what an earlier attempt loaded.
+fn begin_attempt(shared: &Shared) {
+    *lock(&shared.checkpoints) = CheckpointStore::new();
+    *write_syncs(shared) = OffsetSyncStore::new();
+    shared
+        .counters
+        .checkpoints_loaded
+        .store(0, Ordering::SeqCst);
+    shared.counters.syncs_loaded.store(0, Ordering::SeqCst);
+}
+
+/// The words naming a cluster in a retry reason: "source cluster `A`".
+fn cluster_words(shared: &Shared, cluster: Cluster) -> String {
+    let alias = match cluster {
+        Cluster::Source => &shared.config.source_cluster_alias,
+        Cluster::Target => &shared.config.target_cluster_alias,
+    };
+    format!("{} cluster `{alias}`", cluster.name())
+}
+
 /// Loads the checkpoints topic once (MM2's CheckpointStore.start). A missing topic is created
 /// (compacted, as MM2's connector creates it) and counts as a failed load, so translation starts
 /// pessimistic: nothing proves what an earlier task generation emitted.
@@ -131,6 +167,7 @@ pub(super) fn load_checkpoints(
         "checkpoints-target-consumer",
         &shared.signal,
     )?;
+    log.report_retries(&shared.retry, cluster_words(shared, Cluster::Target));
     if let Some(hook) = &shared.hooks.checkpoint_store_reading {
         hook(&shared.signal);
     }
@@ -165,6 +202,10 @@ pub(super) fn load_checkpoints(
             leftovers.push(Box::new(log));
             return Err(JobError::Stopped);
         }
+        Err(e @ Error::Fatal { .. }) => {
+            leftovers.push(Box::new(log));
+            return Err(e.into());
+        }
         Err(e) => {
             log::info!("loading checkpoints from `{topic}` failed: {e}; starting pessimistic");
             false
@@ -196,6 +237,10 @@ pub(super) fn load_offset_syncs(
         "offset-syncs-consumer",
         &shared.signal,
     )?;
+    log.report_retries(
+        &shared.retry,
+        cluster_words(shared, c.offset_syncs_topic_location),
+    );
     if let Some(hook) = &shared.hooks.offset_sync_store_reading {
         hook(&shared.signal);
     }
@@ -245,12 +290,27 @@ pub(super) fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value
 
 /// The offset-syncs tail thread: applies new syncs until stopped, then hands the log back so the
 /// stopper closes its consumer after the join.
+/// A panic or a failure retrying cannot fix ends the thread and fails the task: translating
+/// from a store that no longer follows the topic would emit stale checkpoints.
 pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> KafkaBasedLog {
     let topic = log.topic().to_string();
-    while !shared.signal.is_stopped() {
-        log.poll_once(Duration::from_secs(1), &mut |key, value| {
-            apply_sync(shared, &topic, key, value)
-        });
+    let tailed = catch_unwind(AssertUnwindSafe(|| -> Result<(), Error> {
+        while !shared.signal.is_stopped() {
+            #[cfg(feature = "internals")]
+            shared.faults.hit(super::faults::Fault::TailPanics);
+            log.poll_once(Duration::from_secs(1), &mut |key, value| {
+                apply_sync(shared, &topic, key, value)
+            })?;
+        }
+        Ok(())
+    }));
+    match tailed {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => shared.record_fatal(format!("tailing `{topic}` failed: {e}")),
+        Err(panic) => shared.record_fatal(format!(
+            "the offset-syncs tail thread panicked: {}",
+            panic_message(&*panic)
+        )),
     }
     log
 }
