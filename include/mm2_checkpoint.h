@@ -1507,6 +1507,20 @@ void mm_task_destroy(struct mm_task_t *task);
 enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *errstr, size_t errstr_size);
 
 /**
+ * Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+ * cluster `B` unreachable for 30 s: …"). Writes it into `errstr` (`""` when nothing is being
+ * retried: loaded, failed, or not yet waiting) and returns `MM_RESULT_OK`;
+ * `MM_RESULT_NULL_PARAMETER` when `task` is NULL. `errstr` may be NULL; it is NUL-terminated
+ * and cut to `errstr_size - 1` bytes.
+ *
+ * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+ *
+ * # Safety
+ * `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
+ */
+enum mm_result mm_task_retry_reason(const struct mm_task_t *task, char *errstr, size_t errstr_size);
+
+/**
  * Fills `*stats_out` with a snapshot of the task's counters. `MM_RESULT_NULL_PARAMETER` when a
  * pointer is NULL (nothing written). Non-blocking. Any thread, concurrently with every call but
  * `mm_task_destroy`.

@@ -169,8 +169,9 @@ fn unreachable_cluster_is_retried_with_its_reason_visible_then_stop_is_prompt() 
 #[test]
 fn tls_client_on_a_plaintext_listener_fails_with_a_fatal_error_and_stop_is_prompt() {
     let (_clusters, task) = running_task(&[("target.cluster.security.protocol", "SSL")]);
+    // Within seconds: the failure wakes the waiting poll.
     assert_eq!(
-        poll_until_settled(&task, Duration::from_secs(20)),
+        poll_until_settled(&task, Duration::from_secs(5)),
         PollStatus::Failed
     );
     let fatal = task.fatal_error().expect("a fatal error");

@@ -98,9 +98,12 @@ impl Scheduler {
     }
 }
 
-fn record_fatal(fatal: &Mutex<Option<String>>, message: String) {
+/// Records the task's fatal error (the first wins) and wakes a poll waiting for start-up, so
+/// that it returns Failed at once rather than at its timeout.
+pub(crate) fn record_fatal(fatal: &Mutex<Option<String>>, signal: &StopSignal, message: String) {
     log::error!("{message}");
     lock(fatal).get_or_insert(message);
+    signal.nudge();
 }
 
 /// How one guarded run of a job ended.
@@ -115,6 +118,7 @@ enum Ran<T> {
 fn run_guarded<T>(
     scheduler: &str,
     job: &str,
+    signal: &StopSignal,
     fatal: &Mutex<Option<String>>,
     f: impl FnOnce() -> Result<T, JobError>,
 ) -> Ran<T> {
@@ -129,12 +133,13 @@ fn run_guarded<T>(
             Ran::Retry(e)
         }
         Ok(Err(JobError::Fatal(e))) => {
-            record_fatal(fatal, format!("{scheduler}: {job} failed: {e}"));
+            record_fatal(fatal, signal, format!("{scheduler}: {job} failed: {e}"));
             Ran::End
         }
         Err(panic) => {
             record_fatal(
                 fatal,
+                signal,
                 format!("{scheduler}: {job} panicked: {}", panic_message(&*panic)),
             );
             Ran::End
@@ -154,7 +159,7 @@ fn run_startup(
 ) -> Option<Vec<RepeatingJob>> {
     let mut backoff = STARTUP_BACKOFF_MIN;
     loop {
-        match run_guarded(name, "start-up", fatal, || startup(leftovers)) {
+        match run_guarded(name, "start-up", signal, fatal, || startup(leftovers)) {
             Ran::Done(jobs) => {
                 retry.clear();
                 return Some(jobs);
@@ -207,7 +212,7 @@ fn run(
         }
         let job = &mut jobs[i];
         // A transient failure of a repeating job is retried at its next time.
-        let _ = run_guarded(name, job.name, fatal, || (job.run)());
+        let _ = run_guarded(name, job.name, signal, fatal, || (job.run)());
         // Fixed rate: one interval after this run was due; a late run starts late, never twice.
         due[i] = (when + job.interval).max(Instant::now());
     }

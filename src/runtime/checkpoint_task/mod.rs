@@ -32,7 +32,7 @@ use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::stop_signal::{lock, StopSignal};
-use crate::runtime::scheduler::{JobError, Leftovers, Scheduler};
+use crate::runtime::scheduler::{record_fatal, JobError, Leftovers, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
@@ -582,9 +582,7 @@ impl Shared {
     /// Records the task's fatal error (the first one wins), and wakes a poll waiting for start-up
     /// so that it returns Failed at once.
     fn record_fatal(&self, message: String) {
-        log::error!("{message}");
-        lock(&self.fatal).get_or_insert(message);
-        self.signal.nudge();
+        record_fatal(&self.fatal, &self.signal, message);
     }
 
     /// Counts a malformed record; logs the first one of each kind per topic.
