@@ -622,7 +622,7 @@ void mm_conf_destroy(struct mm_conf_t *conf);
 
 /**
  * Sets every key of a Java `.properties` text (an `mm2.properties` file's content, UTF-8) as
- * `mm_conf_set` would. All or nothing: on any failure the conf is unchanged and `errstr` names
+ * `mm_conf_set` would. A key given twice takes its last value, as in `java.util.Properties`. All or nothing: on any failure the conf is unchanged and `errstr` names
  * the key (or line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
  * conf.
  *

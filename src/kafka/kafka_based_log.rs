@@ -14,18 +14,17 @@
 //!   the rest of its batch.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, DefaultClientContext};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::types::RDKafkaType;
 
-use super::{client_config, Owned};
+use super::{client_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
 use crate::kafka::librdkafka::{self, NativeError, Polled, QueueHandle};
-use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
+use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
 /// only bounds the wait should a wake ever be missed.
@@ -56,10 +55,7 @@ pub(crate) enum ReadToEnd {
 
 /// A reader of partition 0 of one topic.
 pub(crate) struct KafkaBasedLog {
-    // Field order is drop order: unregister the wake, release the queue, then destroy the client.
-    _registration: WakeRegistration,
-    _queue: Arc<QueueHandle>,
-    consumer: Owned<Client>,
+    consumer: WakeableClient<Client>,
     topic: String,
     signal: StopSignal,
     /// Where read-to-end reports why it is waiting, and the words naming the cluster.
@@ -105,18 +101,12 @@ impl KafkaBasedLog {
             DefaultClientContext,
         )
         .map_err(|e| client_creation_error(creating(), e))?;
-        let consumer = Owned::new(client, role, signal);
+        let consumer = WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
+            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
         consumer
             .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
-        let queue = consumer
-            .call(QueueHandle::consumer_queue)
-            .map(Arc::new)
-            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
-        let registration = signal.register(Arc::clone(&queue));
         Ok(KafkaBasedLog {
-            _registration: registration,
-            _queue: queue,
             consumer,
             topic: topic.to_string(),
             signal: signal.clone(),

@@ -13,8 +13,10 @@ pub(crate) mod kafka_based_log;
 pub mod librdkafka;
 pub(crate) mod offset_sync_producer;
 pub mod stop_signal;
+mod wakeable_client;
 
 pub(crate) use access_checker::Owned;
+pub(crate) use wakeable_client::WakeableClient;
 
 use std::collections::BTreeMap;
 

@@ -46,7 +46,8 @@ impl std::fmt::Debug for StopSignal {
 }
 
 /// Keeps a queue registered for waking; unregisters on drop (before the client is destroyed).
-pub struct WakeRegistration {
+/// Only [`WakeableClient`](crate::kafka::WakeableClient) holds one.
+pub(crate) struct WakeRegistration {
     signal: StopSignal,
     id: u64,
 }
@@ -87,7 +88,7 @@ impl StopSignal {
 
     /// Registers `queue` to be yielded by [`stop`](Self::stop). If the signal is already set,
     /// the queue is yielded at once, so a poll that starts later still returns immediately.
-    pub fn register(&self, queue: Arc<QueueHandle>) -> WakeRegistration {
+    pub(crate) fn register(&self, queue: Arc<QueueHandle>) -> WakeRegistration {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         {
             let mut queues = lock(&self.inner.queues);
