@@ -14,7 +14,7 @@ use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::Error;
 
-use support::runtime::task_config;
+use support::runtime::{assert_task_clean, task_config};
 use support::wait_for;
 
 /// Generous bound on anything that should be prompt: only a hang detector.
@@ -52,11 +52,13 @@ fn poll_until_settled(task: &CheckpointTask, within: Duration) -> PollStatus {
     }
 }
 
-/// Stops the task and returns how long the stop took.
+/// Stops the task, checks it left no client or thread, and returns how long the stop took.
 fn stop(task: &CheckpointTask) -> Duration {
     let began = Instant::now();
     assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
-    began.elapsed()
+    let took = began.elapsed();
+    assert_task_clean(task);
+    took
 }
 
 /// A loopback port with nothing listening on it.

@@ -57,7 +57,7 @@ impl Drop for Inside<'_> {
 impl<T> Owned<T> {
     /// Wraps a freshly created client; `role` names it in logs and lifecycle observations.
     pub(crate) fn new(client: T, role: &'static str, signal: &StopSignal) -> Self {
-        diagnostics::client_created();
+        diagnostics::client_created(signal.counts());
         Owned {
             client: Some(client),
             inside: AtomicU64::new(0),
@@ -92,7 +92,7 @@ impl<T> Owned<T> {
             Ok(_) => true,
             Err(other) if other == me => false,
             Err(_) => {
-                diagnostics::concurrent_access_seen();
+                diagnostics::concurrent_access_seen(self.signal.counts());
                 log::error!(
                     "concurrent use of the {} Kafka client from two threads (library bug)",
                     self.role
@@ -110,7 +110,7 @@ impl<T> Drop for Owned<T> {
         if entered {
             self.inside.store(0, Ordering::SeqCst);
         }
-        diagnostics::client_destroyed();
+        diagnostics::client_destroyed(self.signal.counts());
         self.signal.observe(&format!("closed {}", self.role));
     }
 }
@@ -127,9 +127,11 @@ mod tests {
         let panicked = catch_unwind(AssertUnwindSafe(|| owned.call(|_| panic!("injected"))));
         assert!(panicked.is_err());
         assert_eq!(owned.inside.load(Ordering::SeqCst), 0, "marker left set");
-        let before = diagnostics::concurrent_client_access();
         // Another thread closes the client, as the stopper does after a join.
         std::thread::spawn(move || drop(owned)).join().unwrap();
-        assert_eq!(diagnostics::concurrent_client_access(), before);
+        assert_eq!(
+            signal.counts().snapshot(),
+            diagnostics::Diagnostics::default()
+        );
     }
 }

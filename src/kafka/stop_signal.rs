@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::kafka::diagnostics::Counts;
 use crate::kafka::librdkafka::QueueHandle;
 
 /// Locks a mutex, ignoring poisoning: the data behind our locks stays consistent across a
@@ -29,6 +30,7 @@ struct Inner {
     wake_sleepers: Condvar,
     #[allow(clippy::type_complexity)]
     observer: Mutex<Option<Arc<dyn Fn(&str) + Send + Sync>>>,
+    counts: Counts,
 }
 
 /// A shared stop flag with wakers. Cheap to clone; all clones are the same signal.
@@ -101,6 +103,11 @@ impl StopSignal {
             signal: self.clone(),
             id,
         }
+    }
+
+    /// The live clients and threads of the task this signal stops.
+    pub(crate) fn counts(&self) -> &Counts {
+        &self.inner.counts
     }
 
     /// Sleeps up to `duration`; returns `false` at once when stopped (before or during the sleep).

@@ -82,7 +82,7 @@ impl Scheduler {
         retry: RetryStatus,
         startup: StartupJob,
     ) -> Result<Self, Error> {
-        let thread = LibraryThread::spawn(name.clone(), move || {
+        let thread = LibraryThread::spawn(name.clone(), &signal.clone(), move || {
             run(&name, &signal, &fatal, &retry, startup)
         })
         .map_err(|e| Error::Thread(e.to_string()))?;

@@ -28,7 +28,7 @@ use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::checkpoint_producer::CheckpointProducer;
-use crate::kafka::diagnostics::{panic_message, LibraryThread};
+use crate::kafka::diagnostics::{panic_message, Diagnostics, LibraryThread};
 use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::stop_signal::{lock, StopSignal};
@@ -440,6 +440,13 @@ impl CheckpointTask {
     /// The error that stopped the task's work, if any (a job failure or panic).
     pub fn fatal_error(&self) -> Option<String> {
         lock(&self.shared.fatal).clone()
+    }
+
+    /// This task's live clients and threads, and overlapping calls on its clients (the
+    /// process-wide totals are in [`crate::diagnostics`]). After [`stop`](Self::stop) returns,
+    /// all are zero.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.signal.counts().snapshot()
     }
 
     /// While start-up waits on a cluster, why (see [`TaskStats::retry_reason`]).
