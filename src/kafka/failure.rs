@@ -35,6 +35,36 @@ const WRONG_PROTOCOL_HINTS: [&str; 2] = [
     "connecting to a PLAINTEXT broker listener?",
 ];
 
+/// What librdkafka's log line says when the broker closed a connection before answering the
+/// first request (ApiVersion): a plaintext client on a TLS listener, typically.
+pub(crate) const CLOSED_BEFORE_API_VERSION: &str = "in state APIVERSION_QUERY";
+
+/// How many such closes in a row, with nothing read in between, count as a `security.protocol`
+/// mismatch. One could be a broker restarting; several in a row are not.
+pub(crate) const CLOSES_BEFORE_API_VERSION_FATAL: u32 = 3;
+
+/// How many identical errors librdkafka folded into this line ("…, 2 identical error(s)
+/// suppressed)"); 0 when none.
+pub(crate) fn suppressed_repeats(message: &str) -> u32 {
+    message
+        .split_once(" identical error(s) suppressed")
+        .and_then(|(before, _)| before.rsplit([' ', ',', '(']).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The fatal error for repeated closes before ApiVersion, or `None` below the threshold.
+pub(crate) fn protocol_mismatch(context: &str, closes_in_a_row: u32, last: &str) -> Option<Error> {
+    (closes_in_a_row >= CLOSES_BEFORE_API_VERSION_FATAL).then(|| {
+        Error::fatal(
+            context,
+            format!(
+                "{last}: the broker closed {closes_in_a_row} connections in a row before answering; incorrect security.protocol (a plaintext client on a TLS listener?)"
+            ),
+        )
+    })
+}
+
 /// Classifies a librdkafka error code (and its text, for the one transport error librdkafka
 /// itself diagnoses as a protocol mismatch).
 pub(crate) fn classify(code: RDKafkaErrorCode, message: &str) -> Retry {
@@ -170,6 +200,21 @@ mod tests {
         for (code, message, expected) in table {
             assert_eq!(classify(code, message), expected, "{code:?} {message}");
         }
+    }
+
+    #[test]
+    fn suppressed_repeats_are_read_from_librdkafka_text() {
+        let line = "127.0.0.1:1/bootstrap: Disconnected: connection closed by peer: receive 0 after POLLIN (after 1ms in state APIVERSION_QUERY, 2 identical error(s) suppressed)";
+        assert_eq!(suppressed_repeats(line), 2);
+        assert_eq!(
+            suppressed_repeats("Disconnected (after 1ms in state APIVERSION_QUERY)"),
+            0
+        );
+        assert!(protocol_mismatch("reading `t`", 2, line).is_none());
+        let fatal = protocol_mismatch("reading `t`", 3, line)
+            .unwrap()
+            .to_string();
+        assert!(fatal.contains("incorrect security.protocol"), "{fatal}");
     }
 
     #[test]

@@ -22,7 +22,10 @@ use rdkafka::types::RDKafkaType;
 
 use super::{client_config, WakeableClient};
 use crate::core::error::Error;
-use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
+use crate::kafka::failure::{
+    classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
+    RetryStatus, CLOSED_BEFORE_API_VERSION,
+};
 use crate::kafka::librdkafka::{self, NativeError, Polled, QueueHandle};
 use crate::kafka::stop_signal::StopSignal;
 
@@ -62,6 +65,8 @@ pub(crate) struct KafkaBasedLog {
     retry: Option<(RetryStatus, String)>,
     /// Since when client errors came without any record or end in between.
     failing_since: Option<Instant>,
+    /// Connections the broker closed before answering, in a row.
+    closes_before_answer: u32,
     /// Records applied so far.
     pub(crate) records_read: u64,
 }
@@ -112,6 +117,7 @@ impl KafkaBasedLog {
             signal: signal.clone(),
             retry: None,
             failing_since: None,
+            closes_before_answer: 0,
             records_read: 0,
         })
     }
@@ -132,6 +138,14 @@ impl KafkaBasedLog {
                 &e.message,
             ));
         }
+        if e.message.contains(CLOSED_BEFORE_API_VERSION) {
+            self.closes_before_answer += 1 + suppressed_repeats(&e.message);
+            let context = format!("reading `{}`", self.topic);
+            if let Some(fatal) = protocol_mismatch(&context, self.closes_before_answer, &e.message)
+            {
+                return Err(fatal);
+            }
+        }
         let since = *self.failing_since.get_or_insert_with(Instant::now);
         if let Some((status, cluster)) = &self.retry {
             status.set(format!(
@@ -143,6 +157,7 @@ impl KafkaBasedLog {
     }
 
     fn progress(&mut self) {
+        self.closes_before_answer = 0;
         if self.failing_since.take().is_some() {
             if let Some((status, _)) = &self.retry {
                 status.clear();

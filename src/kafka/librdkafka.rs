@@ -20,6 +20,8 @@ use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
+use crate::kafka::failure::CLOSED_BEFORE_API_VERSION;
+
 fn timeout_ms(timeout: Duration) -> i32 {
     i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX)
 }
@@ -314,13 +316,22 @@ unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
                     5 | 6 => log::Level::Info,
                     _ => log::Level::Debug,
                 };
+                let (fac, text) = (owned_str(fac), owned_str(text));
                 log::log!(
                     target: "librdkafka",
                     level,
                     "librdkafka: {} {}",
-                    owned_str(fac).trim(),
-                    owned_str(text).trim()
+                    fac.trim(),
+                    text.trim()
                 );
+                // librdkafka reports a connection the broker closed before answering the first
+                // request only as this log line; the failure classification needs to see it.
+                if fac.trim() == "FAIL" && text.contains(CLOSED_BEFORE_API_VERSION) {
+                    return Some(Polled::Error(NativeError {
+                        code: RDKafkaErrorCode::BrokerTransportFailure,
+                        message: text.trim().to_string(),
+                    }));
+                }
             }
             None
         }
