@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use rdkafka::producer::{BaseProducer, Producer};
 
+use super::client_log::ClientLog;
 use super::{client_config, WakeableClient};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
@@ -39,7 +40,7 @@ pub(crate) enum TopicCreation {
 
 /// An admin connection to one cluster.
 pub(crate) struct Admin {
-    handle: WakeableClient<BaseProducer>,
+    handle: WakeableClient<BaseProducer<ClientLog>>,
     signal: StopSignal,
     request_timeout: Duration,
     next_tag: u64,
@@ -59,9 +60,11 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let handle: BaseProducer = client_config(settings).create().map_err(|e| {
-            client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
-        })?;
+        let handle: BaseProducer<ClientLog> = client_config(settings)
+            .create_with_context(ClientLog::new(settings))
+            .map_err(|e| {
+                client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
+            })?;
         let handle = WakeableClient::new(handle, role, signal, |h| {
             Some(QueueHandle::new_queue(h.client()))
         })
