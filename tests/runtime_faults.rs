@@ -158,13 +158,13 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         produce_syncs(&s, SYNCS, &[sync(0, 200, 200)], false);
         commit_group_offsets(&s, "g1", &[("orders", 0, 200, ""), ("orders", 1, 100, "")]);
         wait_until(
-            Duration::from_secs(20),
+            Duration::from_secs(60),
             "the tail applies the new sync",
             || task.stats().syncs_loaded == 5,
         );
         let cycles = task.stats().cycles;
         wait_until(
-            Duration::from_secs(20),
+            Duration::from_secs(60),
             "a cycle runs while the target is down",
             || task.stats().cycles > cycles,
         );
@@ -344,7 +344,7 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
     // Cycles go on without the topic: nothing new to emit, no failure.
     let cycles = task.stats().cycles;
     wait_until(
-        Duration::from_secs(20),
+        Duration::from_secs(60),
         "two cycles after the deletion",
         || {
             let out = task.poll(Duration::from_millis(500)).unwrap();
