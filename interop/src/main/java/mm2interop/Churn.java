@@ -70,6 +70,8 @@ public final class Churn {
         installCounter();
 
         Row java = runJava(a, b, cycles, new Random(seed));
+        System.out.print("Java: " + header() + java.markdown("Java MM2 MirrorCheckpointTask"));
+        System.out.println("Java exception kinds: " + java.kinds);
         Row ours = runOurs(bin, a, b, cycles, seed);
         String table = header() + java.markdown("Java MM2 4.3.1 MirrorCheckpointTask") + ours.markdown("mm2-checkpoint");
         System.out.println();
@@ -159,13 +161,25 @@ public final class Churn {
             });
             CountDownLatch began = new CountDownLatch(1);
             long[] startedAt = new long[1];
-            // WorkerSourceTask's thread: start, then poll until told to stop.
+            long[] stopReturnedAt = new long[1];
+            Object lock = new Object();
+            boolean[] finishedStart = new boolean[1];
+            boolean[] stopBeforeStartReturned = new boolean[1];
+            // WorkerSourceTask's thread: start; if a stop was requested meanwhile, stop here and
+            // leave (Connect defers that stop until start returns); otherwise poll until stopped.
             Thread worker = new Thread(() -> {
                 startedAt[0] = System.nanoTime();
                 began.countDown();
                 try {
                     task.start(props);
-                    while (!Thread.currentThread().isInterrupted() && !row.stopRequested) {
+                    synchronized (lock) {
+                        if (stopBeforeStartReturned[0]) {
+                            timedStop(task, stopReturnedAt);
+                            return;
+                        }
+                        finishedStart[0] = true;
+                    }
+                    while (!row.stopRequested) {
                         task.poll();
                     }
                 } catch (InterruptedException e) {
@@ -184,15 +198,18 @@ public final class Churn {
             if (!initialized(task)) {
                 row.loading++;
             }
-            row.stopRequested = true;
+            // The herder's stop: from this thread while poll runs, as WorkerSourceTask.stop does.
             long s0 = System.nanoTime();
-            try {
-                task.stop();
-            } catch (Throwable t) {
-                count("thrown by stop: " + rootName(t));
+            row.stopRequested = true;
+            synchronized (lock) {
+                if (finishedStart[0]) {
+                    timedStop(task, stopReturnedAt);
+                } else {
+                    stopBeforeStartReturned[0] = true;
+                }
             }
-            stops.add((System.nanoTime() - s0) / 1e6);
             worker.join(TimeUnit.SECONDS.toMillis(30));
+            stops.add((stopReturnedAt[0] - s0) / 1e6);
             // Measured when stop() has returned and the task's thread has finished: the moment
             // Connect considers the task gone.
             Set<ObjectName> mbeans = clientMBeans(jmx);
@@ -234,6 +251,15 @@ public final class Churn {
         }
         row.leakExamples.forEach(x -> System.out.println("Java leak example: " + x));
         return row;
+    }
+
+    private static void timedStop(MirrorCheckpointTask task, long[] returnedAt) {
+        try {
+            task.stop();
+        } catch (Throwable t) {
+            count("thrown by stop: " + rootName(t));
+        }
+        returnedAt[0] = System.nanoTime();
     }
 
     private static boolean initialized(MirrorCheckpointTask task) {

@@ -307,6 +307,13 @@ public final class Differential {
         oursProps.forEach((k, v) -> text.append(k).append(" = ").append(v.replace("\\", "\\\\")).append('\n'));
         Files.writeString(config.toPath(), text.toString(), StandardCharsets.UTF_8);
 
+        // Java's connector creates the checkpoints topic before its task starts, so the task
+        // always finds it and loads "successfully". Our task creates a missing topic itself and
+        // then starts pessimistic (only the newest sync per partition survives the initial load),
+        // which is what Java's task does when its load fails. Same inputs: the topic exists.
+        try (Admin adminC = Kafka.admin(c)) {
+            Kafka.createTopic(adminC, checkpoints, 1, Map.of("cleanup.policy", "compact"));
+        }
         Map<String, Map<String, byte[]>> result = new HashMap<>();
         Process ours = new ProcessBuilder(oursBin, "--config", config.getPath())
                 .redirectErrorStream(true).redirectOutput(new File(work, label + "-ours.log")).start();
