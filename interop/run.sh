@@ -35,8 +35,8 @@ mvn -B -q -f interop/pom.xml package -DskipTests >&2
 LIBS="$ROOT/interop/target/libs"
 CP="$ROOT/interop/target/mm2-interop-0.jar:$LIBS/*"
 
-log "cargo build --release --examples checkpoint, mirror"
-cargo build --release --example checkpoint --example mirror >&2
+log "cargo build --release --examples checkpoint, mirror, interop_churn"
+cargo build --release --example checkpoint --example mirror --example interop_churn >&2
 BIN="$ROOT/target/release/examples"
 
 HANDLES=()
