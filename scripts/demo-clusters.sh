@@ -47,18 +47,18 @@ up() {
     topic "$SOURCE" mm2-offset-syncs.target.internal 1 --config cleanup.policy=compact
     topic "$TARGET" source.orders 2
     say "writing 2,000 records to orders"
-    seq 0 1999 | sed 's/^/order-/' | "$BROKER" tool org.apache.kafka.tools.ConsoleProducer \
+    # Keyed records: the default partitioner spreads them over both partitions.
+    seq 0 1999 | sed 's/.*/customer-&:order-&/' | "$BROKER" tool org.apache.kafka.tools.ConsoleProducer \
         --bootstrap-server "$SOURCE" --topic orders \
-        --property partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner \
-        >/dev/null
-    say "committing consumer groups billing and analytics on the source"
-    local group offset
-    for group in billing:600 analytics:437; do
-        offset="${group#*:}"
-        "$BROKER" tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
-            --bootstrap-server "$SOURCE" --group "${group%%:*}" --topic orders \
-            --reset-offsets --to-offset "$offset" --execute >/dev/null
-    done
+        --property parse.key=true --property key.separator=: >/dev/null
+    # billing has read everything, analytics is behind.
+    say "committing consumer groups billing (at the end) and analytics (at 980) on the source"
+    "$BROKER" tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+        --bootstrap-server "$SOURCE" --group billing --topic orders \
+        --reset-offsets --to-latest --execute >/dev/null
+    "$BROKER" tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+        --bootstrap-server "$SOURCE" --group analytics --topic orders \
+        --reset-offsets --to-offset 980 --execute >/dev/null
     cat <<EOF
 source: $SOURCE   target: $TARGET
 Next:

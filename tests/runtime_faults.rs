@@ -47,8 +47,7 @@ fn closed_port() -> u16 {
 fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
     let _g = serial();
     install_logger();
-    let target = Broker::start();
-    let t = target.bootstrap();
+    let t = support::shared().bootstrap();
     create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
     let source = format!("127.0.0.1:{}", closed_port());
     clear_logs();
@@ -111,8 +110,7 @@ fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
 fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
     let _g = serial();
     install_logger();
-    let source = Broker::start();
-    let mut target = Broker::start();
+    let (source, mut target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -234,7 +232,7 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
 /// Source and target brokers with `orders` (2 partitions) replicated, the internal topics
 /// created compacted, and `syncs` seeded on the source.
 fn seeded_pair(syncs: &[OffsetSync], batched: bool) -> (Broker, Broker) {
-    let (source, target) = (Broker::start(), Broker::start());
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -314,9 +312,11 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     );
     // The tail reconnected too: a sync written after the restart is applied.
     produce_syncs(&s, SYNCS, &[sync(1, 100_000, 200_000)], false);
-    wait_until(Duration::from_secs(30), "the tail applies a new sync", || {
-        task.stats().syncs_loaded == SYNC_RECORDS as u64 + 1
-    });
+    wait_until(
+        Duration::from_secs(30),
+        "the tail applies a new sync",
+        || task.stats().syncs_loaded == SYNC_RECORDS as u64 + 1,
+    );
     let began = Instant::now();
     task.stop().unwrap();
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
@@ -327,15 +327,13 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
 /// the task neither hangs nor fails, keeps what it translated, and its stop stays prompt; a
 /// topic recreated under the same name is followed again from its start.
 #[test]
-fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly()
-{
+fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly() {
     let _g = serial();
     install_logger();
     let (source, target) = seeded_pair(&[sync(0, 0, 0), sync(0, 100, 90)], false);
     let (s, t) = (source.bootstrap(), target.bootstrap());
     commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
-    let task =
-        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
+    let task = CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
     task.start().unwrap();
     assert_eq!(
         poll_until_emitted(&task, Duration::from_secs(30)),

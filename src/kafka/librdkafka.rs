@@ -210,7 +210,7 @@ pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) 
             if ev.is_null() {
                 break Polled::Nothing;
             }
-            let read = read_consumer_event(ev);
+            let read = read_consumer_event(ev, consumer.context().as_ref());
             rd::rd_kafka_event_destroy(ev);
             match read {
                 Some(p) => break p,
@@ -228,7 +228,10 @@ pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) 
 ///
 /// # Safety
 /// `ev` is a live event.
-unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
+unsafe fn read_consumer_event<C: ClientContext>(
+    ev: *mut rd::rd_kafka_event_t,
+    context: &C,
+) -> Option<Polled> {
     match rd::rd_kafka_event_type(ev) {
         rd::RD_KAFKA_EVENT_FETCH => {
             let m = rd::rd_kafka_event_message_next(ev);
@@ -261,18 +264,12 @@ unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
         rd::RD_KAFKA_EVENT_LOG => {
             let (mut fac, mut text, mut level) = (ptr::null(), ptr::null(), 0);
             if rd::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) == 0 {
-                let level = match level {
-                    0..=3 => log::Level::Error,
-                    4 => log::Level::Warn,
-                    5 | 6 => log::Level::Info,
-                    _ => log::Level::Debug,
-                };
-                log::log!(
-                    target: "librdkafka",
-                    level,
-                    "librdkafka: {} {}",
-                    owned_str(fac).trim(),
-                    owned_str(text).trim()
+                // Through the client's context, as rust-rdkafka serves the lines of its other
+                // queues: the library's clients collapse repeats there (kafka::client_log).
+                context.log(
+                    super::client_log::syslog_level(level),
+                    &owned_str(fac),
+                    &owned_str(text),
                 );
             }
             None

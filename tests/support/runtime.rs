@@ -400,6 +400,35 @@ pub fn poll_until_emitted(task: &CheckpointTask, timeout: Duration) -> Vec<Check
     }
 }
 
+/// Polls until the first checkpoint cycle runs (failing after `timeout`) and returns what it
+/// emitted as sorted (group, partition, upstream, downstream).
+pub fn first_cycle(task: &CheckpointTask, timeout: Duration) -> Vec<(String, i32, i64, i64)> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let out = task
+            .poll(Duration::from_millis(500))
+            .unwrap_or_else(|e| panic!("poll failed: {e}"));
+        if out.status == PollStatus::Emitted {
+            return sorted(out.checkpoints)
+                .into_iter()
+                .map(|c| {
+                    (
+                        c.consumer_group_id,
+                        c.topic_partition.partition,
+                        c.upstream_offset,
+                        c.downstream_offset,
+                    )
+                })
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no cycle within {timeout:?}: {out:?}; fatal {:?}",
+            task.fatal_error()
+        );
+    }
+}
+
 /// Sorts checkpoints by (group, target partition).
 pub fn sorted(mut cps: Vec<Checkpoint>) -> Vec<Checkpoint> {
     cps.sort_by(|a, b| {
@@ -440,7 +469,28 @@ pub fn produce_syncs(
     syncs: &[mm2_checkpoint::OffsetSync],
     batched: bool,
 ) {
-    let encoded: Vec<(Vec<u8>, Vec<u8>)> = syncs
+    let encoded = encode_syncs(syncs);
+    let records = as_records(&encoded);
+    if batched {
+        super::produce_batched(bootstrap, topic, 0, &records);
+    } else {
+        super::produce_many(bootstrap, topic, 0, &records);
+    }
+}
+
+/// [`produce_syncs`] batched, with extra producer settings (a codec, client credentials).
+pub fn produce_syncs_with(
+    bootstrap: &str,
+    topic: &str,
+    syncs: &[mm2_checkpoint::OffsetSync],
+    settings: &[(&str, &str)],
+) {
+    let encoded = encode_syncs(syncs);
+    super::kafka::produce_batched_with(bootstrap, topic, 0, &as_records(&encoded), settings);
+}
+
+fn encode_syncs(syncs: &[mm2_checkpoint::OffsetSync]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    syncs
         .iter()
         .map(|s| {
             let key = s
@@ -448,16 +498,14 @@ pub fn produce_syncs(
                 .unwrap_or_else(|e| panic!("encoding {s:?}: {e}"));
             (key, s.encode_value())
         })
-        .collect();
-    let records: Vec<super::Record<'_>> = encoded
+        .collect()
+}
+
+fn as_records(encoded: &[(Vec<u8>, Vec<u8>)]) -> Vec<super::Record<'_>> {
+    encoded
         .iter()
         .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
-        .collect();
-    if batched {
-        super::produce_batched(bootstrap, topic, 0, &records);
-    } else {
-        super::produce_many(bootstrap, topic, 0, &records);
-    }
+        .collect()
 }
 
 /// The checkpoints in partition 0 of `topic` (records that do not decode are left out).
