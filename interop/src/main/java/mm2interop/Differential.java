@@ -202,7 +202,7 @@ public final class Differential {
         System.out.println("source groups: " + groups.size());
 
         Map<String, String> common = checkpointProps("A", "B");
-        Map<String, Map<String, byte[]>> out = compareCheckpointers("forward", common, "A", groups.keySet());
+        Map<String, Map<String, byte[]>> out = compareCheckpointers("forward", common, "A", groups.keySet(), true);
         Map<String, byte[]> javaLatest = out.get("java");
         // The scenarios do what they are for (pinned on Java's output, equal to ours by now).
         assertNoCheckpoint(javaLatest, "ignored-group", null, "a group excluded by groups.exclude");
@@ -270,7 +270,7 @@ public final class Differential {
         }
         Map<String, String> props = checkpointProps("source", "target");
         props.put("groups", "r-.*");
-        compareCheckpointers("reverse", props, "source", groups.keySet());
+        compareCheckpointers("reverse", props, "source", groups.keySet(), false);
     }
 
     // ------------------------------------------------------------------ the comparison
@@ -293,7 +293,8 @@ public final class Differential {
 
     /** Runs both checkpointers on the same inputs, compares, returns {java, ours} newest checkpoints. */
     private Map<String, Map<String, byte[]>> compareCheckpointers(String label, Map<String, String> common,
-                                                                  String sourceAlias, java.util.Set<String> groups)
+                                                                  String sourceAlias, java.util.Set<String> groups,
+                                                                  boolean precreateCheckpoints)
             throws Exception {
         String checkpoints = sourceAlias + ".checkpoints.internal";
         Map<String, String> javaProps = new LinkedHashMap<>(common);
@@ -308,11 +309,14 @@ public final class Differential {
         Files.writeString(config.toPath(), text.toString(), StandardCharsets.UTF_8);
 
         // Java's connector creates the checkpoints topic before its task starts, so the task
-        // always finds it and loads "successfully". Our task creates a missing topic itself and
-        // then starts pessimistic (only the newest sync per partition survives the initial load),
-        // which is what Java's task does when its load fails. Same inputs: the topic exists.
-        try (Admin adminC = Kafka.admin(c)) {
-            Kafka.createTopic(adminC, checkpoints, 1, Map.of("cleanup.policy", "compact"));
+        // always finds it and loads "successfully" (whole sync history kept). The forward run
+        // gives ours the same: the topic exists on C. The reverse run leaves it missing, so ours
+        // must create it and still count the load as successful (it once started pessimistic
+        // there, keeping only the newest sync per partition; this differential found that).
+        if (precreateCheckpoints) {
+            try (Admin adminC = Kafka.admin(c)) {
+                Kafka.createTopic(adminC, checkpoints, 1, Map.of("cleanup.policy", "compact"));
+            }
         }
         Map<String, Map<String, byte[]>> result = new HashMap<>();
         Process ours = new ProcessBuilder(oursBin, "--config", config.getPath())
