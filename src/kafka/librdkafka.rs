@@ -20,6 +20,9 @@ use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
+/// The coordination consumer's group calls (`task.assignment=group`).
+pub mod group;
+
 fn timeout_ms(timeout: Duration) -> i32 {
     i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX)
 }

@@ -5,6 +5,7 @@
 mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
+pub(crate) mod coordination_consumer;
 pub mod diagnostics;
 pub mod embedded;
 pub(crate) mod kafka_based_log;
