@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
 //!
-//! - [`tansu`]: a real Kafka-compatible broker process per simulated cluster.
+//! - [`broker`]: real Apache Kafka brokers (scripts/kafka-broker.sh), one per cluster, or a
+//!   shared one per test binary.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
 //! - [`runtime`]: what the `CheckpointTask` runtime tests share (serialisation, a capturing
@@ -13,10 +14,10 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod broker;
 pub mod kafka;
 pub mod mock;
 pub mod runtime;
-pub mod tansu;
 pub mod wait;
 
 #[allow(unused_imports)]
@@ -28,6 +29,6 @@ pub use kafka::{
 #[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
 #[allow(unused_imports)]
-pub use tansu::Tansu;
+pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
 #[allow(unused_imports)]
 pub use wait::{block_on, wait_for, wait_until};

@@ -421,6 +421,10 @@ pub fn task_config(
         ("source.cluster.bootstrap.servers", source),
         ("target.cluster.bootstrap.servers", target),
         ("emit.checkpoints.interval.seconds", "1"),
+        // Test clusters have one broker. With MM2's default of 3, Kafka refuses to create the
+        // checkpoints topic (InvalidReplicationFactor) and the producer's metadata request then
+        // auto-creates it without compaction (tansu ignored the factor and hid this).
+        ("checkpoints.topic.replication.factor", "1"),
     ];
     props.extend_from_slice(extra);
     mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
