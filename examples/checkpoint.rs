@@ -221,10 +221,23 @@ fn run_with_config(file: &str) -> Result<(), String> {
     }
     task.start().map_err(|err| err.to_string())?;
     eprintln!("running; Ctrl-C stops");
+    let mut owned_before = None;
     while !interrupted.load(Ordering::SeqCst) {
         let out = task
             .poll(Duration::from_secs(5))
             .map_err(|err| err.to_string())?;
+        // With task.assignment=group: say which coordination partitions this process owns
+        // whenever that changes (scripts and tests watch these lines).
+        let (owned, _pending) = task.coordination_partitions();
+        if owned_before.as_ref() != Some(&owned) {
+            let list: Vec<String> = owned.iter().map(i32::to_string).collect();
+            let ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis())
+                .unwrap_or(0);
+            println!("owned-partitions {ms} [{}]", list.join(","));
+            owned_before = Some(owned);
+        }
         match out.status {
             PollStatus::Emitted if !out.checkpoints.is_empty() => {
                 let mut checkpoints = out.checkpoints;
