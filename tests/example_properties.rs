@@ -8,9 +8,10 @@ fn load(file: &str) -> MirrorCheckpointConfig {
     let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let props = parse_properties(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let (config, warnings) =
-        MirrorCheckpointConfig::from_properties(props.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (config, warnings) = MirrorCheckpointConfig::from_properties(
+        props.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"));
     assert!(warnings.is_empty(), "{path}: {warnings:?}");
     config
 }
@@ -19,8 +20,14 @@ fn load(file: &str) -> MirrorCheckpointConfig {
 fn the_demo_properties_point_at_the_demo_clusters_with_single_replica_internal_topics() {
     let c = load("mm2.properties");
     assert_eq!(c.source_cluster_alias, "source");
-    assert_eq!(c.source_admin_config()["bootstrap.servers"], "127.0.0.1:19092");
-    assert_eq!(c.target_admin_config()["bootstrap.servers"], "127.0.0.1:29092");
+    assert_eq!(
+        c.source_admin_config()["bootstrap.servers"],
+        "127.0.0.1:19092"
+    );
+    assert_eq!(
+        c.target_admin_config()["bootstrap.servers"],
+        "127.0.0.1:29092"
+    );
     assert_eq!(c.checkpoints_topic(), "source.checkpoints.internal");
     assert_eq!(c.offset_syncs_topic(), "mm2-offset-syncs.target.internal");
     assert_eq!(c.checkpoints_topic_replication_factor, 1);

@@ -274,6 +274,7 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
                 killed.wait(Duration::from_secs(60), "the test to kill the source");
             }
         })),
+        ..StartupHooks::default()
     };
     let task = CheckpointTask::with_hooks(
         task_config(&s, &t, &[("task.assigned.groups", "g1")]),
@@ -314,9 +315,11 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     );
     // The tail reconnected too: a sync written after the restart is applied.
     produce_syncs(&s, SYNCS, &[sync(1, 100_000, 200_000)], false);
-    wait_until(Duration::from_secs(30), "the tail applies a new sync", || {
-        task.stats().syncs_loaded == SYNC_RECORDS as u64 + 1
-    });
+    wait_until(
+        Duration::from_secs(30),
+        "the tail applies a new sync",
+        || task.stats().syncs_loaded == SYNC_RECORDS as u64 + 1,
+    );
     let began = Instant::now();
     task.stop().unwrap();
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
@@ -327,15 +330,13 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
 /// the task neither hangs nor fails, keeps what it translated, and its stop stays prompt; a
 /// topic recreated under the same name is followed again from its start.
 #[test]
-fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly()
-{
+fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly() {
     let _g = serial();
     install_logger();
     let (source, target) = seeded_pair(&[sync(0, 0, 0), sync(0, 100, 90)], false);
     let (s, t) = (source.bootstrap(), target.bootstrap());
     commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
-    let task =
-        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
+    let task = CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
     task.start().unwrap();
     assert_eq!(
         poll_until_emitted(&task, Duration::from_secs(30)),

@@ -174,7 +174,10 @@ impl Broker {
         let fields = parse_fields(out.as_bytes());
         self.pid = fields["pid"].parse().expect("pid");
         self.startup = Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0));
-        assert_eq!(fields["bootstrap"], self.bootstrap, "restart moved the broker");
+        assert_eq!(
+            fields["bootstrap"], self.bootstrap,
+            "restart moved the broker"
+        );
     }
 
     /// Runs `kafka-broker.sh VERB HANDLE ARGS...`; panics with its output on failure.

@@ -21,6 +21,8 @@ pub mod runtime;
 pub mod wait;
 
 #[allow(unused_imports)]
+pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
+#[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
     group_state, produce, produce_batched, produce_many, produce_numbered, read_all, read_records,
@@ -28,7 +30,5 @@ pub use kafka::{
 };
 #[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
-#[allow(unused_imports)]
-pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
 #[allow(unused_imports)]
 pub use wait::{block_on, wait_for, wait_until};
