@@ -465,6 +465,25 @@ impl Reader<'_> {
         fixed_groups: bool,
         split: bool,
     ) -> Result<Option<(Option<String>, Option<String>, u32)>, ConfigError> {
+        // Checked in either mode, so a bad value is reported where it is set (also alone,
+        // through mm_conf_set).
+        let read = self.integer::<i32>(
+            keys::TASK_COORDINATION_PARTITIONS,
+            DEFAULT_COORDINATION_PARTITIONS as i32,
+            "int (Java 32-bit integer)",
+        )?;
+        let partitions = match u32::try_from(read.value) {
+            Ok(n) if (1..=MAX_COORDINATION_PARTITIONS).contains(&n) => n,
+            _ => {
+                return Err(ConfigError::new(
+                    &read.written,
+                    format!(
+                        "must be between 1 and {MAX_COORDINATION_PARTITIONS}, got {}",
+                        read.value
+                    ),
+                ))
+            }
+        };
         let mode = self.string(keys::TASK_ASSIGNMENT, "static");
         match mode.value.trim() {
             "static" => return Ok(None),
@@ -500,23 +519,7 @@ impl Reader<'_> {
         };
         let group_id = named(keys::TASK_COORDINATION_GROUP_ID)?;
         let topic = named(keys::TASK_COORDINATION_TOPIC)?;
-        let read = self.integer::<i32>(
-            keys::TASK_COORDINATION_PARTITIONS,
-            DEFAULT_COORDINATION_PARTITIONS as i32,
-            "int (Java 32-bit integer)",
-        )?;
-        match u32::try_from(read.value) {
-            Ok(n) if (1..=MAX_COORDINATION_PARTITIONS).contains(&n) => {
-                Ok(Some((group_id, topic, n)))
-            }
-            _ => Err(ConfigError::new(
-                &read.written,
-                format!(
-                    "must be between 1 and {MAX_COORDINATION_PARTITIONS}, got {}",
-                    read.value
-                ),
-            )),
-        }
+        Ok(Some((group_id, topic, partitions)))
     }
 
     /// `task.index` (a Java INT, non-negative) and our `task.count` (positive, needs an index).
