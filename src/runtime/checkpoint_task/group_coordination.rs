@@ -41,8 +41,9 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 /// Longest wait for LeaveGroup during a stop.
 const LEAVE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Test hook: runs on the coordination thread with the partitions of each rebalance event,
-/// before it is handled (`true` = assigned).
+/// Test hook: runs on the coordination thread with the partitions of each rebalance event
+/// (`true` = assigned), once the handover state has taken it in and before it is acknowledged
+/// (for a revocation: before waiting for the running cycle).
 #[doc(hidden)]
 pub type RebalanceHook = std::sync::Arc<dyn Fn(&[i32], bool) + Send + Sync>;
 
@@ -179,10 +180,10 @@ fn run(shared: &Shared, leftover: &mut Leftover) {
         };
         match consumer.poll(wait) {
             CoordinationEvent::Assigned(partitions) => {
+                coordination.handover().assign(partitions.iter().copied());
                 if let Some(hook) = &shared.hooks.rebalance {
                     hook(&partitions, true);
                 }
-                coordination.handover().assign(partitions.iter().copied());
                 log::info!(
                     "coordination group `{}`: assigned partitions {partitions:?}; adopting them after reading `{}` to its end",
                     settings.group_id,
@@ -193,9 +194,6 @@ fn run(shared: &Shared, leftover: &mut Leftover) {
                 }
             }
             CoordinationEvent::Revoked { partitions, lost } => {
-                if let Some(hook) = &shared.hooks.rebalance {
-                    hook(&partitions, false);
-                }
                 if !release(shared, coordination, &partitions, lost) {
                     return; // stopped while a cycle held them: the close releases them
                 }
@@ -275,6 +273,9 @@ fn create_topic(shared: &Shared, settings: &CoordinationSettings) -> bool {
 /// returns once no running cycle holds them any more (false when stopped first).
 fn release(shared: &Shared, coordination: &Coordination, partitions: &[i32], lost: bool) -> bool {
     coordination.handover().revoke(partitions);
+    if let Some(hook) = &shared.hooks.rebalance {
+        hook(partitions, false);
+    }
     let groups: Vec<String> = shared
         .groups_snapshot()
         .into_iter()

@@ -167,7 +167,8 @@ pub struct StartupHooks {
     pub checkpoint_store_reading: Option<StartupHook>,
     /// Runs after the offset-syncs consumer is created, before it reads.
     pub offset_sync_store_reading: Option<StartupHook>,
-    /// Group mode: runs on the coordination thread with each rebalance, before it is handled.
+    /// Group mode: runs on the coordination thread with each rebalance, once the handover state
+    /// has taken it in and before it is acknowledged.
     pub rebalance: Option<RebalanceHook>,
     /// Group mode: runs after a catch-up reader of the checkpoints topic is created, before it
     /// reads.
