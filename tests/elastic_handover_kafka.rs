@@ -295,3 +295,46 @@ fn a_revoke_while_start_up_is_loading_is_acknowledged_at_once_and_never_adopted(
     a.stop().unwrap();
     b.stop().unwrap();
 }
+
+#[test]
+fn stop_joins_the_coordination_thread_then_leaves_the_group_so_the_survivor_takes_over_at_once() {
+    let flow = Flow::new();
+    flow.advance(10);
+    let a = CheckpointTask::new(flow.config()).unwrap();
+    let b = CheckpointTask::new(flow.config()).unwrap();
+    a.start().unwrap();
+    b.start().unwrap();
+    wait_until(WAIT, "A and B own one partition each", || {
+        a.coordination_partitions().0.len() == 1 && b.coordination_partitions().0.len() == 1
+    });
+    let steps: Arc<Mutex<Vec<String>>> = Arc::default();
+    let s = Arc::clone(&steps);
+    a.stop_signal().set_observer(Arc::new(move |step: &str| {
+        s.lock().unwrap().push(step.to_string())
+    }));
+    let stopped_at = std::time::Instant::now();
+    a.stop().unwrap();
+    let steps = steps.lock().unwrap().clone();
+    let pos = |step: &str| {
+        steps
+            .iter()
+            .position(|s| s == step)
+            .unwrap_or_else(|| panic!("no `{step}` in {steps:?}"))
+    };
+    assert!(pos("woken") < pos("joined coordination"), "{steps:?}");
+    assert!(
+        pos("joined coordination") < pos("poll returned"),
+        "{steps:?}"
+    );
+    assert!(
+        pos("poll returned") < pos("closed coordination-target-consumer"),
+        "the consumer is closed only after every thread that used it: {steps:?}"
+    );
+    // librdkafka's default session timeout is 45 s: a survivor that takes over well before that
+    // was told by the LeaveGroup of the close, not by the session expiring.
+    wait_until(Duration::from_secs(15), "B owns both partitions", || {
+        b.coordination_partitions().0 == [0, 1]
+    });
+    assert!(stopped_at.elapsed() < Duration::from_secs(15));
+    b.stop().unwrap();
+}
