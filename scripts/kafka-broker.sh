@@ -25,6 +25,14 @@
 #                        `listener.NAME=127.0.0.1:PORT`; configure it with --prop
 #   --format-arg ARG     extra argument for `kafka-storage format`, e.g. --add-scram
 #                        'SCRAM-SHA-512=[name=alice,password=secret]' (repeatable)
+#   --secure             adds the listeners SSL (TLS), MTLS (TLS with a required client
+#                        certificate) and SASL_SSL (TLS with PLAIN, SCRAM-SHA-256,
+#                        SCRAM-SHA-512 and unsecured OAUTHBEARER), signed by a CA made for this
+#                        broker (scripts/kafka/secure.sh), and one user for every mechanism;
+#                        also prints ssl.ca.location=PATH, ssl.untrusted.ca.location=PATH (a
+#                        CA that signed nothing), ssl.client.certificate.location=PATH,
+#                        ssl.client.key.location=PATH, sasl.username=NAME and
+#                        sasl.password=SECRET
 #   --lifeline-stdin     a watchdog reads stdin; on EOF (the caller exited or was killed) it
 #                        kills the broker and deletes the handle dir
 #   --owner-pid PID      a watchdog polls PID; when it is gone, same as above
@@ -34,11 +42,14 @@
 #
 # Environment: MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
-# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 60).
+# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
+# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SELF="$ROOT/scripts/kafka-broker.sh"
+# shellcheck source=kafka/secure.sh
+source "$ROOT/scripts/kafka/secure.sh"
 
 die() {
     echo "kafka-broker.sh: $*" >&2
@@ -189,7 +200,7 @@ launch() {
         </dev/null >>"$dir/broker.log" 2>&1) &
     pid=$!
     echo "$pid" >"$dir/pid"
-    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-60}))
+    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-180}))
     while :; do
         if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -q "Kafka Server started"; then
             return 0
@@ -206,7 +217,7 @@ launch() {
         if [ $SECONDS -ge $deadline ]; then
             kill -9 "$pid" 2>/dev/null || true
             tail -n 30 "$dir/broker.log" >&2
-            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-60}s (log: $dir/broker.log)" >&2
+            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-180}s (log: $dir/broker.log)" >&2
             return 1
         fi
         sleep 0.05
@@ -250,7 +261,7 @@ start_watchdog() {
 }
 
 cmd_start() {
-    local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=()
+    local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
@@ -258,6 +269,7 @@ cmd_start() {
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
             --format-arg) fargs+=("$2"); shift 2 ;;
+            --secure) secure=1; shift ;;
             --lifeline-stdin) lifeline=stdin; shift ;;
             --owner-pid) lifeline=pid; owner="$2"; shift 2 ;;
             *) die "start: unknown option $1" ;;
@@ -273,6 +285,15 @@ cmd_start() {
     fi
     : >"$dir/pid"
     : >"$dir/broker.log"
+    if [ $secure = 1 ]; then
+        secure_certs "$dir/tls"
+        listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
+        local line
+        # First, so that the caller's --prop and --format-arg can override or add to them.
+        while IFS= read -r line; do props=("$line" "${props[@]+"${props[@]}"}"); done \
+            < <(secure_props "$dir/tls" | tac)
+        while IFS= read -r line; do fargs+=("$line"); done < <(secure_format_args)
+    fi
     printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
     if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
     # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded).
@@ -310,6 +331,7 @@ cmd_start() {
     while read -r name proto p; do
         [ -n "$name" ] && echo "listener.$name=127.0.0.1:$p"
     done <"$dir/listeners"
+    if [ $secure = 1 ]; then secure_report "$dir/tls"; fi
 }
 
 cmd_restart() {

@@ -53,9 +53,10 @@ apt_install() {
         || die "apt-get install $* failed"
 }
 
-# command -> Debian package providing it; only missing commands are installed.
+# command -> Debian package providing it; only missing commands are installed. openssl: the
+# launcher's `start --secure` makes its test CA and broker certificate with it.
 missing_pkgs=()
-for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make; do
+for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make openssl:openssl; do
     cmd="${pair%%:*}"
     pkg="${pair#*:}"
     command -v "$cmd" >/dev/null || missing_pkgs+=("$pkg")

@@ -39,10 +39,8 @@ struct Clusters {
 
 impl Clusters {
     fn start() -> Clusters {
-        let clusters = Clusters {
-            source: Broker::start(),
-            target: Broker::start(),
-        };
+        let (source, target) = Broker::start_pair();
+        let clusters = Clusters { source, target };
         let src = clusters.source.bootstrap();
         create_topic(&src, "orders", 2);
         create_topic(&src, "audit.replica", 1);

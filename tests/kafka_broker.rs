@@ -29,8 +29,7 @@ fn numbered(count: usize) -> Vec<KeyValue> {
 
 #[test]
 fn two_brokers_are_two_clusters_that_survive_kill_and_restart_with_or_without_their_data() {
-    let source = Broker::start();
-    let mut target = Broker::start();
+    let (source, mut target) = Broker::start_pair();
     eprintln!(
         "start-up (format + start + ready): {:?} and {:?}",
         source.startup_time(),

@@ -346,10 +346,8 @@ fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing(
 fn failover_on_kafka_misses_nothing_and_rereads_within_the_sync_spacing() {
     let _g = serial();
     for lag in [100, 10] {
-        let pair = Pair::Kafka {
-            source: Broker::start(),
-            target: Broker::start(),
-        };
+        let (source, target) = Broker::start_pair();
+        let pair = Pair::Kafka { source, target };
         check(&failover(&pair, lag), lag, "kafka");
     }
     assert_eq!(diagnostics::live_clients(), 0);

@@ -47,8 +47,7 @@ fn closed_port() -> u16 {
 fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
     let _g = serial();
     install_logger();
-    let target = Broker::start();
-    let t = target.bootstrap();
+    let t = support::shared().bootstrap();
     create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
     let source = format!("127.0.0.1:{}", closed_port());
     clear_logs();
@@ -111,8 +110,7 @@ fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
 fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
     let _g = serial();
     install_logger();
-    let source = Broker::start();
-    let mut target = Broker::start();
+    let (source, mut target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -234,7 +232,7 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
 /// Source and target brokers with `orders` (2 partitions) replicated, the internal topics
 /// created compacted, and `syncs` seeded on the source.
 fn seeded_pair(syncs: &[OffsetSync], batched: bool) -> (Broker, Broker) {
-    let (source, target) = (Broker::start(), Broker::start());
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);

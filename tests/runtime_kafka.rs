@@ -32,7 +32,7 @@ const EMIT_WAIT: Duration = Duration::from_secs(30);
 /// Two brokers with the replicated topic (2 partitions) on both sides and the internal topics
 /// created explicitly with one partition.
 fn brokers() -> (Broker, Broker) {
-    let (source, target) = (Broker::start(), Broker::start());
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -97,7 +97,7 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
 fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimistic() {
     let _g = serial();
     install_logger();
-    let (source, target) = (Broker::start(), Broker::start());
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 1);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);

@@ -25,6 +25,9 @@ pub struct BrokerOptions {
     pub listeners: Vec<(String, String)>,
     /// Extra `kafka-storage format` arguments (e.g. `--add-scram ...`).
     pub format_args: Vec<String>,
+    /// `--secure`: also the SSL and SASL_SSL listeners, their test CA and user (see
+    /// [`super::secure_kafka`]).
+    pub secure: bool,
 }
 
 /// A running single-node Kafka cluster on 127.0.0.1, stopped (and its data deleted) on drop.
@@ -33,6 +36,8 @@ pub struct Broker {
     bootstrap: String,
     pid: u32,
     listeners: BTreeMap<String, String>,
+    /// Every `key=value` line the launcher's start printed.
+    fields: BTreeMap<String, String>,
     startup: Duration,
     /// The watchdog's lifeline; closed when this process ends, however it ends.
     _lifeline: ChildStdin,
@@ -57,6 +62,9 @@ impl Broker {
         }
         for arg in &options.format_args {
             command.arg("--format-arg").arg(arg);
+        }
+        if options.secure {
+            command.arg("--secure");
         }
         let mut child = command
             .stdin(Stdio::piped())
@@ -87,8 +95,19 @@ impl Broker {
             pid: fields["pid"].parse().expect("pid"),
             listeners,
             startup: Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0)),
+            fields,
             _lifeline: lifeline,
         }
+    }
+
+    /// Starts two brokers at once (a source and a target cluster): on two cores this takes
+    /// little longer than one start, since much of a start is waiting.
+    pub fn start_pair() -> (Broker, Broker) {
+        std::thread::scope(|s| {
+            let other = s.spawn(Broker::start);
+            let first = Broker::start();
+            (first, other.join().expect("starting the second broker"))
+        })
     }
 
     /// The `127.0.0.1:port` of the PLAINTEXT listener, for `bootstrap.servers`.
@@ -113,6 +132,11 @@ impl Broker {
     /// The `127.0.0.1:port` of the extra listener `name`.
     pub fn listener(&self, name: &str) -> Option<String> {
         self.listeners.get(name).cloned()
+    }
+
+    /// The value of a `key=value` line the launcher's start printed (e.g. `ssl.ca.location`).
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).map(String::as_str)
     }
 
     /// How long the last start or restart took (format, start, ready), as the launcher measured.

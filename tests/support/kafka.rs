@@ -18,6 +18,7 @@
 //! [`super::mock::create_mock_topic`]), no ListGroups/DescribeGroups (UnsupportedFeature);
 //! auto-creates 4-partition topics; OffsetCommit/OffsetFetch keep metadata.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -67,12 +68,30 @@ pub struct Committed {
     pub metadata: String,
 }
 
-/// Base client configuration pointing at `bootstrap`.
+/// Settings every helper client of a given bootstrap address gets (TLS, SASL), by address.
+static CLIENT_SETTINGS: Mutex<BTreeMap<String, Vec<(String, String)>>> =
+    Mutex::new(BTreeMap::new());
+
+/// Makes every helper here that connects to `bootstrap` also set `settings` (e.g.
+/// `security.protocol`, `ssl.ca.location`, SASL credentials), so the same helpers serve a
+/// secured listener. Later registrations for the same address replace earlier ones.
+pub fn register_client_settings(bootstrap: &str, settings: Vec<(String, String)>) {
+    CLIENT_SETTINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(bootstrap.to_owned(), settings);
+}
+
+/// Base client configuration pointing at `bootstrap`, with its registered settings.
 pub fn client_config(bootstrap: &str) -> ClientConfig {
     let mut config = ClientConfig::new();
     config
         .set("bootstrap.servers", bootstrap)
         .set("socket.timeout.ms", "10000");
+    let registered = CLIENT_SETTINGS.lock().unwrap_or_else(|e| e.into_inner());
+    for (key, value) in registered.get(bootstrap).into_iter().flatten() {
+        config.set(key, value);
+    }
     config
 }
 
@@ -320,14 +339,30 @@ pub fn produce_many(
 /// of records) and waits until all are acknowledged; unlike [`produce_many`] it does not
 /// report the offsets.
 pub fn produce_batched(bootstrap: &str, topic: &str, partition: i32, records: &[Record<'_>]) {
+    produce_batched_with(bootstrap, topic, partition, records, &[]);
+}
+
+/// [`produce_batched`] with extra producer settings, e.g. `("compression.type", "zstd")`.
+pub fn produce_batched_with(
+    bootstrap: &str,
+    topic: &str,
+    partition: i32,
+    records: &[Record<'_>],
+    settings: &[(&str, &str)],
+) {
     let context = Deliveries(Mutex::new(vec![None; records.len()]));
-    let producer: BaseProducer<Deliveries> = client_config(bootstrap)
+    let mut config = client_config(bootstrap);
+    config
         .set("linger.ms", "5")
         .set("batch.num.messages", "10000")
         // One request in flight keeps the order even if a request is retried.
         .set("max.in.flight.requests.per.connection", "1")
         .set("enable.idempotence", "false")
-        .set("message.timeout.ms", TIMEOUT.as_millis().to_string())
+        .set("message.timeout.ms", TIMEOUT.as_millis().to_string());
+    for (key, value) in settings {
+        config.set(*key, *value);
+    }
+    let producer: BaseProducer<Deliveries> = config
         .create_with_context(context)
         .unwrap_or_else(|e| panic!("producer for {bootstrap}: {e}"));
     let deadline = Instant::now() + TIMEOUT;
