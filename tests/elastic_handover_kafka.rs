@@ -338,3 +338,51 @@ fn stop_joins_the_coordination_thread_then_leaves_the_group_so_the_survivor_take
     assert!(stopped_at.elapsed() < Duration::from_secs(15));
     b.stop().unwrap();
 }
+
+#[test]
+fn a_failed_task_leaves_the_group_so_the_others_take_its_share_over() {
+    let flow = Flow::new();
+    flow.advance(10);
+    let b = CheckpointTask::new(flow.config()).unwrap();
+    b.start().unwrap();
+    wait_until(WAIT, "B owns both partitions", || {
+        b.coordination_partitions().0 == [0, 1]
+    });
+    // A joins, takes one partition, and its start-up then fails (a panic in the load).
+    let (assigned, fail) = (Latch::new(), Latch::new());
+    let hooks = StartupHooks {
+        checkpoint_store_reading: Some(Arc::new({
+            let fail = fail.clone();
+            move |_: &StopSignal| {
+                fail.wait(WAIT, "the test to fail start-up");
+                panic!("start-up fails on purpose");
+            }
+        })),
+        rebalance: Some(Arc::new({
+            let assigned = assigned.clone();
+            move |partitions: &[i32], is_assign: bool| {
+                if is_assign && !partitions.is_empty() {
+                    assigned.open();
+                }
+            }
+        })),
+        ..StartupHooks::default()
+    };
+    let a = CheckpointTask::with_hooks(flow.config(), hooks).unwrap();
+    a.start().unwrap();
+    assigned.wait(WAIT, "A to be assigned a partition");
+    wait_until(WAIT, "B gives one partition up to A", || {
+        b.coordination_partitions().0.len() == 1
+    });
+    fail.open();
+    wait_until(WAIT, "A has failed", || a.fatal_error().is_some());
+    // Well within librdkafka's default 45 s session timeout: A left instead of going silent.
+    wait_until(
+        Duration::from_secs(15),
+        "B owns both partitions again",
+        || b.coordination_partitions().0 == [0, 1],
+    );
+    assert_eq!(a.coordination_partitions(), (vec![], vec![]));
+    a.stop().unwrap();
+    b.stop().unwrap();
+}

@@ -167,6 +167,27 @@ fn run(shared: &Shared, leftover: &mut Leftover) {
     let consumer = kept.insert(consumer);
     let mut next_catch_up = Instant::now();
     while !shared.signal.is_stopped() {
+        if lock(&shared.fatal).is_some() {
+            // This task checkpoints nothing any more: leave the group so the other processes
+            // take its share over, instead of holding it until the host stops the task. Closed
+            // here, on its owning thread, once no cycle holds a partition any more.
+            log::warn!(
+                "leaving coordination group `{}`: the task failed",
+                settings.group_id
+            );
+            let held = {
+                let h = coordination.handover();
+                let mut all = h.owned();
+                all.extend(h.pending());
+                all
+            };
+            if !release(shared, coordination, &held, false) {
+                return;
+            }
+            consumer.close(LEAVE_TIMEOUT);
+            *kept = None;
+            return;
+        }
         let loading = !shared.initialized.load(Ordering::SeqCst);
         let waiting = !coordination.handover().pending().is_empty();
         let wait = if waiting && loading {
