@@ -7,13 +7,13 @@
 //! the next one before that, which is what lets the owner finish its cycle before a revoked
 //! partition moves on.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rdkafka::client::{Client, ClientContext};
 use rdkafka::config::NativeClientConfig;
 use rdkafka_sys as rd;
 
-use super::{c_string, owned_str, read_consumer_event, timeout_ms, NativeError, Polled};
+use super::{c_string, owned_str, poll_consumer_events, read_consumer_event, NativeError, Polled};
 
 /// Delivers rebalances as events on the consumer queue instead of acknowledging them inside
 /// librdkafka. Call on the native config before the client is created.
@@ -72,48 +72,27 @@ pub fn poll_group<C: ClientContext>(
     topic: &str,
     timeout: Duration,
 ) -> GroupPolled {
-    let deadline = Instant::now() + timeout;
-    // SAFETY: live client; the queue reference and each event are released before returning,
-    // and what an event carries is copied first.
-    unsafe {
-        let rk = client.native_ptr();
-        let queue = rd::rd_kafka_queue_get_consumer(rk);
-        if queue.is_null() {
-            return GroupPolled::Nothing;
+    let rk = client.native_ptr();
+    // SAFETY: each event handed over is live for the call; what it carries is copied out.
+    poll_consumer_events(client, timeout, |ev| unsafe {
+        if rd::rd_kafka_event_type(ev) == rd::RD_KAFKA_EVENT_REBALANCE {
+            let partitions = partitions_of(rd::rd_kafka_event_topic_partition_list(ev), topic);
+            return Some(match rd::rd_kafka_event_error(ev) {
+                rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS => {
+                    GroupPolled::Assigned(partitions)
+                }
+                _ => GroupPolled::Revoked {
+                    partitions,
+                    lost: rd::rd_kafka_assignment_lost(rk) != 0,
+                },
+            });
         }
-        let polled = loop {
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            let ev = rd::rd_kafka_queue_poll(queue, timeout_ms(remaining));
-            if ev.is_null() {
-                break GroupPolled::Nothing;
-            }
-            let read = if rd::rd_kafka_event_type(ev) == rd::RD_KAFKA_EVENT_REBALANCE {
-                let partitions = partitions_of(rd::rd_kafka_event_topic_partition_list(ev), topic);
-                match rd::rd_kafka_event_error(ev) {
-                    rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS => {
-                        Some(GroupPolled::Assigned(partitions))
-                    }
-                    _ => Some(GroupPolled::Revoked {
-                        partitions,
-                        lost: rd::rd_kafka_assignment_lost(rk) != 0,
-                    }),
-                }
-            } else {
-                match read_consumer_event(ev) {
-                    Some(Polled::Error(e)) => Some(GroupPolled::Error(e)),
-                    _ => None,
-                }
-            };
-            rd::rd_kafka_event_destroy(ev);
-            match read {
-                Some(p) => break p,
-                None if remaining.is_zero() => break GroupPolled::Nothing,
-                None => {}
-            }
-        };
-        rd::rd_kafka_queue_destroy(queue);
-        polled
-    }
+        match read_consumer_event(ev) {
+            Some(Polled::Error(e)) => Some(GroupPolled::Error(e)),
+            _ => None,
+        }
+    })
+    .unwrap_or(GroupPolled::Nothing)
 }
 
 /// # Safety
