@@ -16,7 +16,7 @@ mod support;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -202,11 +202,41 @@ struct Seen {
     timestamp_ms: i64,
 }
 
+/// A test thread that runs until its value is dropped (the drop sets the flag and joins).
+struct Background {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Background {
+    /// Runs `body` on a new thread; `body` returns once the flag it gets is set.
+    fn spawn(body: impl FnOnce(&AtomicBool) + Send + 'static) -> Background {
+        let stop = Arc::new(AtomicBool::new(false));
+        let st = Arc::clone(&stop);
+        Background {
+            stop,
+            thread: Some(std::thread::spawn(move || body(&st))),
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// Tails the checkpoints topic into a shared list until dropped.
 struct CheckpointsReader {
     seen: Arc<Mutex<Vec<Seen>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    /// The offset after the last record read.
+    position: Arc<AtomicI64>,
+    bootstrap: String,
+    topic: String,
+    _tail: Background,
 }
 
 impl CheckpointsReader {
@@ -222,11 +252,13 @@ impl CheckpointsReader {
             .expect("tpl");
         consumer.assign(&tpl).expect("assign");
         let seen = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (s, st) = (Arc::clone(&seen), Arc::clone(&stop));
-        let thread = std::thread::spawn(move || {
-            while !st.load(Ordering::SeqCst) {
+        let s = Arc::clone(&seen);
+        let position = Arc::new(AtomicI64::new(0));
+        let pos = Arc::clone(&position);
+        let tail = Background::spawn(move |stop| {
+            while !stop.load(Ordering::SeqCst) {
                 if let Some(Ok(m)) = consumer.poll(Duration::from_millis(100)) {
+                    pos.store(m.offset() + 1, Ordering::SeqCst);
                     if let Ok(cp) = Checkpoint::decode(m.key(), m.payload()) {
                         s.lock().unwrap().push(Seen {
                             group: cp.consumer_group_id,
@@ -240,9 +272,24 @@ impl CheckpointsReader {
         });
         CheckpointsReader {
             seen,
-            stop,
-            thread: Some(thread),
+            position,
+            bootstrap: bootstrap.to_string(),
+            topic: topic.to_string(),
+            _tail: tail,
         }
+    }
+
+    /// Waits until every record written so far has been read.
+    fn catch_up(&self) {
+        let consumer: BaseConsumer = client_config(&self.bootstrap).create().expect("client");
+        let (_, end) = consumer
+            .fetch_watermarks(&self.topic, 0, Duration::from_secs(10))
+            .expect("watermarks");
+        wait_until(
+            Duration::from_secs(30),
+            "the reader reaches the end",
+            || self.position.load(Ordering::SeqCst) >= end,
+        );
     }
 
     fn snapshot(&self) -> Vec<Seen> {
@@ -250,24 +297,12 @@ impl CheckpointsReader {
     }
 }
 
-impl Drop for CheckpointsReader {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
 /// Moves every group's committed offset forward, with an offset sync that translates it, as a
-/// mirror and live consumers would.
-struct Driver {
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
-}
+/// mirror and live consumers would, until dropped.
+struct Driver;
 
 impl Driver {
-    fn start(bootstrap: &str, topic: &str, syncs_topic: &str, groups: &[String]) -> Driver {
+    fn start(bootstrap: &str, topic: &str, syncs_topic: &str, groups: &[String]) -> Background {
         let producer: ThreadedProducer<DefaultProducerContext> = client_config(bootstrap)
             .set("linger.ms", "0")
             .create()
@@ -282,12 +317,10 @@ impl Driver {
                     .expect("committer")
             })
             .collect();
-        let stop = Arc::new(AtomicBool::new(false));
-        let st = Arc::clone(&stop);
         let (topic, syncs_topic) = (topic.to_string(), syncs_topic.to_string());
-        let thread = std::thread::spawn(move || {
+        Background::spawn(move |stop| {
             let mut offset = 0i64;
-            while !st.load(Ordering::SeqCst) {
+            while !stop.load(Ordering::SeqCst) {
                 offset += 1;
                 let sync = OffsetSync::new(TopicPartition::new(topic.clone(), 0), offset, offset);
                 let (key, value) = (sync.encode_key().expect("key"), sync.encode_value());
@@ -308,20 +341,7 @@ impl Driver {
                 }
                 std::thread::sleep(DRIVER_TICK);
             }
-        });
-        Driver {
-            stop,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        })
     }
 }
 
@@ -632,7 +652,7 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
         fleet.workers[slot].interrupt();
     }
     drop(driver);
-    std::thread::sleep(Duration::from_millis(500)); // let the reader see the last records
+    reader.catch_up();
     let seen = reader.snapshot();
     drop(reader);
     let bad = backwards(&seen);
