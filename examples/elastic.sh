@@ -24,10 +24,12 @@ cleanup() {
 trap cleanup EXIT
 
 shares() {
-    local i
+    local i note
     for i in 0 1 2; do
-        printf '  process %d: %s\n' "$i" \
-            "$(grep owned-partitions "$LOGS/process-$i.out" | tail -n 1 | cut -d' ' -f3)"
+        note=""
+        [ "$i" != 0 ] || [ "${KILLED:-}" != 1 ] || note=" (killed; its last report)"
+        printf '  process %d: %s%s\n' "$i" \
+            "$(grep owned-partitions "$LOGS/process-$i.out" | tail -n 1 | cut -d' ' -f3)" "$note"
     done
 }
 
@@ -53,10 +55,14 @@ shares
 echo "kill -9 process 0 (pid ${PIDS[0]}); the survivors take its partitions over after the"
 echo "session timeout (6 s)"
 kill -9 "${PIDS[0]}"
+KILLED=1
 wait "${PIDS[0]}" 2>/dev/null || true
 PIDS=("${PIDS[@]:1}")
 sleep 12
 echo "coordination partitions owned:"
 shares
-echo "checkpoints written by the survivors since the start:"
-cat "$LOGS/process-1.out" "$LOGS/process-2.out" | grep -v owned-partitions | sort -u | tail -n 20
+for i in 0 1 2; do
+    echo "checkpoints written by process $i (a survivor re-emits nothing process 0 already wrote:"
+    echo "it read them back before adopting process 0's partitions):"
+    grep -v owned-partitions "$LOGS/process-$i.out" | grep -v '^group ' | sort -u | sed 's/^/  /'
+done
