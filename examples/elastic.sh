@@ -61,8 +61,9 @@ PIDS=("${PIDS[@]:1}")
 sleep 12
 echo "coordination partitions owned:"
 shares
+echo "checkpoints written (a survivor re-emits nothing process 0 already wrote: it read them"
+echo "back before adopting process 0's partitions):"
 for i in 0 1 2; do
-    echo "checkpoints written by process $i (a survivor re-emits nothing process 0 already wrote:"
-    echo "it read them back before adopting process 0's partitions):"
-    grep -v owned-partitions "$LOGS/process-$i.out" | grep -v '^group ' | sort -u | sed 's/^/  /'
+    echo "  process $i:"
+    grep -v owned-partitions "$LOGS/process-$i.out" | grep -v '^group ' | sort -u | sed 's/^/    /'
 done
