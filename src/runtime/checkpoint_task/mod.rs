@@ -319,8 +319,11 @@ impl CheckpointTask {
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
         if let Err(e) = group_coordination::start(&self.shared) {
+            // Half started: stop what did start, in the usual order; the task stays stopped.
             self.shared.signal.stop();
             drop(scheduler.join());
+            *lc = Lifecycle::Stopped;
+            self.stopped.store(true, Ordering::SeqCst);
             return Err(e);
         }
         *lc = Lifecycle::Running(scheduler);
