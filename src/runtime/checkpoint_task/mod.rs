@@ -321,7 +321,9 @@ impl CheckpointTask {
         if let Err(e) = group_coordination::start(&self.shared) {
             // Half started: stop what did start, in the usual order; the task stays stopped.
             self.shared.signal.stop();
-            drop(scheduler.join());
+            let leftovers = scheduler.join();
+            let tail = lock(&self.shared.tail).take().map(|t| t.join());
+            drop((leftovers, tail));
             *lc = Lifecycle::Stopped;
             self.stopped.store(true, Ordering::SeqCst);
             return Err(e);
