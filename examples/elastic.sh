@@ -61,9 +61,9 @@ PIDS=("${PIDS[@]:1}")
 sleep 12
 echo "coordination partitions owned:"
 shares
-echo "checkpoints written (a survivor re-emits nothing process 0 already wrote: it read them"
-echo "back before adopting process 0's partitions):"
+echo "last cycles of each process (a survivor re-emits nothing process 0 already wrote: it read"
+echo "them back before adopting process 0's partitions):"
 for i in 0 1 2; do
     echo "  process $i:"
-    grep -v owned-partitions "$LOGS/process-$i.out" | grep -v '^group ' | sort -u | sed 's/^/    /'
+    grep -E '^cycle ' "$LOGS/process-$i.out" | tail -n 3 | sed 's/^/    /'
 done

@@ -20,8 +20,8 @@ use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::runtime::{
-    assert_no_leaks, install_logger, poll_until_emitted, serial, sorted, Events, Latch,
-    Monotonicity,
+    assert_no_leaks, first_cycle, install_logger, poll_until_emitted, serial, sorted, Events,
+    Latch, Monotonicity,
 };
 use support::wait_until;
 
@@ -649,5 +649,72 @@ fn poll_from_another_thread_while_stop_is_closing_says_stopped() {
         );
     }
     drop(task);
+    assert_no_leaks();
+}
+
+/// Syncs every 100 upstream offsets on both partitions of `orders` (newest at 900), and groups
+/// committed behind the newest sync (g1 at 150, g2 at 450) and past it (g3 at 950).
+fn groups_behind_the_newest_sync(c: &EmbeddedClusters) -> MirrorCheckpointConfig {
+    let syncs: Vec<OffsetSync> = (0..2)
+        .flat_map(|p| (0..1000).step_by(100).map(move |u| sync(p, u, u + 10)))
+        .collect();
+    c.produce_offset_syncs(Side::Source, SYNCS, &syncs).unwrap();
+    for (group, at) in [("g1", 150), ("g2", 450), ("g3", 950)] {
+        c.commit_offsets(
+            Side::Source,
+            group,
+            &[("orders", 0, at, ""), ("orders", 1, at, "")],
+        )
+        .unwrap();
+    }
+    config(
+        c,
+        &[
+            ("task.assigned.groups", "g1,g2,g3"),
+            // The mock cluster never answers CreateTopics: give up on it after a second.
+            ("admin.timeout.ms", "1000"),
+        ],
+    )
+}
+
+#[test]
+fn an_empty_checkpoints_topic_loads_the_full_sync_history_so_every_group_behind_the_newest_sync_is_checkpointed_in_the_first_cycle(
+) {
+    let _g = serial();
+    install_logger();
+    let c = clusters();
+    let task = CheckpointTask::new(groups_behind_the_newest_sync(&c)).unwrap();
+    task.start().unwrap();
+    let mut expected = Vec::new();
+    // MM2's store keeps syncs spaced exponentially back from the newest: 150 translates through
+    // the sync at 0 (no sync at 100 is kept), 450 through the one at 400.
+    for (group, up, down) in [("g1", 150, 11), ("g2", 450, 411), ("g3", 950, 911)] {
+        for p in 0..2 {
+            expected.push((group.to_string(), p, up, down));
+        }
+    }
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
+    assert!(task.stats().checkpoints_load_ok);
+    task.stop().unwrap();
+    assert_no_leaks();
+}
+
+#[test]
+fn a_checkpoints_topic_that_is_missing_and_cannot_be_created_starts_pessimistic_keeping_only_the_newest_sync(
+) {
+    let _g = serial();
+    install_logger();
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Source, "orders", 2).unwrap();
+    c.create_topic(Side::Source, SYNCS, 1).unwrap();
+    c.create_topic(Side::Target, "source.orders", 2).unwrap();
+    let task = CheckpointTask::new(groups_behind_the_newest_sync(&c)).unwrap();
+    task.start().unwrap();
+    // Only the group at or past the newest sync translates: nothing proves what an earlier
+    // generation emitted for the others.
+    let expected: Vec<_> = (0..2).map(|p| ("g3".to_string(), p, 950, 911)).collect();
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
+    assert!(!task.stats().checkpoints_load_ok);
+    task.stop().unwrap();
     assert_no_leaks();
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use rdkafka::producer::{BaseProducer, Producer};
 
+use super::client_log::ClientLog;
 use super::{client_config, Owned};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
@@ -42,7 +43,7 @@ pub(crate) struct Admin {
     // Drop order: unregister the wake, release the queue, then destroy the client.
     _registration: WakeRegistration,
     queue: Arc<QueueHandle>,
-    handle: Owned<BaseProducer>,
+    handle: Owned<BaseProducer<ClientLog>>,
     signal: StopSignal,
     request_timeout: Duration,
     next_tag: u64,
@@ -62,8 +63,8 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let handle: BaseProducer = client_config(settings)
-            .create()
+        let handle: BaseProducer<ClientLog> = client_config(settings)
+            .create_with_context(ClientLog::new(settings))
             .map_err(|e| Error::kafka(format!("creating the {role} for cluster `{cluster}`"), e))?;
         let handle = Owned::new(handle, role, signal);
         let queue = Arc::new(handle.call(|h| QueueHandle::new_queue(h.client())));

@@ -9,10 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rdkafka::client::ClientContext;
+use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
+use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
 use crate::kafka::stop_signal::{lock, StopSignal};
@@ -21,12 +23,20 @@ use crate::kafka::stop_signal::{lock, StopSignal};
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 
 /// Collects delivery outcomes by record index.
-#[derive(Default)]
 pub(crate) struct DeliveryLog {
     outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    log: ClientLog,
 }
 
-impl ClientContext for DeliveryLog {}
+impl ClientContext for DeliveryLog {
+    fn log(&self, level: RDKafkaLogLevel, facility: &str, text: &str) {
+        self.log.log(level, facility, text);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.log.error(error, reason);
+    }
+}
 
 impl ProducerContext for DeliveryLog {
     type DeliveryOpaque = Box<usize>;
@@ -55,7 +65,10 @@ impl CheckpointProducer {
         topic: &str,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let context = DeliveryLog::default();
+        let context = DeliveryLog {
+            outcomes: Arc::default(),
+            log: ClientLog::new(settings),
+        };
         let outcomes = Arc::clone(&context.outcomes);
         // A delivery wait holds up a poll.
         let config = producer_config(settings);

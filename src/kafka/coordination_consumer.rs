@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::client::{Client, DefaultClientContext};
+use rdkafka::client::Client;
 use rdkafka::types::RDKafkaType;
 
+use super::client_log::ClientLog;
 use super::{client_config, Owned};
 use crate::core::error::Error;
 use crate::kafka::librdkafka::group::{self as native, GroupPolled};
@@ -48,7 +49,7 @@ pub(crate) struct CoordinationConsumer {
     // Field order is drop order: unregister the wake, release the queue, then destroy the client.
     _registration: WakeRegistration,
     _queue: Arc<QueueHandle>,
-    consumer: Owned<Client>,
+    consumer: Owned<Client<ClientLog>>,
     topic: String,
     group_id: String,
 }
@@ -81,7 +82,7 @@ impl CoordinationConsumer {
             &config,
             native_config,
             RDKafkaType::RD_KAFKA_CONSUMER,
-            DefaultClientContext,
+            ClientLog::new(settings),
         )
         .map_err(|e| Error::kafka(creating(), e))?;
         let consumer = Owned::new(client, "coordination-target-consumer", signal);

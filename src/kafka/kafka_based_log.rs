@@ -17,10 +17,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::client::{Client, DefaultClientContext};
+use rdkafka::client::Client;
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::types::RDKafkaType;
 
+use super::client_log::ClientLog;
 use super::{client_config, Owned};
 use crate::core::error::Error;
 use crate::kafka::librdkafka::{self, Polled, QueueHandle};
@@ -31,8 +32,12 @@ use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
 const POLL_SLICE: Duration = Duration::from_millis(500);
 
 /// How long read-to-end waits for the first sign of the topic (a record or an EOF) before
-/// checking whether the topic exists at all, and how often it checks again. librdkafka reports
-/// nothing for an assigned partition of a topic that does not exist.
+/// checking whether the topic exists at all. librdkafka reports nothing for an assigned
+/// partition of a topic that does not exist, and a fresh target has no checkpoints topic yet:
+/// its first run should not sit silent for long before creating it.
+const FIRST_EXISTENCE_CHECK: Duration = Duration::from_secs(1);
+
+/// How often the existence check is repeated after the first, while nothing arrives.
 const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
 
 /// Longest wait for the metadata answer of an existence check. librdkafka's metadata call cannot
@@ -58,7 +63,7 @@ pub(crate) struct KafkaBasedLog {
     // Field order is drop order: unregister the wake, release the queue, then destroy the client.
     _registration: WakeRegistration,
     _queue: Arc<QueueHandle>,
-    consumer: Owned<Client>,
+    consumer: Owned<Client<ClientLog>>,
     topic: String,
     signal: StopSignal,
     /// Records applied so far.
@@ -97,7 +102,7 @@ impl KafkaBasedLog {
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
-            DefaultClientContext,
+            ClientLog::new(settings),
         )
         .map_err(|e| Error::kafka(creating(), e))?;
         let consumer = Owned::new(client, role, signal);
@@ -132,7 +137,7 @@ impl KafkaBasedLog {
         deadline: Option<Instant>,
         apply: &mut ApplyRecord<'_>,
     ) -> Result<ReadToEnd, Error> {
-        let mut next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
+        let mut next_existence_check = Instant::now() + FIRST_EXISTENCE_CHECK;
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
         // librdkafka repeats client errors such as "all brokers are down" many times a second

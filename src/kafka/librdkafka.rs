@@ -199,8 +199,10 @@ pub fn consumer_assign_from_start<C: ClientContext>(
 /// log lines go to the `log` crate (target `librdkafka`), like every other client's.
 pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) -> Polled {
     // SAFETY: each event handed over is live for the call.
-    poll_consumer_events(consumer, timeout, |ev| unsafe { read_consumer_event(ev) })
-        .unwrap_or(Polled::Nothing)
+    poll_consumer_events(consumer, timeout, |ev| unsafe {
+        read_consumer_event(ev, consumer.context().as_ref())
+    })
+    .unwrap_or(Polled::Nothing)
 }
 
 /// Serves `client`'s consumer queue for up to `timeout`: each event goes to `read` (then is
@@ -244,7 +246,10 @@ fn poll_consumer_events<C: ClientContext, T>(
 ///
 /// # Safety
 /// `ev` is a live event.
-unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
+unsafe fn read_consumer_event<C: ClientContext>(
+    ev: *mut rd::rd_kafka_event_t,
+    context: &C,
+) -> Option<Polled> {
     match rd::rd_kafka_event_type(ev) {
         rd::RD_KAFKA_EVENT_FETCH => {
             let m = rd::rd_kafka_event_message_next(ev);
@@ -277,18 +282,12 @@ unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
         rd::RD_KAFKA_EVENT_LOG => {
             let (mut fac, mut text, mut level) = (ptr::null(), ptr::null(), 0);
             if rd::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) == 0 {
-                let level = match level {
-                    0..=3 => log::Level::Error,
-                    4 => log::Level::Warn,
-                    5 | 6 => log::Level::Info,
-                    _ => log::Level::Debug,
-                };
-                log::log!(
-                    target: "librdkafka",
-                    level,
-                    "librdkafka: {} {}",
-                    owned_str(fac).trim(),
-                    owned_str(text).trim()
+                // Through the client's context, as rust-rdkafka serves the lines of its other
+                // queues: the library's clients collapse repeats there (kafka::client_log).
+                context.log(
+                    super::client_log::syslog_level(level),
+                    &owned_str(fac),
+                    &owned_str(text),
                 );
             }
             None

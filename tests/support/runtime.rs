@@ -400,6 +400,35 @@ pub fn poll_until_emitted(task: &CheckpointTask, timeout: Duration) -> Vec<Check
     }
 }
 
+/// Polls until the first checkpoint cycle runs (failing after `timeout`) and returns what it
+/// emitted as sorted (group, partition, upstream, downstream).
+pub fn first_cycle(task: &CheckpointTask, timeout: Duration) -> Vec<(String, i32, i64, i64)> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let out = task
+            .poll(Duration::from_millis(500))
+            .unwrap_or_else(|e| panic!("poll failed: {e}"));
+        if out.status == PollStatus::Emitted {
+            return sorted(out.checkpoints)
+                .into_iter()
+                .map(|c| {
+                    (
+                        c.consumer_group_id,
+                        c.topic_partition.partition,
+                        c.upstream_offset,
+                        c.downstream_offset,
+                    )
+                })
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no cycle within {timeout:?}: {out:?}; fatal {:?}",
+            task.fatal_error()
+        );
+    }
+}
+
 /// Sorts checkpoints by (group, target partition).
 pub fn sorted(mut cps: Vec<Checkpoint>) -> Vec<Checkpoint> {
     cps.sort_by(|a, b| {

@@ -87,7 +87,7 @@ pub fn poll_group<C: ClientContext>(
                 },
             });
         }
-        match read_consumer_event(ev) {
+        match read_consumer_event(ev, client.context().as_ref()) {
             Some(Polled::Error(e)) => Some(GroupPolled::Error(e)),
             _ => None,
         }

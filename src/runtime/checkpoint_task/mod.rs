@@ -2,8 +2,9 @@
 //!
 //! Threads and what they own (each Kafka client has exactly one owner at a time):
 //! - the **scheduler thread** runs the start-up job (create the checkpoints topic, load the
-//!   checkpoint store, load the offset-sync store) and then the periodic group-offset sync; it
-//!   owns the start-up consumers and the target admin client;
+//!   checkpoint store, load the offset-sync store, discover the groups once) and then the
+//!   periodic group discovery and group-offset sync; it owns the start-up consumers and the
+//!   admin clients;
 //! - the **offset-syncs tail thread** owns the offset-syncs consumer after the initial load;
 //! - the **caller of [`CheckpointTask::poll`]** owns the source admin and the checkpoint producer,
 //!   behind a lock that admits one poll at a time.
@@ -96,7 +97,8 @@ pub enum StopOutcome {
 /// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskStats {
-    /// True once both stores finished loading.
+    /// True once both stores finished loading (and, without assigned groups, the first group
+    /// discovery ran).
     pub initialized: bool,
     /// Checkpoints written and confirmed.
     pub checkpoints_emitted: u64,
@@ -108,7 +110,7 @@ pub struct TaskStats {
     pub checkpoints_loaded: u64,
     /// Whether those checkpoints loaded successfully (otherwise translation starts pessimistic).
     pub checkpoints_load_ok: bool,
-    /// Time from start to both stores loaded.
+    /// Time from start to [`initialized`](Self::initialized).
     pub load_time: Option<Duration>,
     /// How long the last stop took.
     pub last_stop_time: Option<Duration>,
@@ -209,6 +211,10 @@ struct Shared {
     tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
     coordination: Option<Coordination>,
     skip_causes_logged: Mutex<BTreeSet<String>>,
+    /// Whether the group filter, resp. the topic filter, matched nothing at the last discovery
+    /// (so the warning is logged once per episode, not at every refresh).
+    group_filter_missed: AtomicBool,
+    topic_filter_missed: AtomicBool,
     hooks: StartupHooks,
 }
 
@@ -281,6 +287,8 @@ impl CheckpointTask {
             group_sync: Mutex::new(BTreeMap::new()),
             tail: Mutex::new(None),
             skip_causes_logged: Mutex::new(BTreeSet::new()),
+            group_filter_missed: AtomicBool::new(false),
+            topic_filter_missed: AtomicBool::new(false),
             hooks,
         });
         Ok(CheckpointTask {
@@ -553,6 +561,19 @@ impl Shared {
             log::warn!(
                 "skipping malformed record in `{topic}`: {error} (further {kind} records are skipped silently)"
             );
+        }
+    }
+
+    /// Warns when a filter starts matching nothing (`miss` holds the reason), once until it
+    /// matches again.
+    fn note_filter_miss(&self, missed: &AtomicBool, miss: Option<String>) {
+        match miss {
+            Some(why) => {
+                if !missed.swap(true, Ordering::SeqCst) {
+                    log::warn!("{why}: nothing to checkpoint until that changes");
+                }
+            }
+            None => missed.store(false, Ordering::SeqCst),
         }
     }
 
