@@ -622,7 +622,7 @@ void mm_conf_destroy(struct mm_conf_t *conf);
 
 /**
  * Sets every key of a Java `.properties` text (an `mm2.properties` file's content, UTF-8) as
- * `mm_conf_set` would. All or nothing: on any failure the conf is unchanged and `errstr` names
+ * `mm_conf_set` would. A key given twice takes its last value, as in `java.util.Properties`. All or nothing: on any failure the conf is unchanged and `errstr` names
  * the key (or line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
  * conf.
  *
@@ -1505,6 +1505,20 @@ void mm_task_destroy(struct mm_task_t *task);
  * `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
  */
 enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *errstr, size_t errstr_size);
+
+/**
+ * Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+ * cluster `B` unreachable for 30 s: …"). Writes it into `errstr` (`""` when nothing is being
+ * retried: loaded, failed, or not yet waiting) and returns `MM_RESULT_OK`;
+ * `MM_RESULT_NULL_PARAMETER` when `task` is NULL. `errstr` may be NULL; it is NUL-terminated
+ * and cut to `errstr_size - 1` bytes.
+ *
+ * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+ *
+ * # Safety
+ * `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
+ */
+enum mm_result mm_task_retry_reason(const struct mm_task_t *task, char *errstr, size_t errstr_size);
 
 /**
  * Fills `*stats_out` with a snapshot of the task's counters. `MM_RESULT_NULL_PARAMETER` when a

@@ -75,6 +75,15 @@ pub enum Error {
         /// The client's error text.
         message: String,
     },
+    /// A Kafka failure that retrying cannot fix: a client setting librdkafka refuses, failed
+    /// authentication, TLS, a denied ACL, or a client librdkafka declared fatal. It ends the task.
+    #[error("{context}: {message}")]
+    Fatal {
+        /// What was being done (names the topic, group or cluster involved).
+        context: String,
+        /// The client's error text.
+        message: String,
+    },
     /// The task was stopped while the call was waiting.
     #[error("stopped")]
     Stopped,
@@ -105,6 +114,14 @@ impl Error {
     /// A Kafka error with its context.
     pub fn kafka(context: impl Into<String>, message: impl std::fmt::Display) -> Self {
         Error::Kafka {
+            context: context.into(),
+            message: message.to_string(),
+        }
+    }
+
+    /// A Kafka failure that retrying cannot fix, with its context.
+    pub fn fatal(context: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        Error::Fatal {
             context: context.into(),
             message: message.to_string(),
         }

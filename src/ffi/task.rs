@@ -245,6 +245,33 @@ pub unsafe extern "C" fn mm_task_fatal_error(
     })
 }
 
+/// Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+/// cluster `B` unreachable for 30 s: …"). Writes it into `errstr` (`""` when nothing is being
+/// retried: loaded, failed, or not yet waiting) and returns `MM_RESULT_OK`;
+/// `MM_RESULT_NULL_PARAMETER` when `task` is NULL. `errstr` may be NULL; it is NUL-terminated
+/// and cut to `errstr_size - 1` bytes.
+///
+/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+///
+/// # Safety
+/// `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_task_retry_reason(
+    task: *const mm_task_t,
+    errstr: *mut c_char,
+    errstr_size: usize,
+) -> mm_result {
+    run_errstr(errstr, errstr_size, || {
+        // SAFETY: this function's contract.
+        let reason = unsafe { task_ref(task) }?
+            .retry_reason()
+            .unwrap_or_default();
+        // SAFETY: this function's contract.
+        unsafe { write_text(errstr, errstr_size, &reason) };
+        Ok(())
+    })
+}
+
 /// Fills `*stats_out` with a snapshot of the task's counters. `MM_RESULT_NULL_PARAMETER` when a
 /// pointer is NULL (nothing written). Non-blocking. Any thread, concurrently with every call but
 /// `mm_task_destroy`.
@@ -275,4 +302,33 @@ pub unsafe extern "C" fn mm_task_get_stats(
         });
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
+    use std::ffi::{CStr, CString};
+
+    #[test]
+    fn task_new_rejects_a_client_key_librdkafka_does_not_know_and_names_it() {
+        let conf = mm_conf_new();
+        let text = CString::new(
+            "source.cluster.alias=A\nsource.cluster.bootstrap.servers=127.0.0.1:1\n\
+             target.cluster.bootstrap.servers=127.0.0.1:1\nconsumer.no.such.property=1\n",
+        )
+        .unwrap();
+        let mut err = [0 as c_char; 256];
+        // SAFETY: live conf, C string, local buffer.
+        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr(), err.as_mut_ptr(), 256) };
+        assert_eq!(r, mm_result::Ok);
+        // SAFETY: as above.
+        let task = unsafe { mm_task_new(conf, err.as_mut_ptr(), 256) };
+        assert!(task.is_null(), "the task was created");
+        // SAFETY: NUL-terminated by the failing call.
+        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
+        // SAFETY: the failed mm_task_new left the conf to us.
+        unsafe { mm_conf_destroy(conf) };
+    }
 }

@@ -17,6 +17,7 @@ use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
+use crate::kafka::failure::client_creation_error;
 use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
@@ -74,7 +75,7 @@ impl CheckpointProducer {
         let config = producer_config(settings);
         let producer: BaseProducer<DeliveryLog> =
             config.create_with_context(context).map_err(|e| {
-                Error::kafka(
+                client_creation_error(
                     format!("creating the checkpoints producer for `{topic}`"),
                     e,
                 )

@@ -11,18 +11,19 @@
 //! rebalance at once instead of after `session.timeout.ms`.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::Client;
 use rdkafka::types::RDKafkaType;
 
+use super::client_config;
 use super::client_log::ClientLog;
-use super::{client_config, Owned};
+use super::failure::client_creation_error;
+use super::wakeable_client::WakeableClient;
 use crate::core::error::Error;
 use crate::kafka::librdkafka::group::{self as native, GroupPolled};
 use crate::kafka::librdkafka::QueueHandle;
-use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
+use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside [`CoordinationConsumer::close`]'s loop.
 const CLOSE_SLICE: Duration = Duration::from_millis(100);
@@ -46,10 +47,7 @@ pub(crate) enum CoordinationEvent {
 
 /// A member of the coordination group.
 pub(crate) struct CoordinationConsumer {
-    // Field order is drop order: unregister the wake, release the queue, then destroy the client.
-    _registration: WakeRegistration,
-    _queue: Arc<QueueHandle>,
-    consumer: Owned<Client<ClientLog>>,
+    consumer: WakeableClient<Client<ClientLog>>,
     topic: String,
     group_id: String,
 }
@@ -76,7 +74,7 @@ impl CoordinationConsumer {
         let creating = || format!("creating the coordination consumer of group `{group_id}`");
         let native_config = config
             .create_native_config()
-            .map_err(|e| Error::kafka(creating(), e))?;
+            .map_err(|e| client_creation_error(creating(), e))?;
         native::enable_rebalance_events(&native_config);
         let client = Client::new(
             &config,
@@ -84,19 +82,18 @@ impl CoordinationConsumer {
             RDKafkaType::RD_KAFKA_CONSUMER,
             ClientLog::new(settings),
         )
-        .map_err(|e| Error::kafka(creating(), e))?;
-        let consumer = Owned::new(client, "coordination-target-consumer", signal);
+        .map_err(|e| client_creation_error(creating(), e))?;
+        let consumer = WakeableClient::new(
+            client,
+            "coordination-target-consumer",
+            signal,
+            QueueHandle::consumer_queue,
+        )
+        .ok_or_else(|| Error::kafka(format!("joining `{group_id}`"), "no consumer queue"))?;
         consumer
             .call(|c| native::subscribe(c, topic))
             .map_err(|e| Error::kafka(format!("subscribing to `{topic}`"), e))?;
-        let queue = consumer
-            .call(QueueHandle::consumer_queue)
-            .map(Arc::new)
-            .ok_or_else(|| Error::kafka(format!("joining `{group_id}`"), "no consumer queue"))?;
-        let registration = signal.register(Arc::clone(&queue));
         Ok(CoordinationConsumer {
-            _registration: registration,
-            _queue: queue,
             consumer,
             topic: topic.to_string(),
             group_id: group_id.to_string(),

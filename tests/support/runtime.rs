@@ -37,6 +37,17 @@ pub fn assert_no_leaks() {
     );
 }
 
+/// Asserts that a stopped task has no client or thread left, and that no two threads ever
+/// overlapped inside one of its clients. Per task, so tests that run in parallel check only
+/// their own tasks and need no [`serial`] lock.
+pub fn assert_task_clean(task: &CheckpointTask) {
+    assert_eq!(
+        task.diagnostics(),
+        diagnostics::Diagnostics::default(),
+        "the task's clients, threads and overlapping client calls after stop"
+    );
+}
+
 /// One captured log record.
 #[derive(Clone, Debug)]
 pub struct LogLine {

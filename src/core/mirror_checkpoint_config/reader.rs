@@ -324,7 +324,7 @@ impl Reader<'_> {
 
         let mut clients = ClientSettings::default();
         for (key, setting) in self.flat {
-            clients.insert(key, &setting.value);
+            clients.insert(key, &setting.value, &setting.written);
         }
 
         let coordination = self.coordination(assigned_groups.is_some(), task_count.is_some())?;

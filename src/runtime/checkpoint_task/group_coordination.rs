@@ -115,7 +115,7 @@ pub(super) fn start(shared: &std::sync::Arc<Shared>) -> Result<(), Error> {
     };
     let name = format!("mm2-coordination {}", coordination.settings.group_id);
     let s = std::sync::Arc::clone(shared);
-    let thread = LibraryThread::spawn(name, move || {
+    let thread = LibraryThread::spawn(name, &shared.signal, move || {
         let mut leftover = Leftover::default();
         if let Err(panic) = catch_unwind(AssertUnwindSafe(|| run(&s, &mut leftover))) {
             let message = format!("coordination thread panicked: {}", panic_message(&*panic));
@@ -146,6 +146,12 @@ fn run(shared: &Shared, leftover: &mut Leftover) {
             &shared.signal,
         ) {
             Ok(c) => break c,
+            Err(e @ Error::Fatal { .. }) => {
+                // Wrong settings do not fix themselves: the task fails, as for its other clients.
+                lock(&shared.fatal).get_or_insert(e.to_string());
+                shared.signal.nudge();
+                return;
+            }
             Err(e) => {
                 log::warn!("{e}; retrying");
                 if !shared.signal.sleep(RETRY_AFTER) {

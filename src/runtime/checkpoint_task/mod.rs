@@ -15,26 +15,30 @@
 //! which a client is closed while a thread may be inside it).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::{ConfigError, Error, RecordError};
 use crate::core::group_assignment::owns_group;
-use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use crate::core::mirror_checkpoint_config::{ClientKind, Cluster, MirrorCheckpointConfig};
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::checkpoint_producer::CheckpointProducer;
-use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::diagnostics::{panic_message, Diagnostics, LibraryThread};
+use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::stop_signal::{lock, StopSignal};
-use crate::runtime::scheduler::{JobError, Leftovers, Scheduler};
+use crate::runtime::scheduler::{record_fatal, JobError, Leftovers, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
+#[cfg(feature = "internals")]
+pub mod faults;
 mod group_coordination;
 mod group_discovery;
 mod group_offset_sync;
@@ -125,6 +129,10 @@ pub struct TaskStats {
     /// The most committed-offset requests this task ever had in flight at once (bounded by
     /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`]).
     pub max_offset_fetches_in_flight: u64,
+    /// While start-up is waiting on a cluster, why (e.g. "target cluster `B` unreachable for
+    /// 30 s: …" or "start-up failed, retrying in 2.0 s: …"); `None` once loaded, and while
+    /// nothing is being retried. A failure that retrying cannot fix is a fatal error instead.
+    pub retry_reason: Option<String>,
 }
 
 /// Per group and upstream partition: the last checkpoint written, or why none was.
@@ -204,6 +212,7 @@ struct Shared {
     checkpoints: Mutex<CheckpointStore>,
     initialized: AtomicBool,
     fatal: Arc<Mutex<Option<String>>>,
+    retry: RetryStatus,
     counters: Counters,
     groups: RwLock<Vec<String>>,
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
@@ -216,6 +225,8 @@ struct Shared {
     group_filter_missed: AtomicBool,
     topic_filter_missed: AtomicBool,
     hooks: StartupHooks,
+    #[cfg(feature = "internals")]
+    faults: faults::Faults,
 }
 
 enum Lifecycle {
@@ -270,6 +281,7 @@ impl CheckpointTask {
             )
             .into());
         };
+        check_client_configs(&config)?;
         let groups = config.assigned_groups.clone().unwrap_or_default();
         let shared = Arc::new(Shared {
             coordination: Coordination::for_assignment(&config.task_assignment),
@@ -281,6 +293,7 @@ impl CheckpointTask {
             checkpoints: Mutex::new(CheckpointStore::new()),
             initialized: AtomicBool::new(false),
             fatal: Arc::new(Mutex::new(None)),
+            retry: RetryStatus::default(),
             counters: Counters::default(),
             groups: RwLock::new(groups),
             statuses: Mutex::new(BTreeMap::new()),
@@ -290,6 +303,8 @@ impl CheckpointTask {
             group_filter_missed: AtomicBool::new(false),
             topic_filter_missed: AtomicBool::new(false),
             hooks,
+            #[cfg(feature = "internals")]
+            faults: faults::Faults::default(),
         });
         Ok(CheckpointTask {
             shared,
@@ -324,6 +339,7 @@ impl CheckpointTask {
             name,
             shared.signal.clone(),
             Arc::clone(&shared.fatal),
+            shared.retry.clone(),
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
         if let Err(e) = group_coordination::start(&self.shared) {
@@ -354,12 +370,33 @@ impl CheckpointTask {
         if self.stopped.load(Ordering::SeqCst) {
             return Ok(PollOutcome::status(PollStatus::Stopped));
         }
-        let Ok(mut poller) = self.poller.try_lock() else {
-            return Err(Error::Busy);
+        let mut poller = match self.poller.try_lock() {
+            Ok(poller) => poller,
+            Err(TryLockError::WouldBlock) => return Err(Error::Busy),
+            // A poll panicked while holding the clients: the task is failed, not busy.
+            Err(TryLockError::Poisoned(_)) => {
+                self.shared
+                    .record_fatal("an earlier poll panicked; the task cannot go on".into());
+                return Ok(PollOutcome::status(PollStatus::Failed));
+            }
         };
         if self.stopped.load(Ordering::SeqCst) {
             return Ok(PollOutcome::status(PollStatus::Stopped));
         }
+        // A panic inside the poll fails the task; the poller lock is left poisoned, so later
+        // polls say Failed too.
+        match catch_unwind(AssertUnwindSafe(|| self.poll_locked(&mut poller, timeout))) {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                self.shared
+                    .record_fatal(format!("poll panicked: {}", panic_message(&*panic)));
+                drop(poller);
+                Ok(PollOutcome::status(PollStatus::Failed))
+            }
+        }
+    }
+
+    fn poll_locked(&self, poller: &mut Poller, timeout: Duration) -> Result<PollOutcome, Error> {
         let shared = &self.shared;
         let deadline = Instant::now() + timeout;
         let fatal = || lock(&shared.fatal).is_some();
@@ -383,12 +420,18 @@ impl CheckpointTask {
             Some(_) => {}
         }
         poller.next_cycle = Some(Instant::now() + shared.emit_interval);
-        match run_cycle(shared, &mut poller) {
+        #[cfg(feature = "internals")]
+        shared.faults.hit(faults::Fault::PollPanics);
+        match run_cycle(shared, poller) {
             Ok(checkpoints) => Ok(PollOutcome {
                 status: PollStatus::Emitted,
                 checkpoints,
             }),
             Err(Error::Stopped) => Ok(PollOutcome::status(PollStatus::Stopped)),
+            Err(e @ Error::Fatal { .. }) => {
+                shared.record_fatal(format!("checkpoint cycle failed: {e}"));
+                Ok(PollOutcome::status(PollStatus::Failed))
+            }
             Err(e) => Err(e),
         }
     }
@@ -417,7 +460,7 @@ impl CheckpointTask {
         shared.signal.observe("joined tail");
         let coordination = shared.coordination.as_ref().and_then(|c| c.join());
         shared.signal.observe("joined coordination");
-        let mut poller = lock(&self.poller);
+        let mut poller = self.poller.lock().unwrap_or_else(PoisonError::into_inner);
         shared.signal.observe("poll returned");
         drop(leftovers);
         drop(tail);
@@ -442,6 +485,27 @@ impl CheckpointTask {
         lock(&self.shared.fatal).clone()
     }
 
+    /// This task's live clients and threads, and overlapping calls on its clients (the
+    /// process-wide totals are in [`crate::diagnostics`]). After [`stop`](Self::stop) returns,
+    /// all are zero.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.signal.counts().snapshot()
+    }
+
+    /// While start-up waits on a cluster, why (see [`TaskStats::retry_reason`]).
+    pub fn retry_reason(&self) -> Option<String> {
+        if self.shared.initialized.load(Ordering::SeqCst) || self.fatal_error().is_some() {
+            return None;
+        }
+        self.shared.retry.get()
+    }
+
+    /// Makes the task panic at `fault` (tests of the failure paths).
+    #[cfg(feature = "internals")]
+    pub fn inject_fault(&self, fault: faults::Fault) {
+        self.shared.faults.arm(fault);
+    }
+
     /// A snapshot of the task's counters.
     pub fn stats(&self) -> TaskStats {
         let c = &self.shared.counters;
@@ -463,6 +527,7 @@ impl CheckpointTask {
             groups: self.groups().len() as u64,
             last_cycle_time: us(&c.last_cycle_us),
             max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
+            retry_reason: self.retry_reason(),
         }
     }
 
@@ -540,6 +605,42 @@ impl Drop for CheckpointTask {
     }
 }
 
+/// Checks the config of every client the task will create, as librdkafka will read it, so that a
+/// typo in a client key or value fails here, naming the key the user wrote, instead of in
+/// start-up on the scheduler thread.
+fn check_client_configs(c: &MirrorCheckpointConfig) -> Result<(), ConfigError> {
+    let location = c.offset_syncs_topic_location;
+    let clients = [
+        (Cluster::Target, ClientKind::Admin, c.target_admin_config()),
+        (
+            Cluster::Target,
+            ClientKind::Consumer,
+            c.checkpoints_consumer_config(),
+        ),
+        (
+            location,
+            ClientKind::Consumer,
+            c.offset_syncs_consumer_config(),
+        ),
+        (Cluster::Source, ClientKind::Admin, c.source_admin_config()),
+        (
+            Cluster::Target,
+            ClientKind::Producer,
+            c.target_producer_config(),
+        ),
+    ];
+    for (cluster, kind, settings) in clients {
+        if let Err(rejected) = check_client_settings(&settings) {
+            let written = c
+                .clients
+                .written_key(cluster, kind, &rejected.key)
+                .unwrap_or(&rejected.key);
+            return Err(ConfigError::new(written, rejected.reason));
+        }
+    }
+    Ok(())
+}
+
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -548,6 +649,12 @@ fn now_ms() -> i64 {
 }
 
 impl Shared {
+    /// Records the task's fatal error (the first one wins), and wakes a poll waiting for start-up
+    /// so that it returns Failed at once.
+    fn record_fatal(&self, message: String) {
+        record_fatal(&self.fatal, &self.signal, message);
+    }
+
     /// Counts a malformed record; logs the first one of each kind per topic.
     fn skipped(&self, topic: &str, error: &RecordError) {
         self.counters.records_skipped.fetch_add(1, Ordering::SeqCst);

@@ -3,6 +3,7 @@
 //! groups once (unless they are assigned), then hand the offset-syncs consumer to the tail
 //! thread that applies new syncs until the stop.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,10 +11,12 @@ use std::time::{Duration, Instant};
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
 use super::{Shared, NEVER};
+use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
+use crate::core::mirror_checkpoint_config::Cluster;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
@@ -60,6 +63,7 @@ pub(super) fn startup(
     let began = Instant::now();
     let c = &shared.config;
     let signal = &shared.signal;
+    begin_attempt(shared);
     let mut target_admin = Admin::open(
         &c.target_admin_config(),
         &c.target_cluster_alias,
@@ -148,6 +152,7 @@ pub(super) fn startup(
     let tail_shared = Arc::clone(shared);
     let tail = LibraryThread::spawn(
         format!("mm2-offset-syncs-tail {}", log.topic()),
+        signal,
         move || tail_offset_syncs(&tail_shared, log),
     )
     .map_err(|e| JobError::Fatal(format!("starting the offset-syncs tail thread: {e}")))?;
@@ -185,6 +190,26 @@ pub(super) fn startup(
     Ok(jobs)
 }
 
+/// Start-up runs again after a transient failure: forget what an earlier attempt loaded.
+fn begin_attempt(shared: &Shared) {
+    *lock(&shared.checkpoints) = CheckpointStore::new();
+    *write_syncs(shared) = OffsetSyncStore::new();
+    shared
+        .counters
+        .checkpoints_loaded
+        .store(0, Ordering::SeqCst);
+    shared.counters.syncs_loaded.store(0, Ordering::SeqCst);
+}
+
+/// The words naming a cluster in a retry reason: "source cluster `A`".
+fn cluster_words(shared: &Shared, cluster: Cluster) -> String {
+    let alias = match cluster {
+        Cluster::Source => &shared.config.source_cluster_alias,
+        Cluster::Target => &shared.config.target_cluster_alias,
+    };
+    format!("{} cluster `{alias}`", cluster.name())
+}
+
 /// Loads the checkpoints topic once (MM2's CheckpointStore.start). A missing topic is created
 /// (compacted, as MM2's connector creates it before its tasks start). Created here, it is known
 /// empty; if it cannot be created (or someone else created it meanwhile), the load counts as
@@ -202,6 +227,7 @@ pub(super) fn load_checkpoints(
         "checkpoints-target-consumer",
         &shared.signal,
     )?;
+    log.report_retries(&shared.retry, cluster_words(shared, Cluster::Target));
     if let Some(hook) = &shared.hooks.checkpoint_store_reading {
         hook(&shared.signal);
     }
@@ -252,6 +278,10 @@ pub(super) fn load_checkpoints(
             leftovers.push(Box::new(log));
             return Err(JobError::Stopped);
         }
+        Err(e @ Error::Fatal { .. }) => {
+            leftovers.push(Box::new(log));
+            return Err(e.into());
+        }
         Err(e) => {
             log::info!("loading checkpoints from `{topic}` failed: {e}; starting pessimistic");
             CheckpointsLoad::Failed
@@ -283,6 +313,10 @@ pub(super) fn load_offset_syncs(
         "offset-syncs-consumer",
         &shared.signal,
     )?;
+    log.report_retries(
+        &shared.retry,
+        cluster_words(shared, c.offset_syncs_topic_location),
+    );
     if let Some(hook) = &shared.hooks.offset_sync_store_reading {
         hook(&shared.signal);
     }
@@ -332,12 +366,27 @@ pub(super) fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value
 
 /// The offset-syncs tail thread: applies new syncs until stopped, then hands the log back so the
 /// stopper closes its consumer after the join.
+/// A panic or a failure retrying cannot fix ends the thread and fails the task: translating
+/// from a store that no longer follows the topic would emit stale checkpoints.
 pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> KafkaBasedLog {
     let topic = log.topic().to_string();
-    while !shared.signal.is_stopped() {
-        log.poll_once(Duration::from_secs(1), &mut |key, value| {
-            apply_sync(shared, &topic, key, value)
-        });
+    let tailed = catch_unwind(AssertUnwindSafe(|| -> Result<(), Error> {
+        while !shared.signal.is_stopped() {
+            #[cfg(feature = "internals")]
+            shared.faults.hit(super::faults::Fault::TailPanics);
+            log.poll_once(Duration::from_secs(1), &mut |key, value| {
+                apply_sync(shared, &topic, key, value)
+            })?;
+        }
+        Ok(())
+    }));
+    match tailed {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => shared.record_fatal(format!("tailing `{topic}` failed: {e}")),
+        Err(panic) => shared.record_fatal(format!(
+            "the offset-syncs tail thread panicked: {}",
+            panic_message(&*panic)
+        )),
     }
     log
 }
