@@ -330,6 +330,12 @@ fn stop_joins_the_coordination_thread_then_leaves_the_group_so_the_survivor_take
         pos("poll returned") < pos("closed coordination-target-consumer"),
         "the consumer is closed only after every thread that used it: {steps:?}"
     );
+    let d = a.diagnostics();
+    assert_eq!(
+        (d.live_threads, d.live_clients, d.concurrent_client_access),
+        (0, 0, 0),
+        "after stop: no thread or client of A left, no client ever used by two threads at once"
+    );
     // librdkafka's default session timeout is 45 s: a survivor that takes over well before that
     // was told by the LeaveGroup of the close, not by the session expiring.
     wait_until(Duration::from_secs(15), "B owns both partitions", || {
