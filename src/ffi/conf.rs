@@ -452,6 +452,30 @@ mod tests {
         // SAFETY: NULL is accepted.
         assert!(unsafe { mm_conf_dup(std::ptr::null()) }.is_null());
     }
+
+    #[test]
+    fn the_elastic_mode_is_set_through_mm_conf_set_and_its_values_are_checked() {
+        let conf = Conf(mm_conf_new());
+        for (key, value) in [
+            ("task.assignment", "group"),
+            ("task.coordination.group.id", "my-flow"),
+            ("task.coordination.topic", "my-flow-coordination"),
+            ("task.coordination.partitions", "32"),
+        ] {
+            let (r, msg) = set(&conf, key, value);
+            assert_eq!(r, mm_result::Ok, "{key}={value}: {msg}");
+        }
+        let (r, msg) = set(&conf, "task.assignment", "dynamic");
+        assert_eq!(r, mm_result::InvalidConfig);
+        assert!(
+            msg.starts_with("task.assignment: must be `static` or `group`"),
+            "{msg}"
+        );
+        let (r, msg) = set(&conf, "task.coordination.partitions", "0");
+        assert_eq!(r, mm_result::InvalidConfig);
+        assert!(msg.starts_with("task.coordination.partitions:"), "{msg}");
+        assert_eq!(get(&conf, "task.assignment").as_deref(), Some("group"));
+    }
 }
 
 /// Load cost per key (`cargo test --lib load_cost -- --ignored --nocapture`): debug build,

@@ -326,6 +326,22 @@ impl Admin {
         topic: &str,
         replication_factor: i16,
     ) -> Result<TopicCreation, Error> {
+        self.create_topic(
+            topic,
+            1,
+            replication_factor,
+            &[("cleanup.policy", "compact")],
+        )
+    }
+
+    /// Creates a topic with `partitions` partitions and the given topic configs.
+    pub(crate) fn create_topic(
+        &mut self,
+        topic: &str,
+        partitions: i32,
+        replication_factor: i16,
+        configs: &[(&str, &str)],
+    ) -> Result<TopicCreation, Error> {
         let tag = self.tag();
         // Brokers without CreateTopics (the embedded mock) never answer: do not hold start-up
         // for the whole admin timeout.
@@ -337,9 +353,9 @@ impl Admin {
                     h.client(),
                     queue,
                     topic,
-                    1,
+                    partitions,
                     i32::from(replication_factor),
-                    &[("cleanup.policy", "compact")],
+                    configs,
                     tag,
                     timeout,
                 )
