@@ -41,7 +41,9 @@ fn reexports(lib_rs: &str) -> BTreeMap<String, String> {
         if !line.ends_with(';') {
             continue;
         }
-        let path = statement["pub use crate::".len()..].trim().trim_end_matches(';');
+        let path = statement["pub use crate::".len()..]
+            .trim()
+            .trim_end_matches(';');
         let (layer, rest) = path.split_once("::").expect("a layer-qualified re-export");
         let rest = rest.trim_start_matches('{').trim_end_matches('}');
         for item in rest.split(',') {

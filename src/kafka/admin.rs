@@ -3,6 +3,7 @@
 //! Committed-offset fetches are batched: librdkafka takes one group per request, so up to
 //! `max_in_flight` requests are kept outstanding at once.
 
+use super::kafka_error;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,7 +65,7 @@ impl Admin {
     ) -> Result<Self, Error> {
         let handle: BaseProducer = client_config(settings)
             .create()
-            .map_err(|e| Error::kafka(format!("creating the {role} for cluster `{cluster}`"), e))?;
+            .map_err(|e| kafka_error(format!("creating the {role} for cluster `{cluster}`"), e))?;
         let handle = Owned::new(handle, role, signal);
         let queue = Arc::new(handle.call(|h| QueueHandle::new_queue(h.client())));
         let registration = signal.register(Arc::clone(&queue));
@@ -265,7 +266,7 @@ impl Admin {
                 }
                 Ok(out)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("altering offsets of group `{group}`"),
                 e,
             )),
@@ -284,7 +285,7 @@ impl Admin {
             .call(|h| librdkafka::submit_describe_groups(h.client(), &queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("describing groups on `{}`", self.cluster),
                 e,
             )),
@@ -314,7 +315,7 @@ impl Admin {
                 }
                 Ok(groups)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("listing groups on `{}`", self.cluster),
                 e,
             )),
@@ -361,7 +362,7 @@ impl Admin {
             | C::TopicAuthorizationFailed
             | C::ClusterAuthorizationFailed
             | C::InvalidRequest => Ok(TopicCreation::Skipped(e.to_string())),
-            _ => Err(Error::kafka(format!("creating topic `{topic}`"), e)),
+            _ => Err(kafka_error(format!("creating topic `{topic}`"), e)),
         };
         match outcome {
             AdminOutcome::CreatedTopics(ts) => match ts.into_iter().next() {

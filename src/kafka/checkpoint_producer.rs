@@ -4,6 +4,7 @@
 //! rust-rdkafka's producer poll always runs to its deadline, so delivery waits use short slices
 //! (`DELIVERY_SLICE`) and check the stop flag between them: a stop is seen within one slice.
 
+use super::kafka_error;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -61,7 +62,7 @@ impl CheckpointProducer {
         let config = producer_config(settings);
         let producer: BaseProducer<DeliveryLog> =
             config.create_with_context(context).map_err(|e| {
-                Error::kafka(
+                kafka_error(
                     format!("creating the checkpoints producer for `{topic}`"),
                     e,
                 )

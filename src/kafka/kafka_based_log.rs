@@ -13,6 +13,7 @@
 //! - A record that fails to decode is skipped and counted by the caller's `apply`; it never loses
 //!   the rest of its batch.
 
+use super::kafka_error;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -92,18 +93,18 @@ impl KafkaBasedLog {
         let creating = || format!("creating the {role} for `{topic}`");
         let native = config
             .create_native_config()
-            .map_err(|e| Error::kafka(creating(), e))?;
+            .map_err(|e| kafka_error(creating(), e))?;
         let client = Client::new(
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
             DefaultClientContext,
         )
-        .map_err(|e| Error::kafka(creating(), e))?;
+        .map_err(|e| kafka_error(creating(), e))?;
         let consumer = Owned::new(client, role, signal);
         consumer
             .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
-            .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
+            .map_err(|e| kafka_error(format!("assigning `{topic}`-0"), e))?;
         let queue = consumer
             .call(QueueHandle::consumer_queue)
             .map(Arc::new)
