@@ -5,8 +5,10 @@
 # 1. builds the cdylib and staticlib (debug) and reads the native libraries rustc says a static
 #    link needs;
 # 2. compiles the header alone as C99 and as C++, and a C++ program using it;
-# 3. checks that the library exports exactly the functions the header declares, and that
-#    test_api.c calls every one;
+# 3. checks that the library exports exactly the functions the header declares and
+#    include/mm2_checkpoint.symbols lists (and nothing else: no other global function), that
+#    its SONAME is libmm2_checkpoint.so.<MM2_CHECKPOINT_ABI_VERSION>, and that test_api.c calls
+#    every function;
 # 4. builds every C test with -Wall -Wextra -Werror against the shared library and runs them
 #    (test_api also linked statically);
 # 5. runs them again under valgrind memcheck (no errors, no definite leak; ffi-tests/
@@ -36,7 +38,7 @@ fail() {
 }
 
 CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
-TESTS=(test_api test_misuse test_threads)
+TESTS=(test_api test_misuse test_threads test_abi)
 
 step "cargo build (cdylib + staticlib) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
@@ -58,6 +60,15 @@ step "the header declares every exported function, and test_api.c (with common.h
 exported=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort)
 declared=$(grep -oE '^[a-z0-9_ ]+[ *]+mm_[a-z0-9_]+\(' include/mm2_checkpoint.h | grep -oE 'mm_[a-z0-9_]+\($' | tr -d '(' | sort -u)
 [ "$exported" = "$declared" ] || fail "exported and declared functions differ: $(diff <(echo "$exported") <(echo "$declared") | grep '^[<>]' | tr '\n' ' ')"
+listed=$(grep -v '^#' include/mm2_checkpoint.symbols)
+[ "$exported" = "$listed" ] || fail "exported functions and include/mm2_checkpoint.symbols differ (update the list only for an added function): $(diff <(echo "$listed") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
+others=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 !~ /^mm_/ {print $3}')
+[ -z "$others" ] || fail "the library exports functions outside the C ABI: $others"
+abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/mm2_checkpoint.h)"
+soname="$(readelf -d "$LIBDIR/libmm2_checkpoint.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
+[ "$soname" = "libmm2_checkpoint.so.$abi" ] || fail "SONAME is '$soname', expected libmm2_checkpoint.so.$abi"
+# What an installer does: the SONAME link next to the library (build.rs makes it in target/).
+ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 missing=()
 for fn in $exported; do
     grep -q "\b$fn(" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
@@ -127,6 +138,10 @@ stage() { # prefix, libraries to install
     mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
     cp include/mm2_checkpoint.h "$prefix/include/"
     cp "$@" "$prefix/lib/"
+    if [ -f "$prefix/lib/libmm2_checkpoint.so" ]; then
+        mv "$prefix/lib/libmm2_checkpoint.so" "$prefix/lib/libmm2_checkpoint.so.$abi"
+        ln -s "libmm2_checkpoint.so.$abi" "$prefix/lib/libmm2_checkpoint.so"
+    fi
     sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@NATIVE_STATIC_LIBS@|-lm $NATIVE_LIBS|" \
         mm2_checkpoint.pc.in >"$prefix/lib/pkgconfig/mm2_checkpoint.pc"
 }
