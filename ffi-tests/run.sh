@@ -71,7 +71,7 @@ soname="$(readelf -d "$LIBDIR/libmm2_checkpoint.so" | sed -n 's/.*Library soname
 ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 missing=()
 for fn in $exported; do
-    grep -q "\b$fn(" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
+    grep -qw "$fn" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
 done
 [ "${#missing[@]}" -eq 0 ] || fail "test_api.c does not call: ${missing[*]}"
 echo "all $(echo "$exported" | wc -l) exported functions are declared and called"

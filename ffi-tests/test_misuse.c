@@ -322,7 +322,9 @@ static void failover_misuse(mm_embedded_t *e) {
     CHECK_RESULT(mm_translated_offsets_add(plan, "", "t", 0, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
     CHECK(GET_VALUE(size_t, mm_translated_offsets_len, plan) == 0);
     CHECK_OK(mm_translated_offsets_add(plan, "g", "t", 0, 5, -1, ""));
-    CHECK(GET_TEXT(mm_translated_offsets_topic, plan, 1) == NULL);
+    const char *topic = NULL;
+    CHECK_RESULT(mm_translated_offsets_topic(plan, 1, &topic, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(topic == NULL);
     last_error_is("index 1 is out of range: `translated` has 1 items");
     CHECK_RESULT(mm_failover_report(dead, plan, -2, &report), MM_RESULT_INVALID_ARGUMENT);
     t0 = now_ms();
