@@ -529,6 +529,15 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
     mm_batch_t *read = NULL;
     CHECK_OK(mm_embedded_read_checkpoints(e, CHECKPOINTS_TOPIC, &read));
     batch_misuse(read, GET_VALUE(size_t, mm_batch_len, read));
+
+    /* librdkafka's code is kept: a topic created twice is RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS (36), and
+     * the next successful call clears it. */
+    CHECK_RESULT(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "orders", 2), MM_RESULT_KAFKA);
+    CHECK(mm_last_error_kafka_code() == 36);
+    CHECK(strstr(last(), "Topic already exists") != NULL);
+    size_t n = 0;
+    CHECK_OK(mm_batch_len(read, &n));
+    CHECK(mm_last_error_kafka_code() == 0);
     mm_batch_destroy(read);
 
     /* embedded arguments out of range */
