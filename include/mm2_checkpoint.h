@@ -319,7 +319,7 @@ typedef struct mm_diagnostics {
 
 /**
  * A log callback: `level` is an `mm_log_level` value (1 = error … 5 = trace), `target` the
- * emitting module (e.g. `"mm2_checkpoint::checkpoint_task"`, or `"librdkafka"`), `message` the
+ * emitting module (e.g. `"mm2_checkpoint::runtime::checkpoint_task"`, or `"librdkafka"`), `message` the
  * text. Both strings are NUL-terminated and valid only during the call. `opaque` is the pointer
  * given to `mm_set_log_callback`.
  */

@@ -106,17 +106,23 @@ static int check(JNIEnv *env, enum mm_result r) {
     return 0;
 }
 
-/* Text an accessor lent: a new byte[], or NULL with the exception for `r` pending. */
-static jbyteArray text_of(JNIEnv *env, enum mm_result r, const char *s, size_t len) {
-    return check(env, r) ? java_bytes(env, s, len) : NULL;
+/* Text an accessor lent: a new byte[], or NULL with the exception for `r` pending. The outputs
+ * are passed by address and read here, after the call (C leaves argument order unspecified). */
+static jbyteArray text_of(JNIEnv *env, enum mm_result r, const char *const *s, const size_t *len) {
+    return check(env, r) ? java_bytes(env, *s, *len) : NULL;
 }
 
 /* A number an accessor wrote; -1 for a value the entry does not have (MM_RESULT_NOT_FOUND). */
-static jlong number_of(JNIEnv *env, enum mm_result r, int64_t value) {
+static jlong number_of(JNIEnv *env, enum mm_result r, const int64_t *value) {
     if (r == MM_RESULT_NOT_FOUND) {
         return -1;
     }
-    return check(env, r) ? (jlong)value : -1;
+    return check(env, r) ? (jlong)*value : -1;
+}
+
+/* As number_of, for an int32_t output. */
+static jlong number32_of(JNIEnv *env, enum mm_result r, const int32_t *value) {
+    return check(env, r) ? (jlong)*value : -1;
 }
 
 /* ---- log callback ------------------------------------------------------------------------- */
@@ -296,11 +302,13 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskFatalError(JN
             return NULL;
         }
         r = mm_task_fatal_error(ptr(task), big, &size);
-        jbyteArray a = check(env, r) ? java_bytes(env, big, strlen(big)) : NULL;
+        jbyteArray a = check(env, r) ? java_bytes(env, big, strlen(big)) : NULL; /* after the call */
         free(big);
         return a;
     }
-    return text_of(env, r, message, strlen(message));
+    const char *text = message;
+    size_t len = strlen(message);
+    return text_of(env, r, &text, &len);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, jclass cls, jlong task,
@@ -351,28 +359,28 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nBatchText(JNIEnv 
         r = mm_batch_metadata(ptr(batch), (size_t)index, &s, &len);
         break;
     }
-    return text_of(env, r, s, len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchPartition(JNIEnv *env, jclass cls, jlong batch,
                                                                        jlong index) {
     (void)cls;
     int32_t partition = -1;
-    return (jint)number_of(env, mm_batch_partition(ptr(batch), (size_t)index, &partition), partition);
+    return (jint)number32_of(env, mm_batch_partition(ptr(batch), (size_t)index, &partition), &partition);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchUpstreamOffset(JNIEnv *env, jclass cls,
                                                                              jlong batch, jlong index) {
     (void)cls;
     int64_t offset = -1;
-    return number_of(env, mm_batch_upstream_offset(ptr(batch), (size_t)index, &offset), offset);
+    return number_of(env, mm_batch_upstream_offset(ptr(batch), (size_t)index, &offset), &offset);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDownstreamOffset(JNIEnv *env, jclass cls,
                                                                                jlong batch, jlong index) {
     (void)cls;
     int64_t offset = -1;
-    return number_of(env, mm_batch_downstream_offset(ptr(batch), (size_t)index, &offset), offset);
+    return number_of(env, mm_batch_downstream_offset(ptr(batch), (size_t)index, &offset), &offset);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *env, jclass cls, jlong batch) {
@@ -400,7 +408,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedBootstrap
     (void)cls;
     const char *s = NULL;
     size_t len = 0;
-    return text_of(env, mm_embedded_bootstrap(ptr(embedded), side, &s, &len), s, len);
+    return text_of(env, mm_embedded_bootstrap(ptr(embedded), side, &s, &len), &s, &len);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedCreateTopic(JNIEnv *env, jclass cls,
@@ -549,7 +557,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedText(JN
         r = mm_translated_offsets_checkpoints_topic(ptr(translated), &s, &len);
         break;
     }
-    return text_of(env, r, s, len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNumber(JNIEnv *env, jclass cls,
@@ -560,12 +568,11 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNumber(JNIEn
     int64_t offset = -1;
     switch (which) {
     case 0:
-        return number_of(env, mm_translated_offsets_partition(ptr(translated), (size_t)index, &partition), partition);
+        return number32_of(env, mm_translated_offsets_partition(ptr(translated), (size_t)index, &partition), &partition);
     case 1:
-        return number_of(env, mm_translated_offsets_offset(ptr(translated), (size_t)index, &offset), offset);
+        return number_of(env, mm_translated_offsets_offset(ptr(translated), (size_t)index, &offset), &offset);
     default:
-        return number_of(env, mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index, &offset),
-                         offset);
+        return number_of(env, mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index, &offset), &offset);
     }
 }
 
@@ -610,7 +617,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nReportText(JNIEnv
     const char *s = NULL;
     enum mm_result r = which == 0 ? mm_failover_report_group(ptr(report), (size_t)index, &s, &len)
                                   : mm_failover_report_topic(ptr(report), (size_t)index, &s, &len);
-    return text_of(env, r, s, len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportNumber(JNIEnv *env, jclass cls, jlong report,
@@ -621,15 +628,15 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportNumber(JNIEnv *e
     int64_t v = -1;
     switch (which) {
     case 0:
-        return number_of(env, mm_failover_report_partition(ptr(report), i, &partition), partition);
+        return number32_of(env, mm_failover_report_partition(ptr(report), i, &partition), &partition);
     case 1:
-        return number_of(env, mm_failover_report_translated_offset(ptr(report), i, &v), v);
+        return number_of(env, mm_failover_report_translated_offset(ptr(report), i, &v), &v);
     case 2:
-        return number_of(env, mm_failover_report_current_offset(ptr(report), i, &v), v);
+        return number_of(env, mm_failover_report_current_offset(ptr(report), i, &v), &v);
     case 3:
-        return number_of(env, mm_failover_report_skipped(ptr(report), i, &v), v);
+        return number_of(env, mm_failover_report_skipped(ptr(report), i, &v), &v);
     default:
-        return number_of(env, mm_failover_report_reread(ptr(report), i, &v), v);
+        return number_of(env, mm_failover_report_reread(ptr(report), i, &v), &v);
     }
 }
 
