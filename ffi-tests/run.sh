@@ -97,7 +97,7 @@ elif ! command -v valgrind >/dev/null; then
 else
     for t in "${TESTS[@]}"; do
         step "valgrind memcheck: $t"
-        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 \
+        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 \
             valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
             --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \
             "$BUILD/$t" || fail "$t under valgrind (exit $?)"
@@ -122,7 +122,7 @@ else
     done
     for t in "${TESTS[@]}"; do
         step "AddressSanitizer: $t"
-        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-60}" \
+        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-60}" MM2_FFI_SEED_SYNCS=20000 \
             ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98" \
             LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
             "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"
