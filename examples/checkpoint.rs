@@ -226,17 +226,11 @@ fn run_with_config(file: &str) -> Result<(), String> {
             .poll(Duration::from_secs(5))
             .map_err(|err| err.to_string())?;
         match out.status {
-            PollStatus::Emitted => {
-                for c in &out.checkpoints {
-                    println!(
-                        "{} {} {} -> {}",
-                        c.consumer_group_id,
-                        c.topic_partition,
-                        c.upstream_offset,
-                        c.downstream_offset
-                    );
-                }
+            PollStatus::Emitted if !out.checkpoints.is_empty() => {
+                let mut checkpoints = out.checkpoints;
+                print_table(&mut checkpoints);
             }
+            PollStatus::Emitted => {}
             PollStatus::Failed => return Err(task.fatal_error().unwrap_or_default()),
             PollStatus::Stopped => break,
             PollStatus::NotReady | PollStatus::NotDue => {}

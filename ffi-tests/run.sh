@@ -16,7 +16,8 @@
 # 6. builds the library with AddressSanitizer (nightly, into target/asan) and runs the tests
 #    linked with -fsanitize=address (leaks checked; ffi-tests/lsan.supp);
 # 7. stages an install with the pkg-config file and builds examples/checkpoint.c through it,
-#    shared and static, and runs it against embedded clusters.
+#    shared and static, and runs it against embedded clusters;
+# 8. runs that example against two real Kafka brokers started by scripts/kafka-broker.sh.
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 200), MM2_FFI_VALGRIND_CYCLES
 # (default 16), MM2_FFI_ASAN_CYCLES (default 60), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
@@ -162,5 +163,33 @@ if ldd "$BUILD/checkpoint.static" | grep -q mm2_checkpoint; then fail "the stati
 if "$BUILD/checkpoint" onlyone >/dev/null 2>&1; then fail "example accepted one bootstrap list"; fi
 "$BUILD/checkpoint" || fail "example (shared, embedded clusters)"
 "$BUILD/checkpoint.static" || fail "example (static, embedded clusters)"
+
+step "examples/checkpoint.c against two real Kafka brokers (scripts/kafka-broker.sh)"
+# The watchdogs (--owner-pid) stop the brokers if this script dies; the trap does on any exit.
+BROKERS=()
+stop_brokers() {
+    local h
+    for h in "${BROKERS[@]+"${BROKERS[@]}"}"; do scripts/kafka-broker.sh stop "$h"; done
+}
+trap stop_brokers EXIT
+for side in source target; do
+    out="$(scripts/kafka-broker.sh start --owner-pid $$)" || fail "starting the $side broker"
+    BROKERS+=("$(sed -n 's/^handle=//p' <<<"$out")")
+    declare "${side}_bs=$(sed -n 's/^bootstrap=//p' <<<"$out")"
+done
+# shellcheck disable=SC2154
+"$BUILD/checkpoint" -t 4 "$source_bs" "$target_bs" checkpoints.topic.replication.factor=1 \
+    >"$BUILD/checkpoint-kafka.out" 2>&1 || {
+    cat "$BUILD/checkpoint-kafka.out" >&2
+    fail "example against real brokers"
+}
+grep -q "stop took" "$BUILD/checkpoint-kafka.out" || fail "example against real brokers: no stop report"
+# Start-up found no checkpoints topic on the target and created it, compacted.
+# shellcheck disable=SC2154
+scripts/kafka-broker.sh tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$target_bs" \
+    --describe --topic source.checkpoints.internal 2>/dev/null | grep -q "cleanup.policy=compact" \
+    || fail "example against real brokers: source.checkpoints.internal missing or not compacted"
+stop_brokers
+BROKERS=()
 
 step "all C ABI tests passed"

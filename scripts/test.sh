@@ -3,8 +3,8 @@
 #
 # Installs what the tests need (scripts/setup-test-env.sh), then: rustfmt check, clippy with
 # warnings as errors, doc tests, every cargo test target (integration tests start their own
-# tansu brokers), and the later stages whose folders exist: ffi-tests/, examples/jvm/,
-# fuzz/. Stops at the first failing stage with its name and a non-zero exit.
+# Kafka brokers through scripts/kafka-broker.sh), and the later stages whose folders exist:
+# ffi-tests/, examples/jvm/, fuzz/. Stops at the first failing stage with its name and a non-zero exit.
 #
 # Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 30).
 set -euo pipefail
@@ -27,31 +27,38 @@ stage "setup: scripts/setup-test-env.sh"
 scripts/setup-test-env.sh || fail "setup (scripts/setup-test-env.sh)"
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
-export MM2_TANSU_BIN MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
 
-# tansu processes still running from our binary: a test that leaked its broker.
+# Kafka brokers that scripts/kafka-broker.sh started from this tree (their JVMs carry
+# -Dmm2.broker.root=<this tree>) and that are still running: a test that leaked its broker.
 leaked_brokers() {
-    local pid exe bin
-    bin="$(readlink -f "$MM2_TANSU_BIN")"
-    for exe in /proc/[0-9]*/exe; do
-        pid="${exe#/proc/}"
-        pid="${pid%/exe}"
-        [ "$(readlink "$exe" 2>/dev/null)" = "$bin" ] && echo "$pid"
+    local cmdline pid
+    for cmdline in /proc/[0-9]*/cmdline; do
+        pid="${cmdline#/proc/}"
+        pid="${pid%/cmdline}"
+        if tr '\0' '\n' <"$cmdline" 2>/dev/null | grep -qxF -- "-Dmm2.broker.root=$ROOT"; then
+            echo "$pid"
+        fi
     done
     return 0
 }
 check_no_leaked_brokers() {
-    local leaked
-    leaked="$(leaked_brokers | tr '\n' ' ')"
+    local leaked waited=0
+    # A test binary's exit closes its lifeline pipes; the watchdogs then kill the brokers,
+    # which takes a moment.
+    while leaked="$(leaked_brokers | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
     if [ -n "$leaked" ]; then
-        echo "test.sh: tansu processes left running after $1: pids $leaked" >&2
-        fail "$1 leaked tansu brokers"
+        echo "test.sh: Kafka brokers left running after $1: pids $leaked" >&2
+        fail "$1 leaked Kafka brokers"
     fi
 }
 # Brokers from an earlier, interrupted run would be blamed on this one.
 preexisting="$(leaked_brokers | tr '\n' ' ')"
 if [ -n "$preexisting" ]; then
-    echo "test.sh: note: tansu already running before the tests (pids $preexisting); leak checks are off" >&2
+    echo "test.sh: note: Kafka brokers of this tree already running before the tests (pids $preexisting); leak checks are off" >&2
 fi
 
 stage "cargo fmt --check"

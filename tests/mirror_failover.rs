@@ -61,28 +61,28 @@ fn serial() -> MutexGuard<'static, ()> {
 /// Two clusters, whichever kind.
 enum Pair {
     Mock(EmbeddedClusters),
-    Tansu { source: Tansu, target: Tansu },
+    Kafka { source: Broker, target: Broker },
 }
 
 impl Pair {
     fn bootstrap(&self, side: Side) -> String {
         match (self, side) {
             (Pair::Mock(c), side) => c.bootstrap(side),
-            (Pair::Tansu { source, .. }, Side::Source) => source.bootstrap(),
-            (Pair::Tansu { target, .. }, Side::Target) => target.bootstrap(),
+            (Pair::Kafka { source, .. }, Side::Source) => source.bootstrap(),
+            (Pair::Kafka { target, .. }, Side::Target) => target.bootstrap(),
         }
     }
 
     fn create_topic(&self, side: Side, topic: &str, partitions: i32) {
         match self {
             Pair::Mock(c) => c.create_topic(side, topic, partitions).unwrap(),
-            Pair::Tansu { .. } if topic.ends_with(".internal") => create_topic_with_config(
+            Pair::Kafka { .. } if topic.ends_with(".internal") => create_topic_with_config(
                 &self.bootstrap(side),
                 topic,
                 partitions,
                 &[("cleanup.policy", "compact")],
             ),
-            Pair::Tansu { .. } => create_topic(&self.bootstrap(side), topic, partitions),
+            Pair::Kafka { .. } => create_topic(&self.bootstrap(side), topic, partitions),
         }
     }
 }
@@ -343,14 +343,12 @@ fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing(
 }
 
 #[test]
-fn failover_on_tansu_misses_nothing_and_rereads_within_the_sync_spacing() {
+fn failover_on_kafka_misses_nothing_and_rereads_within_the_sync_spacing() {
     let _g = serial();
     for lag in [100, 10] {
-        let pair = Pair::Tansu {
-            source: Tansu::start(),
-            target: Tansu::start(),
-        };
-        check(&failover(&pair, lag), lag, "tansu");
+        let (source, target) = Broker::start_pair();
+        let pair = Pair::Kafka { source, target };
+        check(&failover(&pair, lag), lag, "kafka");
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }

@@ -1,6 +1,7 @@
-//! CheckpointTask under broker faults on real broker processes (tansu): a source cluster that is
-//! not there at start, and a target broker that crashes mid-run and comes back empty on the same
-//! port.
+//! CheckpointTask under broker faults on real Apache Kafka brokers: a source cluster that is not
+//! there at start, a target broker that crashes mid-run and comes back empty on the same port, a
+//! source broker that crashes during the offset-sync load and comes back with its data, and the
+//! offset-syncs topic deleted under the tail.
 
 mod support;
 
@@ -9,15 +10,19 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollOutcome, PollStatus, StopOutcome};
+use mm2_checkpoint::checkpoint_task::{
+    CheckpointTask, PollOutcome, PollStatus, StartupHooks, StopOutcome,
+};
+use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
+use support::kafka::delete_topic;
 use support::runtime::{
-    assert_no_leaks, captured_logs, clear_logs, install_logger, produce_syncs, read_checkpoints,
-    serial, task_config, Monotonicity,
+    assert_no_leaks, captured_logs, clear_logs, install_logger, poll_until_emitted, produce_syncs,
+    read_checkpoints, serial, sorted, task_config, Latch, Monotonicity,
 };
 use support::{commit_group_offsets, create_topic, create_topic_with_config, ensure_topic};
-use support::{wait_until, Tansu};
+use support::{wait_until, Broker};
 
 const SYNCS: &str = "mm2-offset-syncs.target.internal";
 const CHECKPOINTS: &str = "source.checkpoints.internal";
@@ -42,8 +47,7 @@ fn closed_port() -> u16 {
 fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
     let _g = serial();
     install_logger();
-    let target = Tansu::start();
-    let t = target.bootstrap();
+    let t = support::shared().bootstrap();
     create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
     let source = format!("127.0.0.1:{}", closed_port());
     clear_logs();
@@ -106,8 +110,7 @@ fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
 fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
     let _g = serial();
     install_logger();
-    let source = Tansu::start();
-    let mut target = Tansu::start();
+    let (source, mut target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -167,7 +170,7 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         );
         assert!(!has(&cp("g1", 0, 200, 200)), "delivered to a dead broker?");
 
-        target.restart_on_same_port();
+        target.restart_fresh();
         eprintln!("target was down for {:?}", killed.elapsed());
         target_topics(&t);
         wait_until(
@@ -223,5 +226,161 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         !after.iter().any(|c| c.upstream_offset == 100),
         "old checkpoints were written again: {after:?}"
     );
+    assert_no_leaks();
+}
+
+/// Source and target brokers with `orders` (2 partitions) replicated, the internal topics
+/// created compacted, and `syncs` seeded on the source.
+fn seeded_pair(syncs: &[OffsetSync], batched: bool) -> (Broker, Broker) {
+    let (source, target) = Broker::start_pair();
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    create_topic(&s, "orders", 2);
+    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    create_topic(&t, "source.orders", 2);
+    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
+    produce_syncs(&s, SYNCS, syncs, batched);
+    (source, target)
+}
+
+/// The source broker (which holds the offset syncs) is SIGKILLed while the task is loading
+/// them, and restarted on its own log dir: the load waits, then finishes with every sync, and
+/// the tail goes on applying new ones. The start-up hook holds the load at its first read
+/// until the broker is dead, so the kill lands inside the load every time.
+#[test]
+fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_load_completes() {
+    const SYNC_RECORDS: i64 = 20_000;
+    let _g = serial();
+    install_logger();
+    let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
+        .map(|i| sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
+        .collect();
+    let (mut source, target) = seeded_pair(&syncs, true);
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    commit_group_offsets(
+        &s,
+        "g1",
+        &[("orders", 0, 99_990, ""), ("orders", 1, 99_995, "")],
+    );
+
+    let (reading, killed) = (Latch::new(), Latch::new());
+    let hooks = StartupHooks {
+        checkpoint_store_reading: None,
+        offset_sync_store_reading: Some(Arc::new({
+            let (reading, killed) = (reading.clone(), killed.clone());
+            move |_: &StopSignal| {
+                reading.open();
+                killed.wait(Duration::from_secs(60), "the test to kill the source");
+            }
+        })),
+    };
+    let task = CheckpointTask::with_hooks(
+        task_config(&s, &t, &[("task.assigned.groups", "g1")]),
+        hooks,
+    )
+    .unwrap();
+    task.start().unwrap();
+    reading.wait(Duration::from_secs(30), "the offset-sync load to begin");
+    source.kill();
+    killed.open();
+    // The load cannot finish while the source is down (a cycle would need it).
+    let down = Instant::now();
+    while down.elapsed() < Duration::from_secs(3) {
+        let out = task.poll(Duration::from_millis(500)).unwrap();
+        assert_eq!(out.status, PollStatus::NotReady, "{out:?}");
+    }
+    assert!(!task.stats().initialized);
+    source.restart();
+    eprintln!(
+        "source restarted with its data in {:?}",
+        source.startup_time()
+    );
+    wait_until(Duration::from_secs(60), "the load completes", || {
+        task.stats().initialized
+    });
+    let stats = task.stats();
+    assert_eq!(stats.syncs_loaded, SYNC_RECORDS as u64, "{stats:?}");
+    assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
+    let mut emitted = Vec::new();
+    while emitted.len() < 2 {
+        emitted.extend(poll_until_emitted(&task, Duration::from_secs(30)));
+    }
+    // Both partitions' newest sync is 99,990 → 99,990: a commit on it translates exactly, one
+    // past it to the next downstream offset.
+    assert_eq!(
+        sorted(emitted),
+        vec![cp("g1", 0, 99_990, 99_990), cp("g1", 1, 99_995, 99_991)]
+    );
+    // The tail reconnected too: a sync written after the restart is applied.
+    produce_syncs(&s, SYNCS, &[sync(1, 100_000, 200_000)], false);
+    wait_until(
+        Duration::from_secs(30),
+        "the tail applies a new sync",
+        || task.stats().syncs_loaded == SYNC_RECORDS as u64 + 1,
+    );
+    let began = Instant::now();
+    task.stop().unwrap();
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
+    assert_no_leaks();
+}
+
+/// The offset-syncs topic is deleted while the tail thread reads it. Pins what happens today:
+/// the task neither hangs nor fails, keeps what it translated, and its stop stays prompt; a
+/// topic recreated under the same name is followed again from its start.
+#[test]
+fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly() {
+    let _g = serial();
+    install_logger();
+    let (source, target) = seeded_pair(&[sync(0, 0, 0), sync(0, 100, 90)], false);
+    let (s, t) = (source.bootstrap(), target.bootstrap());
+    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
+    let task = CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
+    task.start().unwrap();
+    assert_eq!(
+        poll_until_emitted(&task, Duration::from_secs(30)),
+        vec![cp("g1", 0, 150, 91)]
+    );
+    clear_logs();
+    delete_topic(&s, SYNCS);
+    // Cycles go on without the topic: nothing new to emit, no failure.
+    let cycles = task.stats().cycles;
+    wait_until(
+        Duration::from_secs(20),
+        "two cycles after the deletion",
+        || {
+            let out = task.poll(Duration::from_millis(500)).unwrap();
+            assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+            task.stats().cycles >= cycles + 2
+        },
+    );
+    assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
+    let reported: Vec<_> = captured_logs()
+        .into_iter()
+        .filter(|l| l.level <= log::Level::Warn)
+        .collect();
+    eprintln!("after deleting {SYNCS}: {reported:#?}");
+
+    // Recreated and written again: the tail follows the new topic.
+    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    produce_syncs(&s, SYNCS, &[sync(0, 200, 190)], false);
+    commit_group_offsets(&s, "g1", &[("orders", 0, 250, "")]);
+    let recreated = Instant::now();
+    let followed = loop {
+        let out = task.poll(Duration::from_millis(500)).unwrap();
+        if out.checkpoints.contains(&cp("g1", 0, 250, 191)) {
+            break true;
+        }
+        if recreated.elapsed() > Duration::from_secs(30) {
+            break false;
+        }
+    };
+    eprintln!(
+        "recreated {SYNCS}: new sync {} (syncs applied {})",
+        if followed { "followed" } else { "NOT followed" },
+        task.stats().syncs_loaded
+    );
+    assert!(followed, "{:#?}", captured_logs());
+    let began = Instant::now();
+    task.stop().unwrap();
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
     assert_no_leaks();
 }

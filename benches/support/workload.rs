@@ -20,25 +20,7 @@ pub const BATCH_SYNCS: usize = 100_000;
 /// Partitions per upstream topic in generated workloads.
 pub const PARTITIONS_PER_TOPIC: usize = 100;
 
-/// Deterministic splitmix64, so every run sees the same stream.
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..hi` (modulo bias is irrelevant here).
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo)
-    }
-}
+pub use mm2_checkpoint::core::splitmix::SplitMix64 as SplitMix;
 
 /// The `n` upstream partitions of a workload: `mirror-topic-NNNN-P`, 100 partitions a topic.
 pub fn upstream_partitions(n: usize) -> Vec<TopicPartition> {

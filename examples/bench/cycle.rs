@@ -1,4 +1,4 @@
-//! Item 3 (and part of 5): one checkpoint cycle over G groups × 10 partitions on tansu, beside
+//! Item 3 (and part of 5): one checkpoint cycle over G groups × 10 partitions on Kafka, beside
 //! raw admin fetches of the same groups' committed offsets in the same run: all requests in
 //! flight at once (the I/O floor) and one group at a time (how Java MM2's checkpoint task asks,
 //! one blocking `listConsumerGroupOffsets` per group).
@@ -16,7 +16,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, DefaultProducerContext, Producer};
 
 use crate::load::produce_records;
-use crate::stats::{broker_pid, cpu_ms, millis, mmm, ms, Dist, Table};
+use crate::stats::{cpu_ms, millis, mmm, ms, Dist, Table};
 use crate::{task_config, Cluster, Opts};
 
 /// Partitions per group (the P).
@@ -161,10 +161,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
         "—".into(),
     ]);
     let bootstrap = cluster.bootstrap();
-    let broker = bootstrap
-        .rsplit_once(':')
-        .and_then(|(_, p)| p.parse().ok())
-        .and_then(broker_pid);
+    let broker = cluster.broker_pid();
     let all = group_names(max);
     let mut results = Vec::new();
     for &g in sizes {

@@ -90,7 +90,7 @@ pub fn produce_records(bootstrap: &str, topic: &str, syncs: &[OffsetSync]) {
 }
 
 /// Writes `total` encoded offset syncs to partition 0 of `topic`, batched (the reader ends at the
-/// Fetch high watermark, so tansu's ListOffsets quirk with multi-record batches does not matter).
+/// Fetch high watermark).
 pub fn produce_syncs(bootstrap: &str, topic: &str, total: usize) -> Duration {
     let began = Instant::now();
     let producer = bulk_producer(bootstrap);

@@ -6,8 +6,9 @@
 //! cargo run --release --example bench -- --only store,load
 //! ```
 //!
-//! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and tansu), `cycle` (item 3,
-//! tansu), `stop` (item 4, tansu and a closed port); item 5 is the growth table built from them.
+//! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
+//! (item 3, Kafka), `stop` (item 4, Kafka and a closed port); item 5 is the growth table built
+//! from them. The Kafka broker comes from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
 
@@ -74,14 +75,21 @@ impl Opts {
 pub trait Cluster {
     fn bootstrap(&self) -> String;
     fn create_topic(&self, name: &str, partitions: i32);
+    /// The broker's process id, when it is a process of its own (for its CPU time).
+    fn broker_pid(&self) -> Option<String> {
+        None
+    }
 }
 
-impl Cluster for support::Tansu {
+impl Cluster for support::Broker {
     fn bootstrap(&self) -> String {
-        support::Tansu::bootstrap(self)
+        support::Broker::bootstrap(self)
     }
     fn create_topic(&self, name: &str, partitions: i32) {
-        support::create_topic(&support::Tansu::bootstrap(self), name, partitions);
+        support::create_topic(&support::Broker::bootstrap(self), name, partitions);
+    }
+    fn broker_pid(&self) -> Option<String> {
+        Some(self.pid().to_string())
     }
 }
 
@@ -131,10 +139,21 @@ fn machine() -> String {
     let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
     let kernel = read("/proc/sys/kernel/osrelease");
     format!(
-        "- cores (nproc): {cores}\n- CPU model: {model}\n- memory: {mem}\n- kernel: {}\n- tansu: {}",
+        "- cores (nproc): {cores}\n- CPU model: {model}\n- memory: {mem}\n- kernel: {}\n- Apache Kafka: {} (single node, KRaft, scripts/kafka-broker.sh)",
         kernel.trim(),
-        std::env::var("MM2_TANSU_VERSION").unwrap_or_else(|_| "(MM2_TANSU_VERSION unset)".into())
+        kafka_version()
     )
+}
+
+/// The Kafka version the launcher runs (from scripts/kafka/pom.xml via the launcher).
+fn kafka_version() -> String {
+    std::process::Command::new(support::broker::script())
+        .arg("version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 fn main() {
@@ -166,16 +185,16 @@ fn main() {
     }
 
     let needs_broker = ["load", "cycle", "stop"].iter().any(|s| opts.wants(s));
-    let tansu = needs_broker.then(support::Tansu::start);
+    let kafka = needs_broker.then(support::Broker::start);
     let mut stop_inputs = stop::StopInputs {
         load_records: 0,
         load_ms: 0.0,
         cycle_groups: None,
     };
-    if let Some(tansu) = &tansu {
+    if let Some(kafka) = &kafka {
         if opts.wants("load") {
             let mock = support::mock_cluster(1);
-            let clusters: [(&'static str, &dyn Cluster); 2] = [("mock", &mock), ("tansu", tansu)];
+            let clusters: [(&'static str, &dyn Cluster); 2] = [("mock", &mock), ("kafka", kafka)];
             for r in load::run(&opts, &clusters, &mut table) {
                 growth.row(vec![
                     format!("offset-syncs records ({})", r.cluster),
@@ -189,19 +208,19 @@ fn main() {
                         millis(r.produce.as_secs_f64() * 1e3)
                     ),
                 ]);
-                if r.cluster == "tansu" && r.records >= stop_inputs.load_records {
+                if r.cluster == "kafka" && r.records >= stop_inputs.load_records {
                     stop_inputs.load_records = r.records;
                     stop_inputs.load_ms = r.records as f64 / r.ours.median() * 1e3;
                 }
             }
         }
         if opts.wants("cycle") {
-            for r in cycle::run(&opts, tansu, &mut table) {
+            for r in cycle::run(&opts, kafka, &mut table) {
                 growth.row(vec![
                     "groups × 10 partitions".into(),
                     r.groups.to_string(),
                     format!(
-                        "first cycle {} ({:.0} µs/group), steady {} ({:.0} µs/group); raw all-in-flight fetch {}, raw sequential {}; CPU during a steady cycle: bench process {:.2} cores, tansu {:.2} cores",
+                        "first cycle {} ({:.0} µs/group), steady {} ({:.0} µs/group); raw all-in-flight fetch {}, raw sequential {}; CPU during a steady cycle: bench process {:.2} cores, Kafka {:.2} cores",
                         millis(r.first.median()),
                         r.first.median() * 1e3 / r.groups as f64,
                         millis(r.steady.median()),
@@ -220,13 +239,13 @@ fn main() {
                 let records = if opts.quick { 100_000 } else { 1_000_000 };
                 let alias = load::target_alias(records);
                 let topic = format!("mm2-offset-syncs.{alias}.internal");
-                tansu.create_topic(&topic, 1);
-                load::produce_syncs(&tansu.bootstrap(), &topic, records);
-                let (_, t) = load::raw_read(&tansu.bootstrap(), &topic);
+                kafka.create_topic(&topic, 1);
+                load::produce_syncs(&kafka.bootstrap(), &topic, records);
+                let (_, t) = load::raw_read(&kafka.bootstrap(), &topic);
                 stop_inputs.load_records = records;
                 stop_inputs.load_ms = t.as_secs_f64() * 1e3;
             }
-            stop::run(&opts, tansu, &stop_inputs, &mut table);
+            stop::run(&opts, kafka, &stop_inputs, &mut table);
         }
     }
 

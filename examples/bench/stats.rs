@@ -123,14 +123,3 @@ pub fn cpu_ms(pid: &str) -> Option<f64> {
     // USER_HZ is 100 on every Linux this runs on.
     Some(ticks * 10.0)
 }
-
-/// The pid of the tansu broker listening on `port` (matched by its command line).
-pub fn broker_pid(port: u16) -> Option<String> {
-    let needle = format!("127.0.0.1:{port}");
-    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
-        let pid = e.file_name().to_string_lossy().to_string();
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        (cmdline.contains("broker") && cmdline.contains(&needle)).then_some(pid)
-    })
-}

@@ -281,7 +281,7 @@ pub fn run(
     let mut rng = SplitMix(99);
     let mut results = Vec::new();
     eprintln!("[stop] during load");
-    // Each of these runs waits up to a whole load (about 9 s for 1M records on tansu) three
+    // Each of these runs waits up to a whole load (seconds for 1M records) three
     // times, so they are fewer.
     results.push(during_load(
         cluster,

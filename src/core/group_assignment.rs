@@ -17,17 +17,15 @@ pub fn owner_of(group: &str, count: u32) -> u32 {
 
 /// FNV-1a over the group bytes and the index, then a 64-bit finaliser (splitmix64) so nearby
 /// indexes get unrelated weights. Stable across processes, versions and platforms.
+use crate::core::splitmix::mix64;
+
 fn weight(group: &str, index: u32) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in group.bytes().chain(index.to_be_bytes()) {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    h ^= h >> 30;
-    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h ^= h >> 27;
-    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
+    mix64(h)
 }
 
 #[cfg(test)]

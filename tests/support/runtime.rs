@@ -421,6 +421,10 @@ pub fn task_config(
         ("source.cluster.bootstrap.servers", source),
         ("target.cluster.bootstrap.servers", target),
         ("emit.checkpoints.interval.seconds", "1"),
+        // Test clusters have one broker. With MM2's default of 3, Kafka refuses to create the
+        // checkpoints topic (InvalidReplicationFactor) and the producer's metadata request then
+        // auto-creates it without compaction (tansu ignored the factor and hid this).
+        ("checkpoints.topic.replication.factor", "1"),
     ];
     props.extend_from_slice(extra);
     mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
@@ -436,7 +440,28 @@ pub fn produce_syncs(
     syncs: &[mm2_checkpoint::OffsetSync],
     batched: bool,
 ) {
-    let encoded: Vec<(Vec<u8>, Vec<u8>)> = syncs
+    let encoded = encode_syncs(syncs);
+    let records = as_records(&encoded);
+    if batched {
+        super::produce_batched(bootstrap, topic, 0, &records);
+    } else {
+        super::produce_many(bootstrap, topic, 0, &records);
+    }
+}
+
+/// [`produce_syncs`] batched, with extra producer settings (a codec, client credentials).
+pub fn produce_syncs_with(
+    bootstrap: &str,
+    topic: &str,
+    syncs: &[mm2_checkpoint::OffsetSync],
+    settings: &[(&str, &str)],
+) {
+    let encoded = encode_syncs(syncs);
+    super::kafka::produce_batched_with(bootstrap, topic, 0, &as_records(&encoded), settings);
+}
+
+fn encode_syncs(syncs: &[mm2_checkpoint::OffsetSync]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    syncs
         .iter()
         .map(|s| {
             let key = s
@@ -444,16 +469,14 @@ pub fn produce_syncs(
                 .unwrap_or_else(|e| panic!("encoding {s:?}: {e}"));
             (key, s.encode_value())
         })
-        .collect();
-    let records: Vec<super::Record<'_>> = encoded
+        .collect()
+}
+
+fn as_records(encoded: &[(Vec<u8>, Vec<u8>)]) -> Vec<super::Record<'_>> {
+    encoded
         .iter()
         .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
-        .collect();
-    if batched {
-        super::produce_batched(bootstrap, topic, 0, &records);
-    } else {
-        super::produce_many(bootstrap, topic, 0, &records);
-    }
+        .collect()
 }
 
 /// The checkpoints in partition 0 of `topic` (records that do not decode are left out).

@@ -1,5 +1,5 @@
 //! Live group discovery, scale-out over several processes and batched offset fetching, on two
-//! tansu brokers (librdkafka's mock cluster has no ListGroups, so discovery needs a real broker).
+//! real Kafka brokers (librdkafka's mock cluster has no ListGroups, so discovery needs a real broker).
 
 mod support;
 
@@ -16,7 +16,7 @@ use mm2_checkpoint::group_assignment::owner_of;
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
-use support::kafka::client_config;
+use support::kafka::{client_config, ActiveMember};
 use support::*;
 
 const SYNCS: &str = "mm2-offset-syncs.target.internal";
@@ -33,16 +33,14 @@ fn serial() -> MutexGuard<'static, ()> {
 /// partitions, upstream 0 → 0 and 50 → 50: a commit below 50 translates to 1, one at or past 50
 /// to 50 or 51. Also `audit.replica`, a topic the default topic filter excludes.
 struct Clusters {
-    source: Tansu,
-    target: Tansu,
+    source: Broker,
+    target: Broker,
 }
 
 impl Clusters {
     fn start() -> Clusters {
-        let clusters = Clusters {
-            source: Tansu::start(),
-            target: Tansu::start(),
-        };
+        let (source, target) = Broker::start_pair();
+        let clusters = Clusters { source, target };
         let src = clusters.source.bootstrap();
         create_topic(&src, "orders", 2);
         create_topic(&src, "audit.replica", 1);
@@ -179,11 +177,33 @@ fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores(
     assert!(loaded.initialized && loaded.load_time.is_some());
     assert_eq!(loaded.syncs_loaded, 4);
 
+    // A group with a live member but no commit yet: Kafka's ListGroups shows it (tansu did
+    // not), and the task lists it but does not adopt it, since nothing can be translated.
+    let member = ActiveMember::join(&c.source.bootstrap(), "members-only", "orders");
+    let state = group_state(&c.source.bootstrap(), "members-only");
+    assert!(
+        matches!(state.as_deref(), Some("Stable" | "CompletingRebalance")),
+        "ListGroups/DescribeGroups on Kafka: {state:?}"
+    );
+
     // A new group appears: adopted and checkpointed by the running task.
     c.commit("g3", "orders", 0, 7);
     wait_until(WAIT, "g3 adopted", || {
         task.groups() == sorted(&["g1", "g2", "g3"])
     });
+    // The refresh that adopted g3 also saw members-only, and left it out.
+    assert!(!task.groups().contains(&"members-only".to_string()));
+    drop(member);
+    // A commit from outside the group's generation is accepted only once the group is Empty.
+    wait_until(WAIT, "members-only is Empty after its member left", || {
+        group_state(&c.source.bootstrap(), "members-only").as_deref() == Some("Empty")
+    });
+    // Once it commits, it is adopted.
+    c.commit("members-only", "orders", 1, 9);
+    wait_until(WAIT, "members-only adopted once it committed", || {
+        task.groups() == sorted(&["g1", "g2", "g3", "members-only"])
+    });
+    c.delete_groups(&["members-only"]);
     let cps = poll_until(&task, "g3 checkpointed", |cps| {
         groups_of(cps).contains("g3")
     });

@@ -1,31 +1,28 @@
-//! CheckpointTask runtime on two real broker processes (tansu): checkpoints end to end with group
-//! discovery, group offset sync into idle target groups, and the seed's reproducer — thousands
-//! of offset syncs and 1,000 start→stop cycles with random delays.
+//! CheckpointTask runtime on two real Apache Kafka brokers: checkpoints end to end with group
+//! discovery, group offset sync into idle target groups, and the seed's reproducer — 100,000
+//! offset syncs and 1,000 start→stop cycles with random delays.
 //!
-//! tansu keeps no commit metadata (OffsetFetch returns ""), so expected checkpoints carry "".
+//! Kafka keeps the metadata of a commit, and checkpoints carry it.
 
 mod support;
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
-
-use rdkafka::consumer::{BaseConsumer, Consumer};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, StartupHooks, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
-use support::kafka::client_config;
+use support::kafka::ActiveMember;
 use support::runtime::{
     assert_no_leaks, clear_logs, install_logger, poll_until_emitted, produce_syncs,
     read_checkpoints, serial, sorted, task_config, warnings_mentioning, Latch, Latencies, Prng,
 };
 use support::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, produce,
-    produce_batched, wait_until, Tansu,
+    produce_batched, wait_until, Broker,
 };
 
 const SYNCS: &str = "mm2-offset-syncs.target.internal";
@@ -33,9 +30,9 @@ const CHECKPOINTS: &str = "source.checkpoints.internal";
 const EMIT_WAIT: Duration = Duration::from_secs(30);
 
 /// Two brokers with the replicated topic (2 partitions) on both sides and the internal topics
-/// created explicitly with one partition (tansu would auto-create four).
-fn brokers() -> (Tansu, Tansu) {
-    let (source, target) = (Tansu::start(), Tansu::start());
+/// created explicitly with one partition.
+fn brokers() -> (Broker, Broker) {
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 2);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -74,11 +71,9 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
     // No task.assigned.groups: the task lists the source's groups itself.
     let task = CheckpointTask::new(task_config(&s, &t, &[])).unwrap();
     task.start().unwrap();
-    let expected = vec![
-        cp("g1", 0, 150, 91),
-        cp("g1", 1, 50, 40),
-        cp("g2", 0, 100, 90),
-    ];
+    let mut with_metadata = cp("g1", 0, 150, 91);
+    with_metadata.metadata = "m1".to_owned();
+    let expected = vec![with_metadata, cp("g1", 1, 50, 40), cp("g2", 0, 100, 90)];
     let mut emitted = Vec::new();
     let deadline = Instant::now() + EMIT_WAIT;
     while emitted.len() < expected.len() {
@@ -87,7 +82,7 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
     }
     assert_eq!(sorted(emitted), expected);
     let stats = task.stats();
-    eprintln!("load time on tansu: {:?}", stats.load_time);
+    eprintln!("load time on Kafka: {:?}", stats.load_time);
     assert_eq!(stats.groups, 2, "{stats:?}");
     assert_eq!(stats.syncs_loaded, 4, "{stats:?}");
     let StopOutcome::Stopped(took) = task.stop().unwrap() else {
@@ -102,7 +97,7 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
 fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimistic() {
     let _g = serial();
     install_logger();
-    let (source, target) = (Tansu::start(), Tansu::start());
+    let (source, target) = Broker::start_pair();
     let (s, t) = (source.bootstrap(), target.bootstrap());
     create_topic(&s, "orders", 1);
     create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
@@ -132,64 +127,18 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimisti
     assert_eq!(support::kafka::partition_count(&t, CHECKPOINTS), Some(1));
     assert_eq!(
         support::topic_config(&t, CHECKPOINTS, "cleanup.policy").as_deref(),
-        Some("compact")
+        Some("compact"),
+        "{:#?}",
+        support::runtime::captured_logs()
+            .into_iter()
+            .filter(|l| l.message.contains(CHECKPOINTS))
+            .collect::<Vec<_>>()
     );
     assert_eq!(
         read_checkpoints(&t, CHECKPOINTS),
         vec![cp("g1", 0, 150, 91)]
     );
     assert_no_leaks();
-}
-
-/// A consumer that joins `group` on `bootstrap` and keeps polling (so it stays a member) until
-/// dropped.
-struct ActiveMember {
-    running: Arc<AtomicBool>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl ActiveMember {
-    fn join(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
-        let consumer: BaseConsumer = client_config(bootstrap)
-            .set("group.id", group)
-            .set("enable.auto.commit", "false")
-            // The first join waits about half of this; keep it short.
-            .set("session.timeout.ms", "6000")
-            .set("heartbeat.interval.ms", "500")
-            .create()
-            .unwrap_or_else(|e| panic!("member of {group}: {e}"));
-        consumer
-            .subscribe(&[topic])
-            .unwrap_or_else(|e| panic!("subscribe {topic}: {e}"));
-        let running = Arc::new(AtomicBool::new(true));
-        let assigned = Latch::new();
-        let (r, a) = (Arc::clone(&running), assigned.clone());
-        let thread = thread::spawn(move || {
-            while r.load(Ordering::SeqCst) {
-                let _ = consumer.poll(Duration::from_millis(100));
-                if !a.is_open() && consumer.assignment().is_ok_and(|tpl| tpl.count() > 0) {
-                    a.open();
-                }
-            }
-        });
-        assigned.wait(
-            Duration::from_secs(30),
-            &format!("{group} to get an assignment"),
-        );
-        ActiveMember {
-            running,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for ActiveMember {
-    fn drop(&mut self) {
-        self.running.store(false, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
 }
 
 #[test]
@@ -385,7 +334,7 @@ fn run_lane(
 fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
     const LANES: usize = 2;
     const CYCLES_PER_LANE: usize = 600;
-    const SYNC_RECORDS: i64 = 5000;
+    const SYNC_RECORDS: i64 = 100_000;
     const SEED: u64 = 0x2143_5000_0000_0001;
     let _g = serial();
     install_logger();
@@ -413,7 +362,7 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
     commit_group_offsets(
         &s,
         "g1",
-        &[("orders", 0, 5000, ""), ("orders", 1, 5000, "")],
+        &[("orders", 0, 500_000, ""), ("orders", 1, 500_000, "")],
     );
     let config = task_config(&s, &t, &[("task.assigned.groups", "g1")]);
 

@@ -1,0 +1,402 @@
+#!/usr/bin/env bash
+# Launches single-node Apache Kafka clusters (KRaft, combined broker + controller) on 127.0.0.1
+# for tests, benchmarks and demos. One implementation for every language: the Rust tests
+# (tests/support/broker.rs), the C and JVM test scripts and the benchmarks all call this.
+#
+#   kafka-broker.sh start [options]     formats a fresh log dir, starts the broker, waits until
+#                                       it is ready; prints `key=value` lines (see below)
+#   kafka-broker.sh kill HANDLE         SIGKILL the broker (a crash); the handle stays usable
+#   kafka-broker.sh restart HANDLE [--fresh]
+#                                       kill if running, start again on the same ports, with the
+#                                       same log dir (data kept) or, with --fresh, a newly
+#                                       formatted one (an empty cluster at the same address)
+#   kafka-broker.sh stop HANDLE         kill the broker and its watchdog, delete the handle dir
+#   kafka-broker.sh status HANDLE       exit 0 when the broker process is alive
+#   kafka-broker.sh tool CLASS ARGS...  runs a Kafka command-line tool by its main class, e.g.
+#                                       org.apache.kafka.tools.TopicCommand (kafka-topics)
+#
+# start options:
+#   --dir DIR            handle directory to create (default: a new mktemp dir)
+#   --port PORT          the PLAINTEXT port (default: a free one); no retry if it is taken
+#   --prop KEY=VALUE     extra server property (repeatable; wins over the defaults)
+#   --listener NAME=PROTOCOL
+#                        an extra listener on its own free port, e.g. SSL=SSL or
+#                        SASL_SSL=SASL_SSL (repeatable); its address is printed as
+#                        `listener.NAME=127.0.0.1:PORT`; configure it with --prop
+#   --format-arg ARG     extra argument for `kafka-storage format`, e.g. --add-scram
+#                        'SCRAM-SHA-512=[name=alice,password=secret]' (repeatable)
+#   --secure             adds the listeners SSL (TLS), MTLS (TLS with a required client
+#                        certificate) and SASL_SSL (TLS with PLAIN, SCRAM-SHA-256,
+#                        SCRAM-SHA-512 and unsecured OAUTHBEARER), signed by a CA made for this
+#                        broker (scripts/kafka/secure.sh), and one user for every mechanism;
+#                        also prints ssl.ca.location=PATH, ssl.untrusted.ca.location=PATH (a
+#                        CA that signed nothing), ssl.client.certificate.location=PATH,
+#                        ssl.client.key.location=PATH, sasl.username=NAME and
+#                        sasl.password=SECRET
+#   --lifeline-stdin     a watchdog reads stdin; on EOF (the caller exited or was killed) it
+#                        kills the broker and deletes the handle dir
+#   --owner-pid PID      a watchdog polls PID; when it is gone, same as above
+#
+# start prints, one per line: bootstrap=127.0.0.1:PORT, handle=DIR, pid=PID, startup_ms=N,
+# and listener.NAME=... for each extra listener. Broker output goes to DIR/broker.log.
+#
+# Environment: MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
+# from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
+# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
+# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SELF="$ROOT/scripts/kafka-broker.sh"
+# shellcheck source=kafka/secure.sh
+source "$ROOT/scripts/kafka/secure.sh"
+
+die() {
+    echo "kafka-broker.sh: $*" >&2
+    exit 1
+}
+
+# The one pinned Kafka version lives in the pom that setup-test-env.sh resolves.
+kafka_version() {
+    sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/scripts/kafka/pom.xml"
+}
+
+kafka_libs() {
+    local libs="${MM2_KAFKA_LIBS:-$ROOT/.tools/kafka-$(kafka_version)/libs}"
+    [ -d "$libs" ] && compgen -G "$libs/kafka_2.13-*.jar" >/dev/null \
+        || die "no Kafka jars in $libs; run scripts/setup-test-env.sh first"
+    echo "$libs"
+}
+
+java_bin() {
+    if [ -n "${MM2_KAFKA_JAVA:-}" ]; then
+        echo "$MM2_KAFKA_JAVA"
+    elif [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+        echo "$JAVA_HOME/bin/java"
+    else
+        command -v java || die "no java found (set MM2_KAFKA_JAVA or JAVA_HOME)"
+    fi
+}
+
+# Ports are picked below the kernel's ephemeral range, so an outgoing connection never holds
+# one, and are only "free a moment ago": a broker that loses the race fails to bind and start
+# retries on other ports.
+random_free_port() {
+    local port tries=0
+    while [ $tries -lt 200 ]; do
+        port=$((15000 + (RANDOM * 32768 + RANDOM) % 17000))
+        tries=$((tries + 1))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return 0
+        fi
+    done
+    die "no free port found"
+}
+
+# Java flags for a quick start on a small shared machine: a small heap, the serial collector,
+# the C1 compiler only, and no perf-data file.
+jvm_flags() {
+    echo "-Xms32m -Xmx${MM2_KAFKA_HEAP:-256m} -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+    echo "-XX:-UsePerfData -Djava.awt.headless=true -Dlog4j2.configurationFile=$1/log4j2.properties"
+    # Marks our brokers in `ps` so scripts/test.sh can find any this tree left behind.
+    echo "-Dmm2.broker.root=$ROOT"
+}
+
+write_log4j() {
+    cat >"$1/log4j2.properties" <<'EOF'
+status = warn
+appender.out.type = Console
+appender.out.name = out
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d{HH:mm:ss.SSS}] %p %m (%c{1})%n
+rootLogger.level = WARN
+rootLogger.appenderRef.out.ref = out
+# Its INFO line "Kafka Server started" is the readiness signal.
+logger.started.name = kafka.server.KafkaRaftServer
+logger.started.level = INFO
+EOF
+}
+
+# write_config DIR: server.properties from the ports and extra settings recorded in DIR.
+write_config() {
+    local dir="$1" port controller listeners advertised protomap name proto p
+    port="$(cat "$dir/port")"
+    controller="$(cat "$dir/controller_port")"
+    listeners="PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller"
+    advertised="PLAINTEXT://127.0.0.1:$port"
+    protomap="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+    while read -r name proto p; do
+        [ -n "$name" ] || continue
+        listeners="$listeners,$name://127.0.0.1:$p"
+        advertised="$advertised,$name://127.0.0.1:$p"
+        protomap="$protomap,$name:$proto"
+    done <"$dir/listeners"
+    {
+        echo "process.roles=broker,controller"
+        echo "node.id=1"
+        echo "controller.quorum.voters=1@127.0.0.1:$controller"
+        echo "controller.listener.names=CONTROLLER"
+        echo "inter.broker.listener.name=PLAINTEXT"
+        echo "listeners=$listeners"
+        echo "advertised.listeners=$advertised"
+        echo "listener.security.protocol.map=$protomap"
+        echo "log.dirs=$dir/data"
+        # One node: every internal topic has one replica.
+        echo "offsets.topic.replication.factor=1"
+        echo "offsets.topic.num.partitions=1"
+        echo "transaction.state.log.replication.factor=1"
+        echo "transaction.state.log.min.isr=1"
+        echo "transaction.state.log.num.partitions=1"
+        echo "share.coordinator.state.topic.replication.factor=1"
+        echo "share.coordinator.state.topic.min.isr=1"
+        # Tests join groups and expect the assignment at once.
+        echo "group.initial.rebalance.delay.ms=0"
+        # The broker is unfenced (ready) after a heartbeat; beat often so start-up is quick.
+        echo "broker.heartbeat.interval.ms=200"
+        # A restarted broker registers again only once its previous incarnation's session has
+        # expired on the controller (default 9 s).
+        echo "broker.session.timeout.ms=1500"
+        echo "num.network.threads=2"
+        echo "num.io.threads=2"
+        echo "num.recovery.threads.per.data.dir=1"
+        echo "log.cleaner.threads=1"
+        echo "log.cleaner.dedupe.buffer.size=8388608"
+        # Extra settings last, so that they win.
+        cat "$dir/props"
+    } >"$dir/server.properties"
+}
+
+format_dir() {
+    local dir="$1" java libs
+    java="$(java_bin)"
+    libs="$(kafka_libs)"
+    rm -rf "$dir/data"
+    local args=()
+    while IFS= read -r -d '' a; do args+=("$a"); done <"$dir/format_args"
+    # shellcheck disable=SC2046
+    "$java" $(jvm_flags "$dir") -cp "$libs/*" kafka.tools.StorageTool format \
+        --config "$dir/server.properties" --cluster-id "$(cat "$dir/cluster_id")" \
+        "${args[@]}" >>"$dir/broker.log" 2>&1 \
+        || {
+            tail -n 20 "$dir/broker.log" >&2
+            die "kafka-storage format failed in $dir"
+        }
+}
+
+# launch DIR: starts the broker in the background and waits until it is ready. Returns 2 when
+# a port was taken (the caller may pick others), 1 on any other failure.
+launch() {
+    local dir="$1" java libs pid deadline port
+    java="$(java_bin)"
+    libs="$(kafka_libs)"
+    port="$(cat "$dir/port")"
+    echo "--- [kafka-broker.sh] starting on port $port at $(date +%T.%N)" >>"$dir/broker.log"
+    local mark
+    mark="$(wc -l <"$dir/broker.log")"
+    # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
+    # shellcheck disable=SC2046
+    (exec "$java" $(jvm_flags "$dir") -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
+        </dev/null >>"$dir/broker.log" 2>&1) &
+    pid=$!
+    echo "$pid" >"$dir/pid"
+    deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-180}))
+    while :; do
+        if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -q "Kafka Server started"; then
+            return 0
+        fi
+        if ! kill -0 "$pid" 2>/dev/null; then
+            wait "$pid" 2>/dev/null || true
+            if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -qi "address already in use"; then
+                return 2
+            fi
+            tail -n 30 "$dir/broker.log" >&2
+            echo "kafka-broker.sh: broker exited before it was ready (log: $dir/broker.log)" >&2
+            return 1
+        fi
+        if [ $SECONDS -ge $deadline ]; then
+            kill -9 "$pid" 2>/dev/null || true
+            tail -n 30 "$dir/broker.log" >&2
+            echo "kafka-broker.sh: broker not ready in ${MM2_KAFKA_READY_SECONDS:-180}s (log: $dir/broker.log)" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+kill_broker() {
+    local dir="$1" pid
+    [ -f "$dir/pid" ] || return 0
+    pid="$(cat "$dir/pid")"
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+        kill -9 "$pid" 2>/dev/null || true
+        # Not our child when called from a later invocation: poll until it is gone.
+        while kill -0 "$pid" 2>/dev/null; do sleep 0.02; done
+    fi
+    : >"$dir/pid"
+}
+
+check_handle() {
+    [ -n "${1:-}" ] && [ -f "$1/server.properties" ] || die "not a broker handle: ${1:-<none>}"
+}
+
+# The watchdog outlives this script; its stdout/stderr must not hold the caller's pipes.
+start_watchdog() {
+    local dir="$1" mode="$2" owner="${3:-}"
+    if [ "$mode" = stdin ]; then
+        # Reads the caller's pipe (our stdin) until EOF: the caller exited, closed it, or died.
+        # `read` is a builtin, so killing this subshell leaves no reader behind.
+        # The explicit <&0 matters: without job control bash gives background jobs /dev/null.
+        (
+            while read -r _; do :; done
+            "$SELF" stop "$dir"
+        ) <&0 >/dev/null 2>&1 &
+    else
+        (
+            while kill -0 "$owner" 2>/dev/null; do sleep 0.2; done
+            "$SELF" stop "$dir" >/dev/null 2>&1
+        ) </dev/null >/dev/null 2>&1 &
+    fi
+    echo $! >"$dir/watchdog"
+}
+
+cmd_start() {
+    local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --dir) dir="$2"; shift 2 ;;
+            --port) port="$2"; shift 2 ;;
+            --prop) props+=("$2"); shift 2 ;;
+            --listener) listeners+=("$2"); shift 2 ;;
+            --format-arg) fargs+=("$2"); shift 2 ;;
+            --secure) secure=1; shift ;;
+            --lifeline-stdin) lifeline=stdin; shift ;;
+            --owner-pid) lifeline=pid; owner="$2"; shift 2 ;;
+            *) die "start: unknown option $1" ;;
+        esac
+    done
+    local began
+    began="$(date +%s%N)"
+    if [ -z "$dir" ]; then
+        dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka.XXXXXX")"
+    else
+        mkdir -p "$dir"
+        dir="$(cd "$dir" && pwd)"
+    fi
+    : >"$dir/pid"
+    : >"$dir/broker.log"
+    if [ $secure = 1 ]; then
+        secure_certs "$dir/tls"
+        listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
+        local line
+        # First, so that the caller's --prop and --format-arg can override or add to them.
+        while IFS= read -r line; do props=("$line" "${props[@]+"${props[@]}"}"); done \
+            < <(secure_props "$dir/tls" | tac)
+        while IFS= read -r line; do fargs+=("$line"); done < <(secure_format_args)
+    fi
+    printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
+    if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
+    # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded).
+    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$dir/cluster_id"
+    write_log4j "$dir"
+    # Armed before the broker exists, so a caller killed during start-up leaves nothing behind.
+    if [ -n "$lifeline" ]; then start_watchdog "$dir" "$lifeline" "$owner"; fi
+
+    local attempt rc=2
+    for attempt in 1 2 3 4 5; do
+        if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port >"$dir/port"; fi
+        random_free_port >"$dir/controller_port"
+        : >"$dir/listeners"
+        local l
+        for l in "${listeners[@]+"${listeners[@]}"}"; do
+            echo "${l%%=*} ${l#*=} $(random_free_port)" >>"$dir/listeners"
+        done
+        write_config "$dir"
+        format_dir "$dir"
+        rc=0
+        launch "$dir" || rc=$?
+        [ $rc = 2 ] && [ -z "$port" ] || break
+        echo "--- [kafka-broker.sh] a port was taken; attempt $attempt failed" >>"$dir/broker.log"
+    done
+    if [ $rc != 0 ]; then
+        [ $rc != 2 ] || grep -i "address already in use" "$dir/broker.log" | tail -n 1 >&2
+        "$SELF" stop "$dir" >/dev/null 2>&1 || true
+        die "could not start a broker${port:+ on port $port}"
+    fi
+    echo "bootstrap=127.0.0.1:$(cat "$dir/port")"
+    echo "handle=$dir"
+    echo "pid=$(cat "$dir/pid")"
+    echo "startup_ms=$((($(date +%s%N) - began) / 1000000))"
+    local name proto p
+    while read -r name proto p; do
+        [ -n "$name" ] && echo "listener.$name=127.0.0.1:$p"
+    done <"$dir/listeners"
+    if [ $secure = 1 ]; then secure_report "$dir/tls"; fi
+}
+
+cmd_restart() {
+    local dir="${1:-}" fresh=0
+    check_handle "$dir"
+    [ "${2:-}" = --fresh ] && fresh=1
+    local began rc=1 attempt
+    began="$(date +%s%N)"
+    kill_broker "$dir"
+    [ $fresh = 0 ] || format_dir "$dir"
+    # Same ports as before (clients keep their bootstrap address); right after a kill the port
+    # can still be held briefly, so retry a few times.
+    for attempt in 1 2 3 4 5; do
+        rc=0
+        launch "$dir" || rc=$?
+        [ $rc = 2 ] || break
+        sleep 0.5
+    done
+    [ $rc = 0 ] || die "broker in $dir did not restart"
+    echo "bootstrap=127.0.0.1:$(cat "$dir/port")"
+    echo "handle=$dir"
+    echo "pid=$(cat "$dir/pid")"
+    echo "startup_ms=$((($(date +%s%N) - began) / 1000000))"
+}
+
+cmd_stop() {
+    local dir="${1:-}" wd
+    [ -n "$dir" ] && [ -d "$dir" ] || return 0
+    kill_broker "$dir"
+    if [ -f "$dir/watchdog" ]; then
+        wd="$(cat "$dir/watchdog")"
+        # Not when the watchdog itself is stopping us: it is then our parent, or (bash runs the
+        # last command of a subshell with exec) this very process.
+        if [ -n "$wd" ] && [ "$wd" != "$PPID" ] && [ "$wd" != $$ ]; then
+            kill "$wd" 2>/dev/null || true
+        fi
+    fi
+    # Only a directory this script laid out is deleted.
+    if [ -f "$dir/cluster_id" ]; then rm -rf "$dir"; fi
+}
+
+cmd_tool() {
+    local java libs class="${1:-}"
+    [ -n "$class" ] || die "tool: which main class?"
+    shift
+    java="$(java_bin)"
+    libs="$(kafka_libs)"
+    local log4j
+    log4j="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka-tool.XXXXXX")"
+    write_log4j "$log4j"
+    local rc=0
+    # shellcheck disable=SC2046
+    "$java" -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData \
+        -Dlog4j2.configurationFile="$log4j/log4j2.properties" -cp "$libs/*" "$class" "$@" || rc=$?
+    rm -rf "$log4j"
+    return $rc
+}
+
+case "${1:-}" in
+    start) shift; cmd_start "$@" ;;
+    kill) check_handle "${2:-}"; kill_broker "$2" ;;
+    restart) shift; cmd_restart "$@" ;;
+    stop) cmd_stop "${2:-}" ;;
+    status) check_handle "${2:-}"; pid="$(cat "$2/pid")"; [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null ;;
+    tool) shift; cmd_tool "$@" ;;
+    version) kafka_version ;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+esac

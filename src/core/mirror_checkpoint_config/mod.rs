@@ -1,0 +1,350 @@
+//! MM2's `MirrorCheckpointConfig`: every setting the checkpoint task reads, parsed from MM2
+//! properties (strings) and validated up front, plus the librdkafka client configs built from
+//! them.
+//!
+//! Two input shapes are accepted:
+//! - connector style, as a Connect worker would hand them to `MirrorCheckpointConnector`:
+//!   `source.cluster.alias`, `source.cluster.bootstrap.servers`, `consumer.*`, flow keys…;
+//! - a dedicated-mode `mm2.properties` (recognised by its `clusters` key): `A.bootstrap.servers`,
+//!   `A->B.enabled`, `A->B.<key>` overriding `<key>`… It is first flattened into connector style
+//!   exactly as `MirrorMakerConfig.connectorBaseConfig` does, remembering for every value the key
+//!   the user wrote, so errors name that key.
+//!
+//! Where the replication policy matters (topic names), the inputs are kept as data; see
+//! [`MirrorCheckpointConfig::policy_properties`].
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+use crate::core::error::ConfigError;
+use crate::core::filters::{GroupFilter, TopicFilter};
+pub use crate::core::properties::parse_properties;
+
+/// Connector name used in client ids and entity labels (MM2 uses the connector's `name`).
+pub const CONNECTOR_NAME: &str = "mm2-checkpoint";
+/// Java name of MM2's default replication policy, the default of `replication.policy.class`.
+pub const DEFAULT_REPLICATION_POLICY_CLASS: &str =
+    "org.apache.kafka.connect.mirror.DefaultReplicationPolicy";
+/// Java name of MM2's identity replication policy.
+pub const IDENTITY_REPLICATION_POLICY_CLASS: &str =
+    "org.apache.kafka.connect.mirror.IdentityReplicationPolicy";
+
+const TOPIC_FILTER_CLASS_DEFAULT: &str = "org.apache.kafka.connect.mirror.DefaultTopicFilter";
+const GROUP_FILTER_CLASS_DEFAULT: &str = "org.apache.kafka.connect.mirror.DefaultGroupFilter";
+const FORWARDING_ADMIN_CLASS_DEFAULT: &str = "org.apache.kafka.clients.admin.ForwardingAdmin";
+
+mod client_settings;
+mod keys;
+mod mirror_maker_config;
+mod reader;
+
+pub use client_settings::*;
+use mirror_maker_config::{flat_key_warning, flatten_dedicated};
+use reader::Reader;
+
+/// A problem in the configuration that does not stop the task: an unknown key, a removed alias,
+/// or a setting MM2 would silently ignore where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigWarning {
+    /// The key as the user wrote it (e.g. `A->B.groups.blacklist`).
+    pub key: String,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+impl ConfigWarning {
+    fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        ConfigWarning {
+            key: key.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "configuration `{}`: {}", self.key, self.message)
+    }
+}
+
+/// MM2's checkpoint configuration for one replication flow (`source -> target`).
+///
+/// Build it with [`MirrorCheckpointConfig::from_properties`]. Durations that MM2 disables with a
+/// negative value (or with their `*.enabled = false` switch) are `None` here.
+#[derive(Debug, Clone)]
+pub struct MirrorCheckpointConfig {
+    /// `source.cluster.alias` (required): names the checkpoints topic, prefixes remote topics.
+    pub source_cluster_alias: String,
+    /// `target.cluster.alias` (default `target`): used by the rename rule and the offset-syncs
+    /// topic name.
+    pub target_cluster_alias: String,
+    /// `enabled` (default `true`; `false` in dedicated mode unless `A->B.enabled` or `enabled`
+    /// says otherwise, as in MM2). When false MM2's connector does nothing, and the
+    /// cross-setting checks (offset syncs, bootstrap servers) are skipped.
+    pub enabled: bool,
+    /// `emit.checkpoints.enabled` (default `true`).
+    pub emit_checkpoints_enabled: bool,
+    /// `emit.checkpoints.interval.seconds` (default 60 s). `None` when emission is disabled or the
+    /// interval is negative: MM2 then starts no checkpoint task at all, so group offset sync stops
+    /// too. `Some(ZERO)` is accepted (MM2 emits back to back); the task must still pace its rounds
+    /// by [`Self::consumer_poll_timeout`], which is why that one must be positive.
+    pub emit_checkpoints_interval: Option<Duration>,
+    /// `sync.group.offsets.enabled` (default `false`).
+    pub sync_group_offsets_enabled: bool,
+    /// `sync.group.offsets.interval.seconds` (default 60 s): period of the idle-group refresh and
+    /// the offset sync. `None` when disabled or negative. Zero is rejected while enabled.
+    pub sync_group_offsets_interval: Option<Duration>,
+    /// `refresh.groups.enabled` (default `true`).
+    pub refresh_groups_enabled: bool,
+    /// `refresh.groups.interval.seconds` (default 600 s): period of group rediscovery. `None` when
+    /// disabled or negative. Zero is rejected while enabled.
+    pub refresh_groups_interval: Option<Duration>,
+    /// `groups` / `groups.exclude` (defaults `.*` / `console-consumer-.*, connect-.*, __.*`).
+    pub group_filter: GroupFilter,
+    /// `topics` / `topics.exclude` (defaults `.*` / `.*[\-\.]internal, .*\.replica, __.*`),
+    /// applied to upstream topic names.
+    pub topic_filter: TopicFilter,
+    /// `offset-syncs.topic.location` (default `source`).
+    pub offset_syncs_topic_location: OffsetSyncsTopicLocation,
+    /// `emit.offset-syncs.enabled` (default `true`); `false` is rejected while enabled.
+    pub emit_offset_syncs_enabled: bool,
+    /// `checkpoints.topic.replication.factor` (default 3; -1 = broker default).
+    pub checkpoints_topic_replication_factor: i16,
+    /// `offset-syncs.topic.replication.factor` (default 3; -1 = broker default).
+    pub offset_syncs_topic_replication_factor: i16,
+    /// `consumer.poll.timeout.ms` (default 1000 ms, must be positive): sleep granularity of a
+    /// poll round.
+    pub consumer_poll_timeout: Duration,
+    /// `admin.timeout.ms` (default 60000 ms, must be positive): how long scheduled admin jobs may
+    /// take.
+    pub admin_timeout: Duration,
+    /// `replication.policy.class`, normalised to its full Java name (default
+    /// [`DEFAULT_REPLICATION_POLICY_CLASS`]; [`IDENTITY_REPLICATION_POLICY_CLASS`] also accepted).
+    pub replication_policy_class: String,
+    /// `replication.policy.separator` exactly as written (MM2's policy does not trim it), or
+    /// `None` when absent (the policy then uses `.`).
+    pub replication_policy_separator: Option<String>,
+    /// `replication.policy.internal.topic.separator.enabled` as MM2's policy reads it
+    /// (`Boolean.parseBoolean` of the untrimmed value; default `true`). Like MM2, it only matters
+    /// when the separator is set.
+    pub internal_topic_separator_enabled: bool,
+    /// `task.assigned.groups`: the groups this task checkpoints, or `None` when not assigned.
+    pub assigned_groups: Option<Vec<String>>,
+    /// `task.index`: this task's number among its connector's tasks.
+    pub task_index: Option<u32>,
+    /// `task.count` (our extension): how many processes split the groups; requires `task.index`.
+    pub task_count: Option<u32>,
+    /// `offset.lag.max` (default 100): how stale an offset sync may get before a new one is
+    /// written (source side).
+    pub offset_lag_max: i64,
+    /// Client settings, by layer.
+    pub clients: ClientSettings,
+}
+
+/// A value with the key the user wrote for it.
+#[derive(Debug, Clone)]
+struct Setting {
+    value: String,
+    written: String,
+}
+
+impl Setting {
+    fn new(value: &str, written: &str) -> Self {
+        Setting {
+            value: value.to_string(),
+            written: written.to_string(),
+        }
+    }
+}
+
+/// Connector-style keys mapped to their values and the keys they came from.
+type Flat = BTreeMap<String, Setting>;
+
+/// Which input shape was given; decides how errors name cluster keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    Connector,
+    Dedicated,
+}
+
+impl MirrorCheckpointConfig {
+    /// Parses MM2 properties (connector style, or dedicated mode when `clusters` is set).
+    /// Keys are trimmed; a repeated key keeps its last value. Returns the config and the
+    /// warnings about keys that are unknown, removed or ignored where they were written.
+    pub fn from_properties<'a>(
+        props: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<(MirrorCheckpointConfig, Vec<ConfigWarning>), ConfigError> {
+        let mut raw = BTreeMap::new();
+        for (key, value) in props {
+            raw.insert(key.trim().to_string(), value.to_string());
+        }
+        let mut warnings = Vec::new();
+        let (flat, shape) = if raw.contains_key(keys::CLUSTERS) {
+            (flatten_dedicated(&raw, &mut warnings)?, Shape::Dedicated)
+        } else {
+            let flat = raw
+                .iter()
+                .map(|(k, v)| (k.clone(), Setting::new(v, k)))
+                .collect();
+            (flat, Shape::Connector)
+        };
+        for (key, setting) in &flat {
+            if let Some(message) = flat_key_warning(key, &shape) {
+                warnings.push(ConfigWarning::new(&setting.written, message));
+            }
+        }
+        let config = Reader { flat: &flat }.read(&shape, &mut warnings)?;
+        Ok((config, warnings))
+    }
+
+    /// `<source>-><target>|mm2-checkpoint[-<task.index>]`, MM2's entity label for this task.
+    pub fn entity_label(&self) -> String {
+        let task = self.task_index.map(|i| format!("-{i}")).unwrap_or_default();
+        format!(
+            "{}->{}|{CONNECTOR_NAME}{task}",
+            self.source_cluster_alias, self.target_cluster_alias
+        )
+    }
+
+    /// The separator the default policy uses for internal topic names. MM2 reads the internal
+    /// flag only when the separator key is present, so an absent separator always means `.`.
+    fn internal_separator(&self) -> &str {
+        match &self.replication_policy_separator {
+            Some(sep) if self.internal_topic_separator_enabled => sep,
+            _ => ".",
+        }
+    }
+
+    /// The checkpoints topic on the target: `<source>{S}checkpoints{S}internal`. The identity
+    /// policy inherits this name from the default policy.
+    pub fn checkpoints_topic(&self) -> String {
+        let s = self.internal_separator();
+        format!("{}{s}checkpoints{s}internal", self.source_cluster_alias)
+    }
+
+    /// The offset-syncs topic: `mm2-offset-syncs{S}<other>{S}internal`, where `<other>` is the
+    /// target alias when the topic lives on the source cluster and the source alias otherwise.
+    pub fn offset_syncs_topic(&self) -> String {
+        let s = self.internal_separator();
+        let other = match self.offset_syncs_topic_location {
+            Cluster::Source => &self.target_cluster_alias,
+            Cluster::Target => &self.source_cluster_alias,
+        };
+        format!("mm2-offset-syncs{s}{other}{s}internal")
+    }
+
+    /// The properties the replication policy's `configure(class, props)` reads: the separator
+    /// (as written) and, when it is present, the internal-separator flag as MM2's policy read it,
+    /// plus `source.cluster.alias` (the identity policy's `topicSource`).
+    pub fn policy_properties(&self) -> BTreeMap<String, String> {
+        let mut props = BTreeMap::new();
+        props.insert(
+            keys::SOURCE_CLUSTER_ALIAS.to_string(),
+            self.source_cluster_alias.clone(),
+        );
+        if let Some(sep) = &self.replication_policy_separator {
+            props.insert(keys::REPLICATION_POLICY_SEPARATOR.to_string(), sep.clone());
+            props.insert(
+                keys::INTERNAL_TOPIC_SEPARATOR_ENABLED.to_string(),
+                self.internal_topic_separator_enabled.to_string(),
+            );
+        }
+        props
+    }
+
+    /// Builds a librdkafka config for one client: `<side>.cluster.*`, then `<kind>.*`, then
+    /// `<side>.<kind>.*` (later wins). Consumers always get `enable.auto.commit=false` and, unless
+    /// set, `auto.offset.reset=earliest`. `client.id` becomes
+    /// `[<user client.id>|]<source>-><target>|mm2-checkpoint[-<task.index>]|<role>`.
+    pub fn client_config(
+        &self,
+        cluster: Cluster,
+        kind: ClientKind,
+        role: &str,
+    ) -> BTreeMap<String, String> {
+        let mut props = self.clients.cluster(cluster).clone();
+        props.extend(self.clients.global(kind).clone());
+        props.extend(self.clients.specific(cluster, kind).clone());
+        if kind == ClientKind::Consumer {
+            // MM2 tracks positions itself; a committing consumer would also show up as a group.
+            props.insert("enable.auto.commit".to_string(), "false".to_string());
+            props
+                .entry("auto.offset.reset".to_string())
+                .or_insert_with(|| "earliest".to_string());
+        }
+        let label = format!("{}|{role}", self.entity_label());
+        let client_id = match props.get(keys::CLIENT_ID) {
+            Some(user) => format!("{user}|{label}"),
+            None => label,
+        };
+        props.insert(keys::CLIENT_ID.to_string(), client_id);
+        props
+    }
+
+    /// Admin on the source cluster (role `checkpoint-source-admin`): lists group offsets.
+    pub fn source_admin_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Source,
+            ClientKind::Admin,
+            "checkpoint-source-admin",
+        )
+    }
+
+    /// Admin on the target cluster (role `checkpoint-target-admin`): group sync and topic creation.
+    pub fn target_admin_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Target,
+            ClientKind::Admin,
+            "checkpoint-target-admin",
+        )
+    }
+
+    /// Producer of checkpoint records on the target (role `checkpoint-target-producer`; ours, as
+    /// MM2 lets the Connect worker produce).
+    pub fn target_producer_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Target,
+            ClientKind::Producer,
+            "checkpoint-target-producer",
+        )
+    }
+
+    /// Consumer of the offset-syncs topic, on the cluster named by `offset-syncs.topic.location`
+    /// (role `offset-syncs-source-consumer` or `offset-syncs-target-consumer`).
+    pub fn offset_syncs_consumer_config(&self) -> BTreeMap<String, String> {
+        let cluster = self.offset_syncs_topic_location;
+        let role = format!("offset-syncs-{}-consumer", cluster.name());
+        self.client_config(cluster, ClientKind::Consumer, &role)
+    }
+
+    /// Admin for the offset-syncs topic, on the cluster named by `offset-syncs.topic.location`
+    /// (role `offset-syncs-source-admin` or `offset-syncs-target-admin`).
+    pub fn offset_syncs_admin_config(&self) -> BTreeMap<String, String> {
+        let cluster = self.offset_syncs_topic_location;
+        let role = format!("offset-syncs-{}-admin", cluster.name());
+        self.client_config(cluster, ClientKind::Admin, &role)
+    }
+
+    /// Consumer of the checkpoints topic on the target (role `checkpoints-target-consumer`).
+    pub fn checkpoints_consumer_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Target,
+            ClientKind::Consumer,
+            "checkpoints-target-consumer",
+        )
+    }
+
+    /// A consumer on the source cluster (role `checkpoint-source-consumer`; ours, MM2's
+    /// checkpoint task has no such client).
+    pub fn source_consumer_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Source,
+            ClientKind::Consumer,
+            "checkpoint-source-consumer",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,76 @@
+//! Live group discovery: list the source's consumer groups, keep those the filters accept and
+//! that have a commit on a replicated topic, and adopt or drop groups without a restart.
+
+use std::collections::BTreeSet;
+
+use super::checkpoint_cycle::fetch_committed;
+use super::Shared;
+use crate::kafka::admin::Admin;
+use crate::runtime::scheduler::JobError;
+
+/// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
+/// this task, and of those keep the ones with a committed offset on a replicated topic. Only
+/// groups not yet adopted have their offsets fetched here; adopted groups are re-checked by every
+/// checkpoint cycle (which fetches their offsets anyway), so a steady group costs no extra
+/// request per refresh. Adopting or dropping a group needs no restart and no store reload.
+pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
+    let listed = admin.list_groups()?;
+    let mut candidates: Vec<String> = listed
+        .into_iter()
+        .filter(|g| shared.should_handle_group(g))
+        .collect();
+    candidates.sort();
+    candidates.dedup();
+    let adopted_before = shared.groups_snapshot();
+    let unknown: Vec<String> = candidates
+        .iter()
+        .filter(|g| adopted_before.binary_search(g).is_err())
+        .cloned()
+        .collect();
+    let mut newly_adopted = BTreeSet::new();
+    if !unknown.is_empty() {
+        let fetched = fetch_committed(shared, admin, &unknown);
+        shared.note_fetches_in_flight(admin);
+        for (group, result) in fetched? {
+            match result {
+                Ok(offsets) if shared.has_replicated_commit(&offsets) => {
+                    newly_adopted.insert(group);
+                }
+                Ok(_) => log::debug!(
+                    "group `{group}` has no committed offset on a replicated topic; not checkpointing it"
+                ),
+                Err(e) => log::warn!(
+                    "fetching committed offsets of group `{group}` on `{}`: {e}; will retry at the next refresh",
+                    shared.config.source_cluster_alias
+                ),
+            }
+        }
+    }
+    let mut current = shared
+        .groups
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Decided against the list as it is now: a cycle may have dropped a group meanwhile.
+    let groups: Vec<String> = candidates
+        .into_iter()
+        .filter(|g| current.binary_search(g).is_ok() || newly_adopted.contains(g))
+        .collect();
+    if *current != groups {
+        let gone: Vec<String> = current
+            .iter()
+            .filter(|g| groups.binary_search(g).is_err())
+            .cloned()
+            .collect();
+        log::info!(
+            "now checkpointing {} groups (was {}; {} adopted, {} dropped)",
+            groups.len(),
+            current.len(),
+            newly_adopted.len(),
+            gone.len()
+        );
+        *current = groups;
+        drop(current);
+        shared.forget_groups(&gone);
+    }
+    Ok(())
+}

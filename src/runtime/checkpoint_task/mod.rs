@@ -1,0 +1,569 @@
+//! MM2's `MirrorCheckpointTask`, as a blocking-thread runtime whose stop cannot race its start-up.
+//!
+//! Threads and what they own (each Kafka client has exactly one owner at a time):
+//! - the **scheduler thread** runs the start-up job (create the checkpoints topic, load the
+//!   checkpoint store, load the offset-sync store) and then the periodic group-offset sync; it
+//!   owns the start-up consumers and the target admin client;
+//! - the **offset-syncs tail thread** owns the offset-syncs consumer after the initial load;
+//! - the **caller of [`CheckpointTask::poll`]** owns the source admin and the checkpoint producer,
+//!   behind a lock that admits one poll at a time.
+//!
+//! Threads share only data: the offset-sync store, the checkpoint store, counters and reports.
+//! [`CheckpointTask::stop`] sets the stop flag, wakes every blocked client call, joins every
+//! thread, and only then closes the clients (KAFKA-21435 cannot happen: there is no moment at
+//! which a client is closed while a thread may be inside it).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::core::checkpoint_rules::CommittedOffset;
+use crate::core::checkpoint_store::CheckpointStore;
+use crate::core::error::{ConfigError, Error, RecordError};
+use crate::core::group_assignment::owns_group;
+use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use crate::core::offset_sync_store::OffsetSyncStore;
+use crate::core::replication_policy::ReplicationPolicy;
+use crate::kafka::admin::Admin;
+use crate::kafka::checkpoint_producer::CheckpointProducer;
+use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::kafka_based_log::KafkaBasedLog;
+use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::runtime::scheduler::{JobError, Leftovers, Scheduler};
+use crate::{Checkpoint, TopicPartition};
+
+mod checkpoint_cycle;
+mod group_discovery;
+mod group_offset_sync;
+mod startup;
+
+use checkpoint_cycle::run_cycle;
+use startup::{load_offset_syncs, startup};
+
+/// A period long enough to mean "not again".
+const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// Committed-offset requests kept in flight at once during a checkpoint cycle or a group
+/// discovery (librdkafka takes one group per request).
+pub const MAX_OFFSET_FETCHES_IN_FLIGHT: usize = 64;
+
+/// Result of one [`CheckpointTask::poll`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PollStatus {
+    /// A checkpoint cycle ran; the batch holds what it wrote (possibly nothing new).
+    Emitted,
+    /// The stores are still loading; nothing was written.
+    NotReady,
+    /// The timeout passed before the next cycle was due.
+    NotDue,
+    /// The task is stopped (or was stopped during the poll).
+    Stopped,
+    /// The task hit a fatal error ([`CheckpointTask::fatal_error`] says which).
+    Failed,
+}
+
+/// What a poll returns: a status and the checkpoints written in this call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PollOutcome {
+    /// Why the poll returned.
+    pub status: PollStatus,
+    /// Checkpoints written to the target and confirmed by the broker.
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+impl PollOutcome {
+    fn status(status: PollStatus) -> Self {
+        PollOutcome {
+            status,
+            checkpoints: Vec::new(),
+        }
+    }
+}
+
+/// How a call to [`CheckpointTask::stop`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// This call stopped the task; it took this long.
+    Stopped(Duration),
+    /// The task was already stopped; nothing was done.
+    AlreadyStopped,
+}
+
+/// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskStats {
+    /// True once both stores finished loading.
+    pub initialized: bool,
+    /// Checkpoints written and confirmed.
+    pub checkpoints_emitted: u64,
+    /// Malformed records skipped in the offset-syncs and checkpoints topics.
+    pub records_skipped: u64,
+    /// Offset syncs applied (initial load and tailing).
+    pub syncs_loaded: u64,
+    /// Checkpoints read back from the target at start.
+    pub checkpoints_loaded: u64,
+    /// Whether those checkpoints loaded successfully (otherwise translation starts pessimistic).
+    pub checkpoints_load_ok: bool,
+    /// Time from start to both stores loaded.
+    pub load_time: Option<Duration>,
+    /// How long the last stop took.
+    pub last_stop_time: Option<Duration>,
+    /// Checkpoint cycles run.
+    pub cycles: u64,
+    /// Offsets committed into target groups.
+    pub group_offsets_written: u64,
+    /// Groups currently handled by this task.
+    pub groups: u64,
+    /// How long the last checkpoint cycle took (fetching offsets, deciding, writing).
+    pub last_cycle_time: Option<Duration>,
+    /// The most committed-offset requests this task ever had in flight at once (bounded by
+    /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`]).
+    pub max_offset_fetches_in_flight: u64,
+}
+
+/// Per group and upstream partition: the last checkpoint written, or why none was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionStatus {
+    /// Consumer group.
+    pub group: String,
+    /// Upstream (source) topic-partition.
+    pub topic_partition: TopicPartition,
+    /// The last checkpoint written for it, if any.
+    pub last_checkpoint: Option<Checkpoint>,
+    /// When the last cycle wrote nothing for it, why (e.g. `no_offset_sync`).
+    pub reason: Option<String>,
+}
+
+/// Per target group and partition: what the last group-offset sync did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupOffsetSyncResult {
+    /// Consumer group on the target.
+    pub group: String,
+    /// Target topic-partition.
+    pub topic_partition: TopicPartition,
+    /// The offset written, when one was.
+    pub written_offset: Option<i64>,
+    /// Why it was written or not (e.g. `target_behind`, `group_active`).
+    pub reason: String,
+    /// The broker's error when the write failed.
+    pub error: Option<String>,
+}
+
+/// Test hooks run on the scheduler thread at fixed points of start-up; each gets the task's stop
+/// signal so it can hold start-up until a stop arrives (the deterministic race tests).
+/// A start-up hook: gets the task's stop signal.
+#[doc(hidden)]
+pub type StartupHook = Arc<dyn Fn(&StopSignal) + Send + Sync>;
+
+/// Test hooks run on the scheduler thread at fixed points of start-up.
+#[doc(hidden)]
+#[derive(Clone, Default)]
+pub struct StartupHooks {
+    /// Runs after the checkpoints consumer is created, before it reads.
+    pub checkpoint_store_reading: Option<StartupHook>,
+    /// Runs after the offset-syncs consumer is created, before it reads.
+    pub offset_sync_store_reading: Option<StartupHook>,
+}
+
+#[derive(Default)]
+struct Counters {
+    checkpoints_emitted: AtomicU64,
+    records_skipped: AtomicU64,
+    syncs_loaded: AtomicU64,
+    checkpoints_loaded: AtomicU64,
+    checkpoints_load_ok: AtomicBool,
+    load_time_us: AtomicU64,
+    last_stop_us: AtomicU64,
+    cycles: AtomicU64,
+    group_offsets_written: AtomicU64,
+    last_cycle_us: AtomicU64,
+    max_fetches_in_flight: AtomicU64,
+}
+
+struct Shared {
+    config: MirrorCheckpointConfig,
+    emit_interval: Duration,
+    policy: ReplicationPolicy,
+    signal: StopSignal,
+    syncs: RwLock<OffsetSyncStore>,
+    checkpoints: Mutex<CheckpointStore>,
+    initialized: AtomicBool,
+    fatal: Arc<Mutex<Option<String>>>,
+    counters: Counters,
+    groups: RwLock<Vec<String>>,
+    statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
+    group_sync: Mutex<BTreeMap<(String, TopicPartition), GroupOffsetSyncResult>>,
+    tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
+    skip_causes_logged: Mutex<BTreeSet<String>>,
+    hooks: StartupHooks,
+}
+
+enum Lifecycle {
+    Created,
+    Running(Scheduler),
+    Stopped,
+}
+
+#[derive(Default)]
+struct Poller {
+    source_admin: Option<Admin>,
+    producer: Option<CheckpointProducer>,
+    next_cycle: Option<Instant>,
+}
+
+/// A checkpoint task: `start`, then `poll` repeatedly, then `stop`. All methods take `&self`;
+/// `stop` may be called from any thread, also while another thread is inside `poll`.
+pub struct CheckpointTask {
+    shared: Arc<Shared>,
+    lifecycle: Mutex<Lifecycle>,
+    stopped: AtomicBool,
+    started: AtomicBool,
+    poller: Mutex<Poller>,
+}
+
+impl std::fmt::Debug for CheckpointTask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckpointTask")
+            .field("source", &self.shared.config.source_cluster_alias)
+            .field("target", &self.shared.config.target_cluster_alias)
+            .finish()
+    }
+}
+
+impl CheckpointTask {
+    /// Makes a task from a validated config. Does no I/O and starts no thread.
+    pub fn new(config: MirrorCheckpointConfig) -> Result<Self, Error> {
+        Self::with_hooks(config, StartupHooks::default())
+    }
+
+    /// Like [`new`](Self::new), with start-up hooks for tests.
+    #[doc(hidden)]
+    pub fn with_hooks(config: MirrorCheckpointConfig, hooks: StartupHooks) -> Result<Self, Error> {
+        let policy = ReplicationPolicy::configure(
+            &config.replication_policy_class,
+            &config.policy_properties(),
+        )?;
+        let Some(emit_interval) = config.emit_checkpoints_interval else {
+            return Err(ConfigError::new(
+                "emit.checkpoints.enabled",
+                "checkpoint emission is disabled (or its interval is negative): a checkpoint task would do nothing",
+            )
+            .into());
+        };
+        let groups = config.assigned_groups.clone().unwrap_or_default();
+        let shared = Arc::new(Shared {
+            config,
+            emit_interval,
+            policy,
+            signal: StopSignal::new(),
+            syncs: RwLock::new(OffsetSyncStore::new()),
+            checkpoints: Mutex::new(CheckpointStore::new()),
+            initialized: AtomicBool::new(false),
+            fatal: Arc::new(Mutex::new(None)),
+            counters: Counters::default(),
+            groups: RwLock::new(groups),
+            statuses: Mutex::new(BTreeMap::new()),
+            group_sync: Mutex::new(BTreeMap::new()),
+            tail: Mutex::new(None),
+            skip_causes_logged: Mutex::new(BTreeSet::new()),
+            hooks,
+        });
+        Ok(CheckpointTask {
+            shared,
+            lifecycle: Mutex::new(Lifecycle::Created),
+            stopped: AtomicBool::new(false),
+            started: AtomicBool::new(false),
+            poller: Mutex::new(Poller::default()),
+        })
+    }
+
+    /// The task's stop signal (for observing the stop sequence in tests).
+    #[doc(hidden)]
+    pub fn stop_signal(&self) -> &StopSignal {
+        &self.shared.signal
+    }
+
+    /// Starts the scheduler thread, which loads the stores; returns at once (MM2's KAFKA-17242
+    /// fix: start never blocks on Kafka). A task starts once; start after stop is an error.
+    pub fn start(&self) -> Result<(), Error> {
+        let mut lc = lock(&self.lifecycle);
+        match &*lc {
+            Lifecycle::Created => {}
+            Lifecycle::Running(_) => return Err(Error::AlreadyStarted),
+            Lifecycle::Stopped => return Err(Error::AlreadyStopped),
+        }
+        let shared = Arc::clone(&self.shared);
+        let name = format!(
+            "mm2-checkpoint {}->{}",
+            shared.config.source_cluster_alias, shared.config.target_cluster_alias
+        );
+        let scheduler = Scheduler::start(
+            name,
+            shared.signal.clone(),
+            Arc::clone(&shared.fatal),
+            Box::new(move |leftovers| startup(&shared, leftovers)),
+        )?;
+        *lc = Lifecycle::Running(scheduler);
+        self.started.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Waits up to `timeout` for the next checkpoint cycle (due every
+    /// `emit.checkpoints.interval.seconds`, the first as soon as the stores are loaded), runs it,
+    /// and returns the checkpoints it wrote. Blocks; returns promptly with
+    /// [`PollStatus::Stopped`] when another thread stops the task. One poll at a time.
+    pub fn poll(&self, timeout: Duration) -> Result<PollOutcome, Error> {
+        if !self.started.load(Ordering::SeqCst) {
+            return Err(Error::NotStarted);
+        }
+        // Checked before the poll lock too: `stop` holds that lock while it closes the clients,
+        // and a poll arriving then must say Stopped, not "already running".
+        if self.stopped.load(Ordering::SeqCst) {
+            return Ok(PollOutcome::status(PollStatus::Stopped));
+        }
+        let Ok(mut poller) = self.poller.try_lock() else {
+            return Err(Error::Busy);
+        };
+        if self.stopped.load(Ordering::SeqCst) {
+            return Ok(PollOutcome::status(PollStatus::Stopped));
+        }
+        let shared = &self.shared;
+        let deadline = Instant::now() + timeout;
+        let fatal = || lock(&shared.fatal).is_some();
+        let ready = shared.signal.wait_until(deadline, || {
+            shared.initialized.load(Ordering::SeqCst) || fatal()
+        });
+        match ready {
+            None => return Ok(PollOutcome::status(PollStatus::Stopped)),
+            Some(_) if fatal() => return Ok(PollOutcome::status(PollStatus::Failed)),
+            Some(false) => return Ok(PollOutcome::status(PollStatus::NotReady)),
+            Some(true) => {}
+        }
+        let due = *poller.next_cycle.get_or_insert_with(Instant::now);
+        match shared.signal.wait_until(deadline.min(due), || false) {
+            None => return Ok(PollOutcome::status(PollStatus::Stopped)),
+            Some(_) if Instant::now() < due => return Ok(PollOutcome::status(PollStatus::NotDue)),
+            Some(_) => {}
+        }
+        poller.next_cycle = Some(Instant::now() + shared.emit_interval);
+        match run_cycle(shared, &mut poller) {
+            Ok(checkpoints) => Ok(PollOutcome {
+                status: PollStatus::Emitted,
+                checkpoints,
+            }),
+            Err(Error::Stopped) => Ok(PollOutcome::status(PollStatus::Stopped)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Stops the task: sets the stop flag, wakes every blocked client call and sleeper, joins
+    /// every library thread, waits for a running poll to return, and only then closes the Kafka
+    /// clients. When it returns, no thread of this task is alive and all its clients are
+    /// destroyed. Idempotent; callable from any thread. Errors only when the task never started.
+    pub fn stop(&self) -> Result<StopOutcome, Error> {
+        let began = Instant::now();
+        let mut lc = lock(&self.lifecycle);
+        let scheduler = match std::mem::replace(&mut *lc, Lifecycle::Stopped) {
+            Lifecycle::Running(s) => s,
+            Lifecycle::Stopped => return Ok(StopOutcome::AlreadyStopped),
+            Lifecycle::Created => {
+                *lc = Lifecycle::Created;
+                return Err(Error::NotStarted);
+            }
+        };
+        let shared = &self.shared;
+        self.stopped.store(true, Ordering::SeqCst);
+        shared.signal.stop();
+        let leftovers = scheduler.join();
+        shared.signal.observe("joined scheduler");
+        let tail = lock(&shared.tail).take().map(|t| t.join());
+        shared.signal.observe("joined tail");
+        let mut poller = lock(&self.poller);
+        shared.signal.observe("poll returned");
+        drop(leftovers);
+        drop(tail);
+        poller.source_admin = None;
+        poller.producer = None;
+        let took = began.elapsed();
+        shared
+            .counters
+            .last_stop_us
+            .store(took.as_micros() as u64, Ordering::SeqCst);
+        log::info!("checkpoint task stopped in {took:?}");
+        Ok(StopOutcome::Stopped(took))
+    }
+
+    /// The error that stopped the task's work, if any (a job failure or panic).
+    pub fn fatal_error(&self) -> Option<String> {
+        lock(&self.shared.fatal).clone()
+    }
+
+    /// A snapshot of the task's counters.
+    pub fn stats(&self) -> TaskStats {
+        let c = &self.shared.counters;
+        let us = |a: &AtomicU64| match a.load(Ordering::SeqCst) {
+            0 => None,
+            v => Some(Duration::from_micros(v)),
+        };
+        TaskStats {
+            initialized: self.shared.initialized.load(Ordering::SeqCst),
+            checkpoints_emitted: c.checkpoints_emitted.load(Ordering::SeqCst),
+            records_skipped: c.records_skipped.load(Ordering::SeqCst),
+            syncs_loaded: c.syncs_loaded.load(Ordering::SeqCst),
+            checkpoints_loaded: c.checkpoints_loaded.load(Ordering::SeqCst),
+            checkpoints_load_ok: c.checkpoints_load_ok.load(Ordering::SeqCst),
+            load_time: us(&c.load_time_us),
+            last_stop_time: us(&c.last_stop_us),
+            cycles: c.cycles.load(Ordering::SeqCst),
+            group_offsets_written: c.group_offsets_written.load(Ordering::SeqCst),
+            groups: self.shared.groups.read().map(|g| g.len()).unwrap_or(0) as u64,
+            last_cycle_time: us(&c.last_cycle_us),
+            max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
+        }
+    }
+
+    /// Per group and upstream partition, the last checkpoint or why there is none.
+    pub fn partition_statuses(&self) -> Vec<PartitionStatus> {
+        lock(&self.shared.statuses).values().cloned().collect()
+    }
+
+    /// What the last group-offset sync did, per target group and partition.
+    pub fn group_offset_sync_results(&self) -> Vec<GroupOffsetSyncResult> {
+        lock(&self.shared.group_sync).values().cloned().collect()
+    }
+
+    /// The groups this task currently checkpoints, sorted. With live discovery these are the
+    /// listed groups that pass the group filter, fall to this task's index, and have a committed
+    /// offset on a topic that passes the topic filter (MM2's `findConsumerGroups`).
+    pub fn groups(&self) -> Vec<String> {
+        self.shared
+            .groups
+            .read()
+            .map(|g| g.clone())
+            .unwrap_or_default()
+    }
+
+    /// Benchmark entry point: runs start-up's offset-sync load (consumer creation, read to the
+    /// end, decoding, the store lock per record) on the calling thread of a task that was never
+    /// started, and returns the records read and the time from consumer creation to the end.
+    /// Closing the consumer afterwards is not timed. Optimistic load, as after a good
+    /// checkpoint load.
+    #[doc(hidden)]
+    pub fn bench_load_offset_syncs(&self) -> Result<(u64, Duration), Error> {
+        if self.started.load(Ordering::SeqCst) {
+            return Err(Error::InvalidState(
+                "bench_load_offset_syncs needs a task that was never started".into(),
+            ));
+        }
+        let began = Instant::now();
+        let mut leftovers = Leftovers::new();
+        let loaded = load_offset_syncs(&self.shared, false, &mut leftovers);
+        let elapsed = began.elapsed();
+        drop(leftovers);
+        match loaded {
+            Ok(log) => Ok((log.records_read, elapsed)),
+            Err(JobError::Stopped) => Err(Error::Stopped),
+            Err(JobError::Transient(e) | JobError::Fatal(e)) => {
+                Err(Error::kafka("loading offset syncs", e))
+            }
+        }
+    }
+}
+
+impl Drop for CheckpointTask {
+    fn drop(&mut self) {
+        let _ = self.stop();
+    }
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Shared {
+    /// Counts a malformed record; logs the first one of each kind per topic.
+    fn skipped(&self, topic: &str, error: &RecordError) {
+        self.counters.records_skipped.fetch_add(1, Ordering::SeqCst);
+        let kind = match error {
+            RecordError::Truncated { .. } => "truncated",
+            RecordError::NegativeStringLength { .. } => "negative string length",
+            RecordError::StringTooLong { .. } => "string too long",
+            RecordError::Tombstone { .. } => "tombstone",
+        };
+        if lock(&self.skip_causes_logged).insert(format!("{topic}: {kind}")) {
+            log::warn!(
+                "skipping malformed record in `{topic}`: {error} (further {kind} records are skipped silently)"
+            );
+        }
+    }
+
+    /// A group this task checkpoints: in the fixed list when one is configured, otherwise any
+    /// group passing the group filter and hashed to this task index.
+    fn accepts_group(&self, group: &str) -> bool {
+        match &self.config.assigned_groups {
+            Some(fixed) => fixed.iter().any(|g| g == group),
+            None => self.should_handle_group(group),
+        }
+    }
+
+    fn groups_snapshot(&self) -> Vec<String> {
+        self.groups.read().map(|g| g.clone()).unwrap_or_default()
+    }
+
+    /// MM2's `findConsumerGroups` test: some partition has a commit and its topic is replicated.
+    fn has_replicated_commit(
+        &self,
+        offsets: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
+    ) -> bool {
+        offsets.iter().any(|(tp, o)| {
+            o.is_some() && self.config.topic_filter.should_replicate_topic(&tp.topic)
+        })
+    }
+
+    fn note_fetches_in_flight(&self, admin: &Admin) {
+        self.counters
+            .max_fetches_in_flight
+            .fetch_max(admin.max_in_flight_seen() as u64, Ordering::SeqCst);
+    }
+
+    /// Stops checkpointing `gone` until a discovery adopts them again.
+    fn drop_groups(&self, gone: &[String]) {
+        let mut current = self
+            .groups
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = current.len();
+        current.retain(|g| !gone.contains(g));
+        if current.len() != before {
+            log::info!(
+                "dropped {} groups without a commit on a replicated topic; now checkpointing {}",
+                before - current.len(),
+                current.len()
+            );
+        }
+        drop(current);
+        self.forget_groups(gone);
+    }
+
+    /// Forgets the per-partition reports of groups no longer checkpointed. Their last checkpoints
+    /// stay in the checkpoint store, as they would after an MM2 task restart reloads the topic.
+    fn forget_groups(&self, gone: &[String]) {
+        if gone.is_empty() {
+            return;
+        }
+        lock(&self.statuses).retain(|(g, _), _| !gone.contains(g));
+    }
+
+    fn should_handle_group(&self, group: &str) -> bool {
+        let c = &self.config;
+        c.group_filter.should_replicate_group(group)
+            && match (c.task_index, c.task_count) {
+                (Some(i), Some(n)) => owns_group(group, i, n),
+                _ => true,
+            }
+    }
+}

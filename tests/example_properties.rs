@@ -1,0 +1,55 @@
+//! The example configuration files (examples/mm2*.properties) load without errors or warnings
+//! and hand their client settings to every client they are meant for.
+
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::properties::parse_properties;
+
+fn load(file: &str) -> MirrorCheckpointConfig {
+    let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let props = parse_properties(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (config, warnings) = MirrorCheckpointConfig::from_properties(
+        props.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )
+    .unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(warnings.is_empty(), "{path}: {warnings:?}");
+    config
+}
+
+#[test]
+fn the_demo_properties_point_at_the_demo_clusters_with_single_replica_internal_topics() {
+    let c = load("mm2.properties");
+    assert_eq!(c.source_cluster_alias, "source");
+    assert_eq!(
+        c.source_admin_config()["bootstrap.servers"],
+        "127.0.0.1:19092"
+    );
+    assert_eq!(
+        c.target_admin_config()["bootstrap.servers"],
+        "127.0.0.1:29092"
+    );
+    assert_eq!(c.checkpoints_topic(), "source.checkpoints.internal");
+    assert_eq!(c.offset_syncs_topic(), "mm2-offset-syncs.target.internal");
+    assert_eq!(c.checkpoints_topic_replication_factor, 1);
+}
+
+#[test]
+fn the_tls_sasl_properties_reach_every_client_of_both_clusters_in_librdkafka_names() {
+    let c = load("mm2-tls-sasl.properties");
+    assert_eq!(c.source_cluster_alias, "primary");
+    let clients = [
+        ("primary", c.source_admin_config()),
+        ("backup", c.target_admin_config()),
+        ("backup", c.target_producer_config()),
+    ];
+    for (side, client) in clients {
+        assert_eq!(client["security.protocol"], "SASL_SSL", "{side}");
+        assert_eq!(client["sasl.mechanism"], "SCRAM-SHA-512", "{side}");
+        assert_eq!(client["sasl.username"], "mm2-checkpoint", "{side}");
+        assert_eq!(
+            client["ssl.ca.location"],
+            format!("/etc/mm2/{side}-ca.pem"),
+            "{side}"
+        );
+    }
+}

@@ -1,0 +1,287 @@
+//! Real Apache Kafka brokers for tests, through the project's one launcher,
+//! `scripts/kafka-broker.sh` (single-node KRaft, broker and controller in one JVM, on free
+//! 127.0.0.1 ports).
+//!
+//! Cleanup happens twice over. Dropping a [`Broker`] stops it and deletes its log dir. And each
+//! broker's watchdog holds a pipe from this process (the launcher's stdin, kept open in
+//! [`Broker`]): when this process exits, panics past its destructors, or is SIGKILLed, the
+//! kernel closes the pipe and the watchdog kills the broker. That is also what cleans up the
+//! lazily started [`shared`] broker, which lives in a `static` and is never dropped.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Extra settings for [`Broker::start_with`]; the defaults give a PLAINTEXT-only broker.
+#[derive(Clone, Debug, Default)]
+pub struct BrokerOptions {
+    /// Server properties that override the launcher's defaults.
+    pub props: Vec<(String, String)>,
+    /// Extra listeners as (name, security protocol), each on its own free port.
+    pub listeners: Vec<(String, String)>,
+    /// Extra `kafka-storage format` arguments (e.g. `--add-scram ...`).
+    pub format_args: Vec<String>,
+    /// `--secure`: also the SSL and SASL_SSL listeners, their test CA and user (see
+    /// [`super::secure_kafka`]).
+    pub secure: bool,
+}
+
+/// A running single-node Kafka cluster on 127.0.0.1, stopped (and its data deleted) on drop.
+pub struct Broker {
+    handle: PathBuf,
+    bootstrap: String,
+    pid: u32,
+    listeners: BTreeMap<String, String>,
+    /// Every `key=value` line the launcher's start printed.
+    fields: BTreeMap<String, String>,
+    startup: Duration,
+    /// The watchdog's lifeline; closed when this process ends, however it ends.
+    _lifeline: ChildStdin,
+}
+
+impl Broker {
+    /// Formats a fresh log dir and starts a PLAINTEXT broker on a free port; returns once it
+    /// is ready. Panics with the launcher's output if it cannot start.
+    pub fn start() -> Broker {
+        Broker::start_with(&BrokerOptions::default())
+    }
+
+    /// Like [`Broker::start`], with extra properties, listeners and format arguments.
+    pub fn start_with(options: &BrokerOptions) -> Broker {
+        let mut command = Command::new(script());
+        command.arg("start").arg("--lifeline-stdin");
+        for (key, value) in &options.props {
+            command.arg("--prop").arg(format!("{key}={value}"));
+        }
+        for (name, protocol) in &options.listeners {
+            command.arg("--listener").arg(format!("{name}={protocol}"));
+        }
+        for arg in &options.format_args {
+            command.arg("--format-arg").arg(arg);
+        }
+        if options.secure {
+            command.arg("--secure");
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+        // Kept before waiting: wait_with_output would close it, and the watchdog with it.
+        let lifeline = child.stdin.take().expect("piped stdin");
+        let output = child
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("waiting for {}: {e}", script().display()));
+        let fields = parse_fields(&output.stdout);
+        assert!(
+            output.status.success() && fields.contains_key("bootstrap"),
+            "kafka-broker.sh start failed ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let listeners = fields
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("listener.")?.to_owned(), v.clone())))
+            .collect();
+        Broker {
+            handle: PathBuf::from(&fields["handle"]),
+            bootstrap: fields["bootstrap"].clone(),
+            pid: fields["pid"].parse().expect("pid"),
+            listeners,
+            startup: Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0)),
+            fields,
+            _lifeline: lifeline,
+        }
+    }
+
+    /// Starts two brokers at once (a source and a target cluster): on two cores this takes
+    /// little longer than one start, since much of a start is waiting.
+    pub fn start_pair() -> (Broker, Broker) {
+        std::thread::scope(|s| {
+            let other = s.spawn(Broker::start);
+            let first = Broker::start();
+            (first, other.join().expect("starting the second broker"))
+        })
+    }
+
+    /// The `127.0.0.1:port` of the PLAINTEXT listener, for `bootstrap.servers`.
+    pub fn bootstrap(&self) -> String {
+        self.bootstrap.clone()
+    }
+
+    /// The PLAINTEXT port (kept across restarts).
+    pub fn port(&self) -> u16 {
+        self.bootstrap
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .expect("port in bootstrap")
+    }
+
+    /// The broker's process id (the JVM's), as of the last start or restart.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The `127.0.0.1:port` of the extra listener `name`.
+    pub fn listener(&self, name: &str) -> Option<String> {
+        self.listeners.get(name).cloned()
+    }
+
+    /// The value of a `key=value` line the launcher's start printed (e.g. `ssl.ca.location`).
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).map(String::as_str)
+    }
+
+    /// How long the last start or restart took (format, start, ready), as the launcher measured.
+    pub fn startup_time(&self) -> Duration {
+        self.startup
+    }
+
+    /// The launcher's handle directory (log dir, config, broker.log).
+    pub fn handle(&self) -> &Path {
+        &self.handle
+    }
+
+    /// Whether the broker process is alive (not exited, not a zombie).
+    pub fn is_running(&self) -> bool {
+        std::fs::read_to_string(format!("/proc/{}/stat", self.pid))
+            .ok()
+            .and_then(|stat| {
+                // The state follows the parenthesised command name.
+                let state = stat.rsplit(')').next()?.split_whitespace().next()?;
+                Some(state != "Z" && state != "X")
+            })
+            .unwrap_or(false)
+    }
+
+    /// Kills the broker with SIGKILL, like a crash; its log dir stays for [`Broker::restart`].
+    pub fn kill(&mut self) {
+        self.run(&["kill"]);
+        assert!(!self.is_running(), "broker {} survived SIGKILL", self.pid);
+    }
+
+    /// Starts the broker again on the same ports and log dir (kills it first if running):
+    /// the same cluster with its data, as after a crash and reboot.
+    pub fn restart(&mut self) {
+        self.restart_inner(false);
+    }
+
+    /// Starts the broker again on the same ports with a newly formatted log dir: a cluster
+    /// that lost all its data but kept its address.
+    pub fn restart_fresh(&mut self) {
+        self.restart_inner(true);
+    }
+
+    /// The last `lines` lines of the broker's output, for failure messages.
+    pub fn log_tail(&self, lines: usize) -> String {
+        let mut text = String::new();
+        if let Ok(mut file) = std::fs::File::open(self.handle.join("broker.log")) {
+            let _ = file.read_to_string(&mut text);
+        }
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
+
+    fn restart_inner(&mut self, fresh: bool) {
+        let mut args = vec!["restart"];
+        if fresh {
+            args.push("--fresh");
+        }
+        let out = self.run(&args);
+        let fields = parse_fields(out.as_bytes());
+        self.pid = fields["pid"].parse().expect("pid");
+        self.startup = Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0));
+        assert_eq!(
+            fields["bootstrap"], self.bootstrap,
+            "restart moved the broker"
+        );
+    }
+
+    /// Runs `kafka-broker.sh VERB HANDLE ARGS...`; panics with its output on failure.
+    fn run(&self, verb_and_args: &[&str]) -> String {
+        let (verb, args) = verb_and_args.split_first().expect("verb");
+        let output = Command::new(script())
+            .arg(verb)
+            .arg(&self.handle)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+        assert!(
+            output.status.success(),
+            "kafka-broker.sh {verb} {} failed ({}):\n{}{}",
+            self.handle.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        // Best effort: if this fails, the watchdog still stops the broker when the lifeline
+        // closes right after.
+        let _ = Command::new(script())
+            .arg("stop")
+            .arg(&self.handle)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// One broker per test binary, started on first use and shared by every test in it that keeps
+/// to its own topic and group names (see [`unique`]). Tests that kill, restart or otherwise
+/// disturb a broker start their own with [`Broker::start`].
+pub fn shared() -> &'static Broker {
+    static SHARED: OnceLock<Broker> = OnceLock::new();
+    SHARED.get_or_init(Broker::start)
+}
+
+/// A second shared broker, for tests that need two clusters (a source and a target).
+pub fn shared_target() -> &'static Broker {
+    static SHARED: OnceLock<Broker> = OnceLock::new();
+    SHARED.get_or_init(Broker::start)
+}
+
+/// `prefix` plus a suffix no other call in this process (or a concurrent test binary) returns:
+/// names for topics, groups and cluster aliases on a shared broker.
+pub fn unique(prefix: &str) -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{prefix}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// `scripts/kafka-broker.sh` of this repository.
+pub fn script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/kafka-broker.sh")
+}
+
+fn parse_fields(stdout: &[u8]) -> BTreeMap<String, String> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|line| {
+            let (k, v) = line.split_once('=')?;
+            Some((k.trim().to_owned(), v.trim().to_owned()))
+        })
+        .collect()
+}
+
+/// Whether something accepts TCP connections on `127.0.0.1:port` right now.
+pub fn accepts_connections(port: u16) -> bool {
+    let addr = std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, port));
+    std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_ok()
+}
