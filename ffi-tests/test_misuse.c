@@ -425,6 +425,14 @@ static void bad_configuration(void) {
     conf_set(conf, "target.cluster.bootstrap.servers", "127.0.0.1:1");
     CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
     CHECK(starts_with(last(), "emit.checkpoints.enabled: checkpoint emission is disabled"));
+    /* A client setting librdkafka rejects is INVALID_CONFIG from mm_task_new, never a failure
+     * after start. */
+    conf_set(conf, "emit.checkpoints.enabled", "true");
+    conf_set(conf, "consumer.fetch.wait.max.millis", "5");
+    CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(last(), "fetch.wait.max.millis: "));
+    CHECK_OK(mm_conf_unset(conf, "consumer.fetch.wait.max.millis"));
+    conf_set(conf, "emit.checkpoints.enabled", "false");
     /* Still the caller's: usable and freed here. */
     CHECK_OK(mm_conf_count(conf, &count));
     CHECK(count == 6);

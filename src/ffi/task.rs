@@ -94,7 +94,8 @@ unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Fai
 /// The whole configuration is parsed here; warnings (unknown or ignored keys) are logged at
 /// warn level through the log callback. On success the task takes `conf` (do not use or free it
 /// again). On failure `conf` stays the caller's, `*task_out` is untouched, and `mm_last_error`
-/// says why: `"<key>: <reason>"` with `MM_RESULT_INVALID_CONFIG` for a rejected configuration.
+/// says why: `"<key>: <reason>"` with `MM_RESULT_INVALID_CONFIG` for a rejected configuration,
+/// including a client setting librdkafka rejects (checked here, without making a client).
 /// `MM_RESULT_NULL_PARAMETER` when a pointer is NULL.
 ///
 /// Non-blocking. Any thread; `conf` must not be used by another thread meanwhile.
@@ -111,6 +112,7 @@ pub unsafe extern "C" fn mm_task_new(
         let (parsed, task_out) =
             unsafe { (borrow(conf, "conf")?.parse(), out(task_out, "task_out")?) };
         let (config, warnings) = parsed?;
+        crate::kafka::check_client_settings(&config)?;
         for w in warnings {
             log::warn!("configuration `{}`: {}", w.key, w.message);
         }
