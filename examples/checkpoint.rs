@@ -6,47 +6,98 @@
 //! start/stop cycles and prints their stop latencies.
 //!
 //! With `--config FILE` it runs against real clusters described by an MM2-style properties file
-//! and keeps running until interrupted; Ctrl-C stops it through the same stop path.
+//! and keeps running until interrupted; Ctrl-C or SIGTERM stops it through the same stop path.
+//! It prints what it does: the topics it reads and writes, what start-up loaded, and after each
+//! cycle the groups matched, the checkpoints written and when the next cycle runs. `--help`
+//! lists the options; the library's log lines go through env_logger (`RUST_LOG`, `--log-level`).
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::mirror_checkpoint_config::{Cluster, MirrorCheckpointConfig};
 use mm2_checkpoint::properties::parse_properties;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
-/// Prints library log records at `info` and above to stderr.
-struct StderrLogger;
+const USAGE: &str = "\
+usage: checkpoint [--config FILE] [--log-level LEVEL]
 
-impl log::Log for StderrLogger {
-    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
-        m.level() <= log::max_level()
-    }
-    fn log(&self, r: &log::Record<'_>) {
-        if self.enabled(r.metadata()) {
-            eprintln!("[{:<5}] {}: {}", r.level(), r.target(), r.args());
+Runs MirrorMaker 2's checkpointing: translates the source cluster's consumer-group offsets
+through the offset syncs a mirror wrote, and writes checkpoints to the target cluster.
+
+options:
+  --config FILE        an MM2-style properties file (dedicated `mm2.properties` with
+                       `clusters`, `A.bootstrap.servers`, `A->B.enabled`, ..., or connector
+                       style); runs until Ctrl-C or SIGTERM. Without it, runs a demo on two
+                       embedded mock clusters and exits.
+  --log-level LEVEL    error, warn, info, debug, trace or off (default: warn, or RUST_LOG);
+                       takes precedence over RUST_LOG
+  -h, --help           prints this help and exits
+
+environment:
+  RUST_LOG             env_logger filter for the library's log lines, e.g. `info` or
+                       `warn,mm2_checkpoint=debug,librdkafka=info`";
+
+/// What the command line asked for.
+#[derive(Debug, Default)]
+struct Args {
+    config: Option<String>,
+    log_level: Option<String>,
+    help: bool,
+}
+
+fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
+    let mut parsed = Args::default();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => parsed.help = true,
+            "--config" => parsed.config = Some(value("--config")?),
+            "--log-level" => parsed.log_level = Some(value("--log-level")?),
+            other => return Err(format!("unknown argument `{other}`")),
         }
     }
-    fn flush(&self) {}
+    Ok(parsed)
+}
+
+/// env_logger, filtered by `--log-level`, else `RUST_LOG`, else warnings and errors.
+fn init_logging(level: Option<&str>) -> Result<(), String> {
+    let mut builder =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    if let Some(level) = level {
+        let filter: log::LevelFilter = level.parse().map_err(|_| {
+            format!("--log-level `{level}`: use error, warn, info, debug, trace or off")
+        })?;
+        builder.filter_level(filter);
+    }
+    builder.init();
+    Ok(())
 }
 
 fn main() -> ExitCode {
-    let _ = log::set_logger(&StderrLogger);
-    log::set_max_level(if std::env::var_os("MM2_DEBUG").is_some() {
-        log::LevelFilter::Debug
-    } else {
-        log::LevelFilter::Warn
-    });
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.as_slice() {
-        [] => run_embedded(),
-        [flag, file] if flag == "--config" => run_with_config(file),
-        _ => Err("usage: checkpoint [--config mm2.properties]".to_string()),
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("error: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.help {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    if let Err(e) = init_logging(args.log_level.as_deref()) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let result = match &args.config {
+        None => run_embedded(),
+        Some(file) => run_with_config(file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -208,10 +259,26 @@ fn run_with_config(file: &str) -> Result<(), String> {
     for w in warnings {
         eprintln!("warning: {w}");
     }
+    let interval = config.emit_checkpoints_interval;
+    println!(
+        "checkpointing {source}->{target}: offset syncs from `{syncs}` on the {location} cluster, \
+         checkpoints to `{checkpoints}` on `{target}`, a cycle every {every}; Ctrl-C or SIGTERM stops",
+        source = config.source_cluster_alias,
+        target = config.target_cluster_alias,
+        syncs = config.offset_syncs_topic(),
+        location = match config.offset_syncs_topic_location {
+            Cluster::Source => "source",
+            Cluster::Target => "target",
+        },
+        checkpoints = config.checkpoints_topic(),
+        every = interval.map_or_else(|| "(disabled)".to_string(), |d| format!("{} s", d.as_secs())),
+    );
     let task = Arc::new(CheckpointTask::new(config).map_err(|err| err.to_string())?);
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let (task, interrupted) = (Arc::clone(&task), Arc::clone(&interrupted));
+        // With ctrlc's `termination` feature this handles SIGTERM (and SIGHUP) as well as
+        // SIGINT, so a service manager's stop is as clean as Ctrl-C.
         ctrlc::set_handler(move || {
             interrupted.store(true, Ordering::SeqCst);
             // The same stop path as everywhere: flag, wake, join, close. The poll below returns.
@@ -220,23 +287,80 @@ fn run_with_config(file: &str) -> Result<(), String> {
         .map_err(|err| err.to_string())?;
     }
     task.start().map_err(|err| err.to_string())?;
-    eprintln!("running; Ctrl-C stops");
+    println!("loading the checkpoints and offset syncs...");
+    let began = Instant::now();
+    let mut ready = false;
+    let mut last_waiting_note = Instant::now();
     while !interrupted.load(Ordering::SeqCst) {
         let out = task
             .poll(Duration::from_secs(5))
             .map_err(|err| err.to_string())?;
         match out.status {
-            PollStatus::Emitted if !out.checkpoints.is_empty() => {
-                let mut checkpoints = out.checkpoints;
-                print_table(&mut checkpoints);
+            PollStatus::Emitted => {
+                let stats = task.stats();
+                if !ready {
+                    ready = true;
+                    println!(
+                        "loaded {} offset syncs and {} checkpoints in {:.1?}{}",
+                        stats.syncs_loaded,
+                        stats.checkpoints_loaded,
+                        stats.load_time.unwrap_or_default(),
+                        if stats.checkpoints_load_ok {
+                            ""
+                        } else {
+                            " (checkpoints unreadable: newest offset sync per partition only)"
+                        }
+                    );
+                }
+                let written = out.checkpoints.len();
+                if written > 0 {
+                    let mut checkpoints = out.checkpoints;
+                    print_table(&mut checkpoints);
+                }
+                println!(
+                    "cycle {}: {} groups matched by the filters, {} checkpoints written ({} in \
+                     total), {} offset syncs loaded; next cycle {}",
+                    stats.cycles,
+                    stats.groups,
+                    written,
+                    stats.checkpoints_emitted,
+                    stats.syncs_loaded,
+                    interval.map_or_else(|| "never".to_string(), next_cycle_at),
+                );
             }
-            PollStatus::Emitted => {}
+            PollStatus::NotReady => {
+                if last_waiting_note.elapsed() >= Duration::from_secs(30) {
+                    last_waiting_note = Instant::now();
+                    println!(
+                        "still loading after {} s (warnings above say why, if any)",
+                        began.elapsed().as_secs()
+                    );
+                }
+            }
             PollStatus::Failed => return Err(task.fatal_error().unwrap_or_default()),
             PollStatus::Stopped => break,
-            PollStatus::NotReady | PollStatus::NotDue => {}
+            PollStatus::NotDue => {}
         }
     }
-    task.stop().map_err(|err| err.to_string())?;
-    eprintln!("stopped");
+    let outcome = task.stop().map_err(|err| err.to_string())?;
+    match (outcome, task.stats().last_stop_time) {
+        (StopOutcome::Stopped(took), _) | (StopOutcome::AlreadyStopped, Some(took)) => {
+            println!("stopped in {took:.1?}")
+        }
+        (StopOutcome::AlreadyStopped, None) => println!("stopped"),
+    }
     Ok(())
+}
+
+/// "at HH:MM:SS UTC (in N s)", `interval` from now.
+fn next_cycle_at(interval: Duration) -> String {
+    let at = SystemTime::now() + interval;
+    let secs = at.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) % 86_400;
+    format!(
+        "at {:02}:{:02}:{:02} UTC (in {} s)",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        interval.as_secs()
+    )
 }

@@ -225,6 +225,9 @@ static void end_to_end(void) {
     size_t fatal_size = sizeof fatal;
     CHECK_RESULT(mm_task_fatal_error(task, fatal, &fatal_size), MM_RESULT_NOT_FOUND);
     CHECK(strcmp(fatal, "unchanged") == 0);
+    /* Loaded: start-up retries nothing. */
+    CHECK_RESULT(mm_task_retry_reason(task, fatal, &fatal_size), MM_RESULT_NOT_FOUND);
+    CHECK(strcmp(fatal, "unchanged") == 0);
 
     mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));

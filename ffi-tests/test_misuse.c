@@ -109,6 +109,7 @@ static void null_everywhere(void) {
     CHECK_RESULT(mm_task_stop(NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_OK(mm_task_destroy(NULL));
     CHECK_RESULT(mm_task_fatal_error(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_retry_reason(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
 #define TASK_STATS(p) mm_task_get_stats(NULL, p)
     CHECK_RESULT(TASK_STATS(NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_partition_statuses(NULL, NULL), MM_RESULT_NULL_PARAMETER);

@@ -711,15 +711,15 @@ void mm_conf_destroy(struct mm_conf_t *conf);
 
 /**
  * Sets every key of a Java `.properties` text (an `mm2.properties` file's content, UTF-8) as
- * `mm_conf_set` would. All or nothing: on any failure the conf is unchanged and
- * `mm_last_error` names the key (or line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
+ * `mm_conf_set` would. A key given twice takes its last value, as in `java.util.Properties`.
+ * All or nothing: on any failure the conf is unchanged and `mm_last_error` names the key (or
+ * line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
  * conf.
  *
  * # Safety
  * As `mm_conf_set`, with `properties` NULL or NUL-terminated.
  */
-enum mm_result mm_conf_load_properties(struct mm_conf_t *conf,
-                                       const char *properties);
+enum mm_result mm_conf_load_properties(struct mm_conf_t *conf, const char *properties);
 
 /**
  * Writes the number of keys set into `*count_out`. `MM_RESULT_NULL_PARAMETER` when a pointer is
@@ -1536,7 +1536,8 @@ void mm_failover_report_destroy(struct mm_failover_report_t *report);
  * The whole configuration is parsed here; warnings (unknown or ignored keys) are logged at
  * warn level through the log callback. On success the task takes `conf` (do not use or free it
  * again). On failure `conf` stays the caller's, `*task_out` is untouched, and `mm_last_error`
- * says why: `"<key>: <reason>"` with `MM_RESULT_INVALID_CONFIG` for a rejected configuration.
+ * says why: `"<key>: <reason>"` with `MM_RESULT_INVALID_CONFIG` for a rejected configuration,
+ * including a client setting librdkafka rejects (checked here, without making a client).
  * `MM_RESULT_NULL_PARAMETER` when a pointer is NULL.
  *
  * Non-blocking. Any thread; `conf` must not be used by another thread meanwhile.
@@ -1638,6 +1639,22 @@ enum mm_result mm_task_destroy(struct mm_task_t *task);
  * is NULL or valid for writing `*dest_size` bytes.
  */
 enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *dest, size_t *dest_size);
+
+/**
+ * Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+ * cluster `B` unreachable for 30 s: …"), into `dest`, NUL-terminated, as `mm_conf_get` reads a
+ * value: `*dest_size` is the capacity of `dest` and receives the size the text needs; `dest`
+ * NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
+ * `MM_RESULT_NOT_FOUND` when nothing is being retried (loaded, failed, or not yet waiting);
+ * `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
+ *
+ * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+ *
+ * # Safety
+ * `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
+ * is NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_task_retry_reason(const struct mm_task_t *task, char *dest, size_t *dest_size);
 
 /**
  * Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`

@@ -1,10 +1,10 @@
 //! A task pointed at something that is not a working Kafka cluster: a closed port, a port that
 //! answers in another protocol (HTTP), and a listener that closes every connection at once, on
-//! either side, with the other side a real broker. Pins what happens today: `start` returns at
-//! once, polls report NotReady without a fatal error, the library says what is wrong through
-//! `log`, and `stop` is prompt and leaves no client or thread. (Whether such an outage should
-//! become fatal, or be retried with a visible reason, is decided elsewhere; these tests show
-//! what surfaces now.)
+//! either side, with the other side a real broker. `start` returns at once; a closed port is an
+//! outage, retried with its reason visible (polls report NotReady, no fatal error); an endpoint
+//! that closes connections before answering in Kafka's protocol is a wrong address or
+//! `security.protocol`, and fails the task (see `kafka/failure.rs`). Either way the library says
+//! what is wrong through `log`, and `stop` is prompt and leaves no client or thread.
 
 mod support;
 
@@ -136,17 +136,33 @@ fn run_against(behaviour: Behaviour, side: BadSide) -> Vec<LogLine> {
     task.start().unwrap();
     let start_took = began.elapsed();
     let case = format!("{behaviour:?} {side:?}");
-    // Past the five seconds after which a read that saw nothing asks whether its topic exists.
-    for _ in 0..7 {
-        let out = task.poll(Duration::from_secs(1)).unwrap();
-        assert_eq!(out.status, PollStatus::NotReady, "{case}: {out:?}");
+    match behaviour {
+        Behaviour::Closed => {
+            // Past the five seconds after which a read that saw nothing asks whether its topic
+            // exists.
+            for _ in 0..7 {
+                let out = task.poll(Duration::from_secs(1)).unwrap();
+                assert_eq!(out.status, PollStatus::NotReady, "{case}: {out:?}");
+            }
+            assert!(
+                task.fatal_error().is_none(),
+                "{case}: {:?}",
+                task.fatal_error()
+            );
+            let reason = task.retry_reason().unwrap_or_default();
+            assert!(
+                reason.contains(&bad.address),
+                "{case}: retry reason {reason:?}"
+            );
+        }
+        Behaviour::Http | Behaviour::Hangup => {
+            let out = task.poll(Duration::from_secs(30)).unwrap();
+            assert_eq!(out.status, PollStatus::Failed, "{case}: {out:?}");
+            let fatal = task.fatal_error().unwrap_or_default();
+            assert!(fatal.contains("security.protocol"), "{case}: {fatal}");
+        }
     }
     assert!(!task.stats().initialized, "{case}");
-    assert!(
-        task.fatal_error().is_none(),
-        "{case}: {:?}",
-        task.fatal_error()
-    );
     let began = Instant::now();
     let StopOutcome::Stopped(_) = task.stop().unwrap() else {
         panic!("{case}: not stopped")
@@ -208,7 +224,7 @@ fn ours_naming(warnings: &[LogLine], needle: &str) -> bool {
 }
 
 #[test]
-fn a_source_that_is_not_kafka_leaves_the_task_not_ready_says_so_and_stops_promptly() {
+fn a_source_that_is_not_kafka_is_retried_or_fails_says_so_and_stops_promptly() {
     let _g = serial();
     install_logger();
     for (behaviour, warnings) in run_all(BadSide::Source) {
@@ -240,7 +256,7 @@ fn a_source_that_is_not_kafka_leaves_the_task_not_ready_says_so_and_stops_prompt
 }
 
 #[test]
-fn a_target_that_is_not_kafka_leaves_the_task_not_ready_says_so_and_stops_promptly() {
+fn a_target_that_is_not_kafka_is_retried_or_fails_says_so_and_stops_promptly() {
     let _g = serial();
     install_logger();
     for (behaviour, warnings) in run_all(BadSide::Target) {

@@ -20,7 +20,7 @@ use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::runtime::{
-    assert_no_leaks, install_logger, poll_until_emitted, serial, sorted, Events, Latch,
+    assert_task_clean, first_cycle, install_logger, poll_until_emitted, sorted, Events, Latch,
     Monotonicity,
 };
 use support::wait_until;
@@ -131,7 +131,6 @@ fn hold_until_stopped(store: Store, events: &Events, reached: &Latch) -> Startup
 /// the stop sequence: flag → wake → (held start returns) → join → close, with the store's
 /// consumer closed only after its start returned and after every join.
 fn stop_while_store_start_is_held(store: Store) {
-    let _g = serial();
     install_logger();
     let c = clusters();
     c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)])
@@ -212,7 +211,7 @@ fn stop_while_store_start_is_held(store: Store) {
     );
     assert_eq!(task.stats().checkpoints_emitted, 0);
     assert_eq!(task.stop().unwrap(), StopOutcome::AlreadyStopped);
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 #[test]
@@ -229,7 +228,6 @@ fn stop_from_another_thread_while_offset_sync_store_start_is_held_waits_for_it_a
 
 #[test]
 fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_topic() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     c.produce_offset_syncs(
@@ -260,12 +258,11 @@ fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_
     assert_eq!(task.stats().checkpoints_emitted, 3);
     assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
     assert_eq!(task.stop().unwrap(), StopOutcome::AlreadyStopped);
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 #[test]
 fn restarted_task_never_emits_a_lower_downstream_offset_for_an_unchanged_upstream_offset() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     // Generation 1: dense syncs on orders-0, so offset 150 translates exactly.
@@ -295,6 +292,7 @@ fn restarted_task_never_emits_a_lower_downstream_offset_for_an_unchanged_upstrea
         ]
     );
     assert!(matches!(task1.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert_task_clean(&task1);
     drop(task1);
 
     // Between generations: many more syncs evict the ones near 150, so a fresh optimistic
@@ -362,12 +360,11 @@ fn restarted_task_never_emits_a_lower_downstream_offset_for_an_unchanged_upstrea
     assert_eq!(written.len(), 4, "{written:?}");
     let mut m = Monotonicity::new();
     m.check("checkpoints topic", &written);
-    assert_no_leaks();
+    assert_task_clean(&task2);
 }
 
 #[test]
 fn offset_syncs_topic_on_the_target_is_the_one_read_when_its_location_is_target() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     c.create_topic(Side::Target, TARGET_SYNCS, 1).unwrap();
@@ -397,12 +394,11 @@ fn offset_syncs_topic_on_the_target_is_the_one_read_when_its_location_is_target(
     assert_eq!(task.stats().syncs_loaded, 3);
     task.stop().unwrap();
     assert_eq!(sorted(c.read_checkpoints(CHECKPOINTS).unwrap()), batch);
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 #[test]
 fn malformed_records_in_both_internal_topics_are_skipped_counted_and_checkpoints_stay_right() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     let garbage = (0, Some(b"\x00\x01".to_vec()), Some(b"zz".to_vec()));
@@ -488,7 +484,7 @@ fn malformed_records_in_both_internal_topics_are_skipped_counted_and_checkpoints
     let later = poll_until_emitted(&task, EMIT_WAIT);
     assert_eq!(later, vec![cp("g1", 1, 80, 70, "")]);
     task.stop().unwrap();
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 fn is_busy(r: &Result<mm2_checkpoint::checkpoint_task::PollOutcome, Error>) -> bool {
@@ -497,7 +493,6 @@ fn is_busy(r: &Result<mm2_checkpoint::checkpoint_task::PollOutcome, Error>) -> b
 
 #[test]
 fn poll_before_start_is_an_error_and_poll_after_stop_says_stopped() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)])
@@ -529,7 +524,7 @@ fn poll_before_start_is_an_error_and_poll_after_stop_says_stopped() {
         matches!(task.start(), Err(Error::AlreadyStopped)),
         "start after stop"
     );
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 /// Runs `poll(60 s)` on a second thread, waits until that thread is inside poll (a probe poll
@@ -563,7 +558,6 @@ fn stop_while_polling(task: &CheckpointTask) -> (Duration, Duration, PollStatus)
 
 #[test]
 fn stop_while_another_thread_waits_in_poll_for_the_next_cycle_returns_promptly_with_stopped() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)])
@@ -581,12 +575,11 @@ fn stop_while_another_thread_waits_in_poll_for_the_next_cycle_returns_promptly_w
         took < PROMPT && poll_return < PROMPT,
         "{took:?} {poll_return:?}"
     );
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 #[test]
 fn stop_while_another_thread_waits_in_poll_for_the_stores_returns_promptly_with_stopped() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     let events = Events::new();
@@ -609,12 +602,11 @@ fn stop_while_another_thread_waits_in_poll_for_the_stores_returns_promptly_with_
         took < PROMPT && poll_return < PROMPT,
         "{took:?} {poll_return:?}"
     );
-    assert_no_leaks();
+    assert_task_clean(&task);
 }
 
 #[test]
 fn poll_from_another_thread_while_stop_is_closing_says_stopped() {
-    let _g = serial();
     install_logger();
     let c = clusters();
     let task = Arc::new(CheckpointTask::new(config(&c, &[])).unwrap());
@@ -646,6 +638,71 @@ fn poll_from_another_thread_while_stop_is_closing_says_stopped() {
             "{seen:?}"
         );
     }
-    drop(task);
-    assert_no_leaks();
+    task.stop().unwrap();
+    assert_task_clean(&task);
+}
+
+/// Syncs every 100 upstream offsets on both partitions of `orders` (newest at 900), and groups
+/// committed behind the newest sync (g1 at 150, g2 at 450) and past it (g3 at 950).
+fn groups_behind_the_newest_sync(c: &EmbeddedClusters) -> MirrorCheckpointConfig {
+    let syncs: Vec<OffsetSync> = (0..2)
+        .flat_map(|p| (0..1000).step_by(100).map(move |u| sync(p, u, u + 10)))
+        .collect();
+    c.produce_offset_syncs(Side::Source, SYNCS, &syncs).unwrap();
+    for (group, at) in [("g1", 150), ("g2", 450), ("g3", 950)] {
+        c.commit_offsets(
+            Side::Source,
+            group,
+            &[("orders", 0, at, ""), ("orders", 1, at, "")],
+        )
+        .unwrap();
+    }
+    config(
+        c,
+        &[
+            ("task.assigned.groups", "g1,g2,g3"),
+            // The mock cluster never answers CreateTopics: give up on it after a second.
+            ("admin.timeout.ms", "1000"),
+        ],
+    )
+}
+
+#[test]
+fn an_empty_checkpoints_topic_loads_the_full_sync_history_so_every_group_behind_the_newest_sync_is_checkpointed_in_the_first_cycle(
+) {
+    install_logger();
+    let c = clusters();
+    let task = CheckpointTask::new(groups_behind_the_newest_sync(&c)).unwrap();
+    task.start().unwrap();
+    let mut expected = Vec::new();
+    // MM2's store keeps syncs spaced exponentially back from the newest: 150 translates through
+    // the sync at 0 (no sync at 100 is kept), 450 through the one at 400.
+    for (group, up, down) in [("g1", 150, 11), ("g2", 450, 411), ("g3", 950, 911)] {
+        for p in 0..2 {
+            expected.push((group.to_string(), p, up, down));
+        }
+    }
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
+    assert!(task.stats().checkpoints_load_ok);
+    task.stop().unwrap();
+    assert_task_clean(&task);
+}
+
+#[test]
+fn a_checkpoints_topic_that_is_missing_and_cannot_be_created_starts_pessimistic_keeping_only_the_newest_sync(
+) {
+    install_logger();
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Source, "orders", 2).unwrap();
+    c.create_topic(Side::Source, SYNCS, 1).unwrap();
+    c.create_topic(Side::Target, "source.orders", 2).unwrap();
+    let task = CheckpointTask::new(groups_behind_the_newest_sync(&c)).unwrap();
+    task.start().unwrap();
+    // Only the group at or past the newest sync translates: nothing proves what an earlier
+    // generation emitted for the others.
+    let expected: Vec<_> = (0..2).map(|p| ("g3".to_string(), p, 950, 911)).collect();
+    assert_eq!(first_cycle(&task, EMIT_WAIT), expected);
+    assert!(!task.stats().checkpoints_load_ok);
+    task.stop().unwrap();
+    assert_task_clean(&task);
 }

@@ -4,16 +4,15 @@
 //! one blocking `listConsumerGroupOffsets` per group).
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
-use mm2_checkpoint::librdkafka::{self, AdminOutcome, QueueHandle};
+use mm2_checkpoint::librdkafka::{self, AdminOutcome, QueueHandle, RawAdmin};
 use mm2_checkpoint::OffsetSync;
 use mm2_checkpoint::TopicPartition;
 use rdkafka::client::Client;
 use rdkafka::config::ClientConfig;
-use rdkafka::producer::{BaseProducer, DefaultProducerContext, Producer};
+use rdkafka::producer::DefaultProducerContext;
 
 use crate::load::produce_records;
 use crate::stats::{cpu_ms, millis, mmm, ms, Dist, Table};
@@ -96,11 +95,13 @@ fn admin_round(
     in_flight: usize,
     submit: impl Fn(&Client<DefaultProducerContext>, &QueueHandle, &str, u64),
 ) -> Vec<AdminOutcome> {
-    let client: BaseProducer = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .create()
-        .expect("admin handle");
-    let queue = Arc::new(QueueHandle::new_queue(client.client()));
+    let admin = RawAdmin::new(
+        ClientConfig::new()
+            .set("bootstrap.servers", bootstrap)
+            .create()
+            .expect("admin handle"),
+    );
+    let (client, queue) = (admin.client(), admin.queue());
     let mut out: Vec<Option<AdminOutcome>> = (0..groups.len()).map(|_| None).collect();
     let mut pending: HashMap<u64, usize> = HashMap::new();
     let (mut next, mut done) = (0usize, 0usize);
@@ -108,12 +109,12 @@ fn admin_round(
     while done < groups.len() {
         while next < groups.len() && pending.len() < in_flight {
             let tag = next as u64 + 1;
-            submit(client.client(), &queue, &groups[next], tag);
+            submit(client, queue, &groups[next], tag);
             pending.insert(tag, next);
             next += 1;
         }
         assert!(Instant::now() < deadline, "admin round did not finish");
-        if let Some(r) = librdkafka::poll_admin_result(&queue, Duration::from_millis(200)) {
+        if let Some(r) = librdkafka::poll_admin_result(queue, Duration::from_millis(200)) {
             if let Some(i) = pending.remove(&r.tag) {
                 out[i] = Some(r.outcome);
                 done += 1;

@@ -78,6 +78,15 @@ pub enum Error {
         /// it through `mm_last_error_kafka_code`).
         code: Option<i32>,
     },
+    /// A Kafka failure that retrying cannot fix: a client setting librdkafka refuses, failed
+    /// authentication, TLS, a denied ACL, or a client librdkafka declared fatal. It ends the task.
+    #[error("{context}: {message}")]
+    Fatal {
+        /// What was being done (names the topic, group or cluster involved).
+        context: String,
+        /// The client's error text.
+        message: String,
+    },
     /// The task was stopped while the call was waiting.
     #[error("stopped")]
     Stopped,
@@ -124,6 +133,14 @@ impl Error {
             context: context.into(),
             message: message.to_string(),
             code,
+        }
+    }
+
+    /// A Kafka failure that retrying cannot fix, with its context.
+    pub fn fatal(context: impl Into<String>, message: impl std::fmt::Display) -> Self {
+        Error::Fatal {
+            context: context.into(),
+            message: message.to_string(),
         }
     }
 }

@@ -14,13 +14,19 @@ use crate::core::error::ConfigError;
 #[derive(Clone, Debug)]
 pub struct PatternList {
     pattern: Option<Regex>,
+    /// The list as written (items joined by `, `), to name the filter in messages.
+    written: String,
 }
 
 impl PatternList {
     /// Compiles `items` (already split, see [`split_list`]); `key` names the setting in errors.
     pub fn compile(key: &str, items: &[String]) -> Result<Self, ConfigError> {
+        let written = items.join(", ");
         if items.is_empty() {
-            return Ok(PatternList { pattern: None });
+            return Ok(PatternList {
+                pattern: None,
+                written,
+            });
         }
         let joined = items.join("|");
         let anchored = format!("^(?:{joined})$");
@@ -28,6 +34,7 @@ impl PatternList {
             .map_err(|e| ConfigError::new(key, format!("invalid regex list `{joined}`: {e}")))?;
         Ok(PatternList {
             pattern: Some(pattern),
+            written,
         })
     }
 
@@ -35,6 +42,25 @@ impl PatternList {
     pub fn matches(&self, name: &str) -> bool {
         self.pattern.as_ref().is_some_and(|p| p.is_match(name))
     }
+}
+
+/// The warning for a filter that matched none of the `seen` names it was offered (`what` names
+/// them, e.g. "consumer groups on `source`"), or `None` when something matched or nothing was
+/// offered (an empty cluster is not the filter's fault).
+pub fn nothing_matched<'a>(
+    filter: &dyn std::fmt::Display,
+    what: &str,
+    seen: impl IntoIterator<Item = &'a str>,
+    matches: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let mut count = 0usize;
+    for name in seen {
+        if matches(name) {
+            return None;
+        }
+        count += 1;
+    }
+    (count > 0).then(|| format!("{filter} matched none of the {count} {what}"))
 }
 
 /// Splits a Connect `LIST` value: on commas, each item trimmed; an empty string is an empty list.
@@ -76,6 +102,16 @@ impl TopicFilter {
     }
 }
 
+impl std::fmt::Display for TopicFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the topic filter (`topics = {}`, `topics.exclude = {}`)",
+            self.include.written, self.exclude.written
+        )
+    }
+}
+
 impl Default for TopicFilter {
     /// The filter MM2 uses when neither key is set.
     fn default() -> Self {
@@ -105,6 +141,16 @@ impl GroupFilter {
     /// `shouldReplicateGroup`: included and not excluded.
     pub fn should_replicate_group(&self, group: &str) -> bool {
         self.include.matches(group) && !self.exclude.matches(group)
+    }
+}
+
+impl std::fmt::Display for GroupFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the group filter (`groups = {}`, `groups.exclude = {}`)",
+            self.include.written, self.exclude.written
+        )
     }
 }
 
@@ -184,6 +230,31 @@ mod tests {
         assert_eq!(split_list(" a , b,c "), vec!["a", "b", "c"]);
         assert!(split_list("").is_empty());
         assert!(split_list("   ").is_empty());
+    }
+
+    #[test]
+    fn a_filter_matching_none_of_the_names_it_saw_is_reported_with_its_lists_and_the_count() {
+        let f = GroupFilter::new("biling", "console-consumer-.*").unwrap();
+        let report = |seen: &[&str]| {
+            nothing_matched(&f, "consumer groups on `A`", seen.iter().copied(), |g| {
+                f.should_replicate_group(g)
+            })
+        };
+        assert_eq!(
+            report(&["billing", "audit", "console-consumer-1"]).as_deref(),
+            Some(
+                "the group filter (`groups = biling`, `groups.exclude = console-consumer-.*`) \
+                 matched none of the 3 consumer groups on `A`"
+            )
+        );
+        assert_eq!(report(&["audit", "biling"]), None);
+        assert_eq!(report(&[]), None);
+        let t = TopicFilter::new("orders", "").unwrap();
+        let topics = nothing_matched(&t, "topics", ["payments"], |n| t.should_replicate_topic(n));
+        assert_eq!(
+            topics.as_deref(),
+            Some("the topic filter (`topics = orders`, `topics.exclude = `) matched none of the 1 topics")
+        );
     }
 
     #[test]

@@ -71,6 +71,7 @@ pub(crate) fn result_of(e: &Error) -> mm_result {
     match e {
         Error::Config(_) => mm_result::InvalidConfig,
         Error::Kafka { .. } => mm_result::Kafka,
+        Error::Fatal { .. } => mm_result::Fatal,
         Error::Stopped => mm_result::Stopped,
         Error::TimedOut(_) => mm_result::TimedOut,
         Error::Thread(_) => mm_result::Thread,

@@ -271,8 +271,43 @@ pub unsafe extern "C" fn mm_task_fatal_error(
     })
 }
 
-/// The output half of `mm_conf_get` and `mm_task_fatal_error`: writes the size `text` needs
-/// to `*size`, and the text to `dest` when it is not NULL and large enough.
+/// Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+/// cluster `B` unreachable for 30 s: …"), into `dest`, NUL-terminated, as `mm_conf_get` reads a
+/// value: `*dest_size` is the capacity of `dest` and receives the size the text needs; `dest`
+/// NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
+/// `MM_RESULT_NOT_FOUND` when nothing is being retried (loaded, failed, or not yet waiting);
+/// `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
+///
+/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+///
+/// # Safety
+/// `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_task_retry_reason(
+    task: *const mm_task_t,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (task, size) = unsafe {
+            (
+                task_ref(task)?,
+                super::boundary::borrow_mut(dest_size, "dest_size")?,
+            )
+        };
+        let reason = task
+            .retry_reason()
+            .ok_or_else(|| Failure::not_found("start-up is not retrying anything"))?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(&reason, "the retry reason", dest, size) }
+    })
+}
+
+/// The output half of `mm_conf_get`, `mm_task_fatal_error` and `mm_task_retry_reason`: writes
+/// the size `text` needs to `*size`, and the text to `dest` when it is not NULL and large
+/// enough.
 ///
 /// # Safety
 /// `dest` is NULL or valid for writing the capacity `*size` held on entry.
@@ -333,4 +368,33 @@ pub unsafe extern "C" fn mm_task_get_stats(
         });
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
+    use std::ffi::{CStr, CString};
+
+    #[test]
+    fn task_new_rejects_a_client_key_librdkafka_does_not_know_and_names_it() {
+        let conf = mm_conf_new();
+        let text = CString::new(
+            "source.cluster.alias=A\nsource.cluster.bootstrap.servers=127.0.0.1:1\n\
+             target.cluster.bootstrap.servers=127.0.0.1:1\nconsumer.no.such.property=1\n",
+        )
+        .unwrap();
+        let mut err = [0 as c_char; 256];
+        // SAFETY: live conf, C string, local buffer.
+        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr(), err.as_mut_ptr(), 256) };
+        assert_eq!(r, mm_result::Ok);
+        // SAFETY: as above.
+        let task = unsafe { mm_task_new(conf, err.as_mut_ptr(), 256) };
+        assert!(task.is_null(), "the task was created");
+        // SAFETY: NUL-terminated by the failing call.
+        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
+        // SAFETY: the failed mm_task_new left the conf to us.
+        unsafe { mm_conf_destroy(conf) };
+    }
 }

@@ -4,6 +4,7 @@
 //! client counts as a call too, so a close racing a poll is caught. Two atomics per call.
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::kafka::diagnostics;
@@ -25,40 +26,64 @@ fn thread_token() -> u64 {
 }
 
 /// A Kafka client with its one-thread-at-a-time check and its place in the live-client count.
+///
+/// `Send` (a client moves between threads by value) but not `Sync`: no two threads can hold a
+/// `&Owned` at once, so the compiler enforces what the run-time check counts. The run-time
+/// check stays as a second line of defence for the tests.
 pub(crate) struct Owned<T> {
     // `None` only while being dropped.
     client: Option<T>,
     inside: AtomicU64,
     role: &'static str,
     signal: StopSignal,
+    _not_sync: PhantomData<Cell<()>>,
+}
+
+/// Marks a thread as inside the client until dropped, also when the call unwinds: a panic in a
+/// client call must not leave the marker set, or the stopper's close would count as an overlap.
+struct Inside<'a> {
+    marker: &'a AtomicU64,
+    entered: bool,
+}
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        if self.entered {
+            self.marker.store(0, Ordering::SeqCst);
+        }
+    }
 }
 
 impl<T> Owned<T> {
     /// Wraps a freshly created client; `role` names it in logs and lifecycle observations.
     pub(crate) fn new(client: T, role: &'static str, signal: &StopSignal) -> Self {
-        diagnostics::client_created();
+        diagnostics::client_created(signal.counts());
         Owned {
             client: Some(client),
             inside: AtomicU64::new(0),
             role,
             signal: signal.clone(),
+            _not_sync: PhantomData,
         }
     }
 
     /// Runs `f` on the client, recording an overlap if another thread is inside it.
     pub(crate) fn call<R>(&self, f: impl FnOnce(&T) -> R) -> R {
-        let entered = self.enter();
+        let _inside = self.enter();
         let Some(client) = self.client.as_ref() else {
             unreachable!("a client is only taken out while it is dropped")
         };
-        let r = f(client);
-        if entered {
-            self.inside.store(0, Ordering::SeqCst);
-        }
-        r
+        f(client)
     }
 
-    fn enter(&self) -> bool {
+    fn enter(&self) -> Inside<'_> {
+        Inside {
+            marker: &self.inside,
+            entered: self.try_enter(),
+        }
+    }
+
+    fn try_enter(&self) -> bool {
         let me = thread_token();
         match self
             .inside
@@ -67,7 +92,7 @@ impl<T> Owned<T> {
             Ok(_) => true,
             Err(other) if other == me => false,
             Err(_) => {
-                diagnostics::concurrent_access_seen();
+                diagnostics::concurrent_access_seen(self.signal.counts());
                 log::error!(
                     "concurrent use of the {} Kafka client from two threads (library bug)",
                     self.role
@@ -80,12 +105,33 @@ impl<T> Owned<T> {
 
 impl<T> Drop for Owned<T> {
     fn drop(&mut self) {
-        let entered = self.enter();
+        let entered = self.try_enter();
         drop(self.client.take());
         if entered {
             self.inside.store(0, Ordering::SeqCst);
         }
-        diagnostics::client_destroyed();
+        diagnostics::client_destroyed(self.signal.counts());
         self.signal.observe(&format!("closed {}", self.role));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+
+    #[test]
+    fn a_panicking_call_releases_the_inside_marker() {
+        let signal = StopSignal::new();
+        let owned = Owned::new((), "test client", &signal);
+        let panicked = catch_unwind(AssertUnwindSafe(|| owned.call(|_| panic!("injected"))));
+        assert!(panicked.is_err());
+        assert_eq!(owned.inside.load(Ordering::SeqCst), 0, "marker left set");
+        // Another thread closes the client, as the stopper does after a join.
+        std::thread::spawn(move || drop(owned)).join().unwrap();
+        assert_eq!(
+            signal.counts().snapshot(),
+            diagnostics::Diagnostics::default()
+        );
     }
 }

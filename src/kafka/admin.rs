@@ -5,18 +5,19 @@
 
 use super::kafka_error;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rdkafka::producer::{BaseProducer, Producer};
 
-use super::{client_config, Owned};
+use super::client_log::ClientLog;
+use super::{client_config, WakeableClient};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
+use crate::kafka::failure::client_creation_error;
 use crate::kafka::librdkafka::{
     self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
-use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
+use crate::kafka::stop_signal::StopSignal;
 use crate::TopicPartition;
 
 /// A group's committed offsets: partition → offset (`None` = no commit), or why none came back.
@@ -40,10 +41,7 @@ pub(crate) enum TopicCreation {
 
 /// An admin connection to one cluster.
 pub(crate) struct Admin {
-    // Drop order: unregister the wake, release the queue, then destroy the client.
-    _registration: WakeRegistration,
-    queue: Arc<QueueHandle>,
-    handle: Owned<BaseProducer>,
+    handle: WakeableClient<BaseProducer<ClientLog>>,
     signal: StopSignal,
     request_timeout: Duration,
     next_tag: u64,
@@ -63,15 +61,16 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let handle: BaseProducer = client_config(settings)
-            .create()
-            .map_err(|e| kafka_error(format!("creating the {role} for cluster `{cluster}`"), e))?;
-        let handle = Owned::new(handle, role, signal);
-        let queue = Arc::new(handle.call(|h| QueueHandle::new_queue(h.client())));
-        let registration = signal.register(Arc::clone(&queue));
+        let handle: BaseProducer<ClientLog> = client_config(settings)
+            .create_with_context(ClientLog::new(settings))
+            .map_err(|e| {
+                client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
+            })?;
+        let handle = WakeableClient::new(handle, role, signal, |h| {
+            Some(QueueHandle::new_queue(h.client()))
+        })
+        .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?;
         Ok(Admin {
-            _registration: registration,
-            queue,
             handle,
             signal: signal.clone(),
             request_timeout,
@@ -128,8 +127,7 @@ impl Admin {
                 )));
             }
             self.serve_events();
-            let queue = Arc::clone(&self.queue);
-            if let Some(r) = librdkafka::poll_admin_result(&queue, deadline - now) {
+            if let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), deadline - now) {
                 if r.tag == tag {
                     return Ok(r.outcome);
                 }
@@ -167,12 +165,13 @@ impl Admin {
             }
             while next < groups.len() && in_flight.len() < max_in_flight {
                 let tag = self.tag();
-                let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+                let timeout = self.request_timeout;
                 let group = groups[next].as_str();
+                let queue = self.handle.queue();
                 self.handle.call(|h| {
                     librdkafka::submit_list_group_offsets(
                         h.client(),
-                        &queue,
+                        queue,
                         group,
                         raw.as_deref(),
                         tag,
@@ -199,11 +198,10 @@ impl Admin {
                 )));
             }
             self.serve_events();
-            let queue = Arc::clone(&self.queue);
             let slice = self
                 .cap(now + Duration::from_millis(500))
                 .saturating_duration_since(now);
-            let Some(r) = librdkafka::poll_admin_result(&queue, slice) else {
+            let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), slice) else {
                 continue;
             };
             let Some(index) = in_flight.remove(&r.tag) else {
@@ -238,9 +236,9 @@ impl Admin {
             .iter()
             .map(|(tp, o)| (tp.topic.clone(), tp.partition, o.offset, o.metadata.clone()))
             .collect();
-        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        let (queue, timeout) = (self.handle.queue(), self.request_timeout);
         self.handle.call(|h| {
-            librdkafka::submit_alter_group_offsets(h.client(), &queue, group, &raw, tag, timeout)
+            librdkafka::submit_alter_group_offsets(h.client(), queue, group, &raw, tag, timeout)
         });
         match self.wait_for(tag, "altering group offsets")? {
             AdminOutcome::GroupOffsets(gs) => {
@@ -280,9 +278,9 @@ impl Admin {
         groups: &[String],
     ) -> Result<Vec<GroupDescription>, Error> {
         let tag = self.tag();
-        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        let (queue, timeout) = (self.handle.queue(), self.request_timeout);
         self.handle
-            .call(|h| librdkafka::submit_describe_groups(h.client(), &queue, groups, tag, timeout));
+            .call(|h| librdkafka::submit_describe_groups(h.client(), queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
             AdminOutcome::Failed(e) => Err(kafka_error(
@@ -296,9 +294,9 @@ impl Admin {
     /// Lists every consumer group on the cluster.
     pub(crate) fn list_groups(&mut self) -> Result<Vec<String>, Error> {
         let tag = self.tag();
-        let (queue, timeout) = (Arc::clone(&self.queue), self.request_timeout);
+        let (queue, timeout) = (self.handle.queue(), self.request_timeout);
         self.handle
-            .call(|h| librdkafka::submit_list_groups(h.client(), &queue, tag, timeout));
+            .call(|h| librdkafka::submit_list_groups(h.client(), queue, tag, timeout));
         match self.wait_for(tag, "listing groups")? {
             AdminOutcome::GroupListing { groups, errors } => {
                 if groups.is_empty() && !errors.is_empty() {
@@ -333,12 +331,12 @@ impl Admin {
         // Brokers without CreateTopics (the embedded mock) never answer: do not hold start-up
         // for the whole admin timeout.
         let timeout = self.request_timeout.min(TOPIC_CREATION_TIMEOUT);
-        let queue = Arc::clone(&self.queue);
+        let queue = self.handle.queue();
         self.handle
             .call(|h| {
                 librdkafka::submit_create_topic(
                     h.client(),
-                    &queue,
+                    queue,
                     topic,
                     1,
                     i32::from(replication_factor),

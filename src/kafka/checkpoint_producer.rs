@@ -4,30 +4,40 @@
 //! rust-rdkafka's producer poll always runs to its deadline, so delivery waits use short slices
 //! (`DELIVERY_SLICE`) and check the stop flag between them: a stop is seen within one slice.
 
-use super::kafka_error;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rdkafka::client::ClientContext;
+use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
+use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
+use crate::kafka::failure::client_creation_error;
 use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 
 /// Collects delivery outcomes by record index.
-#[derive(Default)]
 pub(crate) struct DeliveryLog {
     outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    log: ClientLog,
 }
 
-impl ClientContext for DeliveryLog {}
+impl ClientContext for DeliveryLog {
+    fn log(&self, level: RDKafkaLogLevel, facility: &str, text: &str) {
+        self.log.log(level, facility, text);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.log.error(error, reason);
+    }
+}
 
 impl ProducerContext for DeliveryLog {
     type DeliveryOpaque = Box<usize>;
@@ -56,13 +66,16 @@ impl CheckpointProducer {
         topic: &str,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let context = DeliveryLog::default();
+        let context = DeliveryLog {
+            outcomes: Arc::default(),
+            log: ClientLog::new(settings),
+        };
         let outcomes = Arc::clone(&context.outcomes);
         // A delivery wait holds up a poll.
         let config = producer_config(settings);
         let producer: BaseProducer<DeliveryLog> =
             config.create_with_context(context).map_err(|e| {
-                kafka_error(
+                client_creation_error(
                     format!("creating the checkpoints producer for `{topic}`"),
                     e,
                 )

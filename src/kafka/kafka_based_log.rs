@@ -13,27 +13,34 @@
 //! - A record that fails to decode is skipped and counted by the caller's `apply`; it never loses
 //!   the rest of its batch.
 
-use super::kafka_error;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rdkafka::client::{Client, DefaultClientContext};
+use rdkafka::client::Client;
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka::types::RDKafkaType;
 
-use super::{client_config, Owned};
+use super::client_log::ClientLog;
+use super::{client_config, WakeableClient};
 use crate::core::error::Error;
-use crate::kafka::librdkafka::{self, Polled, QueueHandle};
-use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
+use crate::kafka::failure::{
+    classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
+    RetryStatus, CLOSED_BEFORE_API_VERSION,
+};
+use crate::kafka::librdkafka::{self, NativeError, Polled, QueueHandle};
+use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
 /// only bounds the wait should a wake ever be missed.
 const POLL_SLICE: Duration = Duration::from_millis(500);
 
 /// How long read-to-end waits for the first sign of the topic (a record or an EOF) before
-/// checking whether the topic exists at all, and how often it checks again. librdkafka reports
-/// nothing for an assigned partition of a topic that does not exist.
+/// checking whether the topic exists at all. librdkafka reports nothing for an assigned
+/// partition of a topic that does not exist, and a fresh target has no checkpoints topic yet:
+/// its first run should not sit silent for long before creating it.
+const FIRST_EXISTENCE_CHECK: Duration = Duration::from_secs(1);
+
+/// How often the existence check is repeated after the first, while nothing arrives.
 const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
 
 /// Longest wait for the metadata answer of an existence check. librdkafka's metadata call cannot
@@ -56,12 +63,15 @@ pub(crate) enum ReadToEnd {
 
 /// A reader of partition 0 of one topic.
 pub(crate) struct KafkaBasedLog {
-    // Field order is drop order: unregister the wake, release the queue, then destroy the client.
-    _registration: WakeRegistration,
-    _queue: Arc<QueueHandle>,
-    consumer: Owned<Client>,
+    consumer: WakeableClient<Client<ClientLog>>,
     topic: String,
     signal: StopSignal,
+    /// Where read-to-end reports why it is waiting, and the words naming the cluster.
+    retry: Option<(RetryStatus, String)>,
+    /// Since when client errors came without any record or end in between.
+    failing_since: Option<Instant>,
+    /// Connections the broker closed before answering, in a row.
+    closes_before_answer: u32,
     /// Records applied so far.
     pub(crate) records_read: u64,
 }
@@ -93,31 +103,71 @@ impl KafkaBasedLog {
         let creating = || format!("creating the {role} for `{topic}`");
         let native = config
             .create_native_config()
-            .map_err(|e| kafka_error(creating(), e))?;
+            .map_err(|e| client_creation_error(creating(), e))?;
         let client = Client::new(
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
-            DefaultClientContext,
+            ClientLog::new(settings),
         )
-        .map_err(|e| kafka_error(creating(), e))?;
-        let consumer = Owned::new(client, role, signal);
+        .map_err(|e| client_creation_error(creating(), e))?;
+        let consumer = WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
+            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
         consumer
             .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
-            .map_err(|e| kafka_error(format!("assigning `{topic}`-0"), e))?;
-        let queue = consumer
-            .call(QueueHandle::consumer_queue)
-            .map(Arc::new)
-            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
-        let registration = signal.register(Arc::clone(&queue));
+            .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         Ok(KafkaBasedLog {
-            _registration: registration,
-            _queue: queue,
             consumer,
             topic: topic.to_string(),
             signal: signal.clone(),
+            retry: None,
+            failing_since: None,
+            closes_before_answer: 0,
             records_read: 0,
         })
+    }
+
+    /// Makes read-to-end report, while client errors keep it waiting, "`cluster` unreachable
+    /// for N s: <librdkafka's error>" into `status`, and clear it once the topic answers.
+    pub(crate) fn report_retries(&mut self, status: &RetryStatus, cluster: String) {
+        self.retry = Some((status.clone(), cluster));
+    }
+
+    /// A client error while reading: fatal ones end the read, others are retried (librdkafka
+    /// reconnects by itself) and reported.
+    fn client_error(&mut self, e: &NativeError) -> Result<(), Error> {
+        if classify(e.code, &e.message) == Retry::Fatal {
+            return Err(kafka_error(
+                format!("reading `{}`", self.topic),
+                e.code,
+                &e.message,
+            ));
+        }
+        if e.message.contains(CLOSED_BEFORE_API_VERSION) {
+            self.closes_before_answer += 1 + suppressed_repeats(&e.message);
+            let context = format!("reading `{}`", self.topic);
+            if let Some(fatal) = protocol_mismatch(&context, self.closes_before_answer, &e.message)
+            {
+                return Err(fatal);
+            }
+        }
+        let since = *self.failing_since.get_or_insert_with(Instant::now);
+        if let Some((status, cluster)) = &self.retry {
+            status.set(format!(
+                "{cluster} unreachable for {} s: {e}",
+                since.elapsed().as_secs()
+            ));
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self) {
+        self.closes_before_answer = 0;
+        if self.failing_since.take().is_some() {
+            if let Some((status, _)) = &self.retry {
+                status.clear();
+            }
+        }
     }
 
     /// Reads from the beginning to the end captured at start, applying every record.
@@ -133,7 +183,7 @@ impl KafkaBasedLog {
         deadline: Option<Instant>,
         apply: &mut ApplyRecord<'_>,
     ) -> Result<ReadToEnd, Error> {
-        let mut next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
+        let mut next_existence_check = Instant::now() + FIRST_EXISTENCE_CHECK;
         let mut end: Option<i64> = None;
         let mut seen_anything = false;
         // librdkafka repeats client errors such as "all brokers are down" many times a second
@@ -160,6 +210,7 @@ impl KafkaBasedLog {
                 Polled::Record {
                     offset, key, value, ..
                 } => {
+                    self.progress();
                     seen_anything = true;
                     self.records_read += 1;
                     apply(key.as_deref(), value.as_deref());
@@ -172,11 +223,13 @@ impl KafkaBasedLog {
                     }
                 }
                 Polled::PartitionEof { .. } => {
+                    self.progress();
                     self.drain(apply);
                     return Ok(ReadToEnd::Reached);
                 }
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
                 Polled::Error(e) => {
+                    self.client_error(&e)?;
                     if warned.contains(&e.code) {
                         log::debug!("reading `{}`: {e}; retrying", self.topic);
                     } else {
@@ -197,8 +250,12 @@ impl KafkaBasedLog {
     }
 
     /// Waits up to `max_wait` for records and applies what arrives; returns how many.
-    /// Returns early (with 0) on stop.
-    pub(crate) fn poll_once(&mut self, max_wait: Duration, apply: &mut ApplyRecord<'_>) -> usize {
+    /// Returns early (with 0) on stop, and an error only for a failure retrying cannot fix.
+    pub(crate) fn poll_once(
+        &mut self,
+        max_wait: Duration,
+        apply: &mut ApplyRecord<'_>,
+    ) -> Result<usize, Error> {
         let mut n = 0;
         let mut wait = max_wait.min(POLL_SLICE);
         while !self.signal.is_stopped() {
@@ -210,13 +267,14 @@ impl KafkaBasedLog {
                     wait = Duration::ZERO;
                 }
                 Polled::Error(e) if !is_missing_topic(e.code) => {
+                    self.client_error(&e)?;
                     log::debug!("reading `{}`: {e}", self.topic);
                     break;
                 }
                 _ => break,
             }
         }
-        n
+        Ok(n)
     }
 
     fn poll_one(&self, timeout: Duration) -> Polled {

@@ -20,6 +20,8 @@ use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
+use crate::kafka::failure::CLOSED_BEFORE_API_VERSION;
+
 fn timeout_ms(timeout: Duration) -> i32 {
     i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX)
 }
@@ -88,7 +90,9 @@ impl std::fmt::Display for NativeError {
 /// A reference to one of a client's librdkafka queues. Thread-safe by librdkafka's contract; used
 /// from other threads only to [`wake`](QueueHandle::wake) a poller.
 ///
-/// Must be dropped before the client it came from is destroyed.
+/// Must be dropped before the client it came from is destroyed, so only the crate makes one:
+/// [`WakeableClient`](crate::kafka::WakeableClient) owns each together with its client and
+/// drops it first (the benchmarks' [`RawAdmin`] does the same).
 pub struct QueueHandle(*mut rd::rd_kafka_queue_t);
 
 // SAFETY: librdkafka queues are thread-safe; the handle is only a counted reference.
@@ -98,20 +102,20 @@ unsafe impl Sync for QueueHandle {}
 
 impl QueueHandle {
     /// The queue `rd_kafka_consumer_poll` waits on (the consumer-group queue).
-    pub fn consumer_queue<C: ClientContext>(client: &Client<C>) -> Option<Self> {
+    pub(crate) fn consumer_queue<C: ClientContext>(client: &Client<C>) -> Option<Self> {
         // SAFETY: native_ptr is a live client for the duration of the borrow.
         let q = unsafe { rd::rd_kafka_queue_get_consumer(client.native_ptr()) };
         (!q.is_null()).then_some(QueueHandle(q))
     }
 
     /// A new private queue on `client`, for admin results.
-    pub fn new_queue<C: ClientContext>(client: &Client<C>) -> Self {
+    pub(crate) fn new_queue<C: ClientContext>(client: &Client<C>) -> Self {
         // SAFETY: native_ptr is a live client; rd_kafka_queue_new never returns NULL.
         QueueHandle(unsafe { rd::rd_kafka_queue_new(client.native_ptr()) })
     }
 
     /// Makes a poll blocked on this queue (now or next) return at once.
-    pub fn wake(&self) {
+    pub(crate) fn wake(&self) {
         // SAFETY: self.0 is a live queue reference.
         unsafe { rd::rd_kafka_queue_yield(self.0) }
     }
@@ -121,6 +125,51 @@ impl Drop for QueueHandle {
     fn drop(&mut self) {
         // SAFETY: we own exactly one reference.
         unsafe { rd::rd_kafka_queue_destroy(self.0) }
+    }
+}
+
+/// An admin client with a private result queue, for the benchmarks' same-run baselines: the
+/// queue is released before the client is destroyed.
+#[cfg(feature = "internals")]
+pub struct RawAdmin {
+    queue: Option<QueueHandle>,
+    client: Option<rdkafka::producer::BaseProducer>,
+}
+
+#[cfg(feature = "internals")]
+impl RawAdmin {
+    /// Wraps an admin-capable client and gives it a private queue.
+    pub fn new(client: rdkafka::producer::BaseProducer) -> Self {
+        RawAdmin {
+            queue: Some(QueueHandle::new_queue(rdkafka::producer::Producer::client(
+                &client,
+            ))),
+            client: Some(client),
+        }
+    }
+
+    /// The client.
+    pub fn client(&self) -> &Client<rdkafka::producer::DefaultProducerContext> {
+        match &self.client {
+            Some(c) => rdkafka::producer::Producer::client(c),
+            None => unreachable!("taken only in drop"),
+        }
+    }
+
+    /// The result queue.
+    pub fn queue(&self) -> &QueueHandle {
+        match &self.queue {
+            Some(q) => q,
+            None => unreachable!("taken only in drop"),
+        }
+    }
+}
+
+#[cfg(feature = "internals")]
+impl Drop for RawAdmin {
+    fn drop(&mut self) {
+        drop(self.queue.take());
+        drop(self.client.take());
     }
 }
 
@@ -210,7 +259,7 @@ pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) 
             if ev.is_null() {
                 break Polled::Nothing;
             }
-            let read = read_consumer_event(ev);
+            let read = read_consumer_event(ev, consumer.context().as_ref());
             rd::rd_kafka_event_destroy(ev);
             match read {
                 Some(p) => break p,
@@ -228,7 +277,10 @@ pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) 
 ///
 /// # Safety
 /// `ev` is a live event.
-unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
+unsafe fn read_consumer_event<C: ClientContext>(
+    ev: *mut rd::rd_kafka_event_t,
+    context: &C,
+) -> Option<Polled> {
     match rd::rd_kafka_event_type(ev) {
         rd::RD_KAFKA_EVENT_FETCH => {
             let m = rd::rd_kafka_event_message_next(ev);
@@ -261,19 +313,18 @@ unsafe fn read_consumer_event(ev: *mut rd::rd_kafka_event_t) -> Option<Polled> {
         rd::RD_KAFKA_EVENT_LOG => {
             let (mut fac, mut text, mut level) = (ptr::null(), ptr::null(), 0);
             if rd::rd_kafka_event_log(ev, &mut fac, &mut text, &mut level) == 0 {
-                let level = match level {
-                    0..=3 => log::Level::Error,
-                    4 => log::Level::Warn,
-                    5 | 6 => log::Level::Info,
-                    _ => log::Level::Debug,
-                };
-                log::log!(
-                    target: "librdkafka",
-                    level,
-                    "librdkafka: {} {}",
-                    owned_str(fac).trim(),
-                    owned_str(text).trim()
-                );
+                let (fac, text) = (owned_str(fac), owned_str(text));
+                // Through the client's context, as rust-rdkafka serves the lines of its other
+                // queues: the library's clients collapse repeats there (kafka::client_log).
+                context.log(super::client_log::syslog_level(level), &fac, &text);
+                // librdkafka reports a connection the broker closed before answering the first
+                // request only as this log line; the failure classification needs to see it.
+                if fac.trim() == "FAIL" && text.contains(CLOSED_BEFORE_API_VERSION) {
+                    return Some(Polled::Error(NativeError {
+                        code: RDKafkaErrorCode::BrokerTransportFailure,
+                        message: text.trim().to_string(),
+                    }));
+                }
             }
             None
         }

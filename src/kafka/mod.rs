@@ -5,15 +5,19 @@
 mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
+pub(crate) mod client_log;
 pub mod diagnostics;
 pub mod embedded;
+pub(crate) mod failure;
 pub(crate) mod kafka_based_log;
 #[allow(unsafe_code)]
 pub mod librdkafka;
 pub(crate) mod offset_sync_producer;
 pub mod stop_signal;
+mod wakeable_client;
 
 pub(crate) use access_checker::Owned;
+pub(crate) use wakeable_client::WakeableClient;
 
 use std::collections::BTreeMap;
 

@@ -10,10 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rdkafka::client::ClientContext;
-use rdkafka::config::ClientConfig;
+use rdkafka::config::{ClientConfig, RDKafkaLogLevel};
+use rdkafka::error::KafkaError;
 use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
+use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
 use crate::core::offset_sync_queue::{
@@ -29,12 +31,20 @@ const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 type Completions = Arc<Mutex<Vec<(TopicPartition, Result<(), String>)>>>;
 
 /// Collects the end of each sync send, keyed by its upstream partition.
-#[derive(Default)]
 struct SyncDeliveries {
     done: Completions,
+    log: ClientLog,
 }
 
-impl ClientContext for SyncDeliveries {}
+impl ClientContext for SyncDeliveries {
+    fn log(&self, level: RDKafkaLogLevel, facility: &str, text: &str) {
+        self.log.log(level, facility, text);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.log.error(error, reason);
+    }
+}
 
 impl ProducerContext for SyncDeliveries {
     type DeliveryOpaque = Box<TopicPartition>;
@@ -122,7 +132,10 @@ impl OffsetSyncWriter {
         offset_syncs_topic: &str,
         config: &OffsetSyncWriterConfig,
     ) -> Result<Self, Error> {
-        let context = SyncDeliveries::default();
+        let context = SyncDeliveries {
+            done: Completions::default(),
+            log: ClientLog::new(producer_settings),
+        };
         let done = Arc::clone(&context.done);
         let mut settings = producer_config(producer_settings);
         keep_send_order(&mut settings, offset_syncs_topic);

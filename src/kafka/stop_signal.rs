@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::kafka::diagnostics::Counts;
 use crate::kafka::librdkafka::QueueHandle;
 
 /// Locks a mutex, ignoring poisoning: the data behind our locks stays consistent across a
@@ -29,6 +30,7 @@ struct Inner {
     wake_sleepers: Condvar,
     #[allow(clippy::type_complexity)]
     observer: Mutex<Option<Arc<dyn Fn(&str) + Send + Sync>>>,
+    counts: Counts,
 }
 
 /// A shared stop flag with wakers. Cheap to clone; all clones are the same signal.
@@ -46,7 +48,8 @@ impl std::fmt::Debug for StopSignal {
 }
 
 /// Keeps a queue registered for waking; unregisters on drop (before the client is destroyed).
-pub struct WakeRegistration {
+/// Only [`WakeableClient`](crate::kafka::WakeableClient) holds one.
+pub(crate) struct WakeRegistration {
     signal: StopSignal,
     id: u64,
 }
@@ -87,7 +90,7 @@ impl StopSignal {
 
     /// Registers `queue` to be yielded by [`stop`](Self::stop). If the signal is already set,
     /// the queue is yielded at once, so a poll that starts later still returns immediately.
-    pub fn register(&self, queue: Arc<QueueHandle>) -> WakeRegistration {
+    pub(crate) fn register(&self, queue: Arc<QueueHandle>) -> WakeRegistration {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         {
             let mut queues = lock(&self.inner.queues);
@@ -100,6 +103,11 @@ impl StopSignal {
             signal: self.clone(),
             id,
         }
+    }
+
+    /// The live clients and threads of the task this signal stops.
+    pub(crate) fn counts(&self) -> &Counts {
+        &self.inner.counts
     }
 
     /// Sleeps up to `duration`; returns `false` at once when stopped (before or during the sleep).

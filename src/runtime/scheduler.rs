@@ -1,7 +1,10 @@
 //! MM2's `Scheduler`: one owned thread that runs a task's start-up job once, then its repeating
 //! jobs at a fixed rate. Unlike Java's, it is stopped by the task's [`StopSignal`] and joined
 //! without a timeout: every job it runs waits only on things a stop wakes, so the join is prompt.
-//! A job that panics or fails fatally is logged and recorded as the task's fatal error.
+//! A job that panics or fails fatally is logged and recorded as the task's fatal error. A
+//! start-up that fails transiently (a cluster unavailable or slow) is retried with a growing
+//! backoff until it succeeds, fails fatally or the task stops; meanwhile its reason is the
+//! task's retry status.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -9,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::core::error::Error;
 use crate::kafka::diagnostics::{panic_message, LibraryThread};
+use crate::kafka::failure::RetryStatus;
 use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
@@ -31,6 +35,7 @@ impl From<Error> for JobError {
         match e {
             Error::Stopped => JobError::Stopped,
             Error::Config(_)
+            | Error::Fatal { .. }
             | Error::Thread(_)
             | Error::InvalidState(_)
             | Error::NotStarted
@@ -54,9 +59,14 @@ pub(crate) struct RepeatingJob {
     pub(crate) run: Box<dyn FnMut() -> Result<(), JobError> + Send>,
 }
 
-/// The start-up job: returns the repeating jobs to run after it.
+/// The start-up job: returns the repeating jobs to run after it. Runs again after a transient
+/// failure, so it must start from scratch each time.
 pub(crate) type StartupJob =
-    Box<dyn FnOnce(&mut Leftovers) -> Result<Vec<RepeatingJob>, JobError> + Send>;
+    Box<dyn FnMut(&mut Leftovers) -> Result<Vec<RepeatingJob>, JobError> + Send>;
+
+/// First wait before retrying a start-up that failed transiently; doubles up to the maximum.
+const STARTUP_BACKOFF_MIN: Duration = Duration::from_millis(500);
+const STARTUP_BACKOFF_MAX: Duration = Duration::from_secs(30);
 
 /// A running scheduler thread.
 pub(crate) struct Scheduler {
@@ -69,11 +79,13 @@ impl Scheduler {
         name: String,
         signal: StopSignal,
         fatal: Arc<Mutex<Option<String>>>,
+        retry: RetryStatus,
         startup: StartupJob,
     ) -> Result<Self, Error> {
-        let thread =
-            LibraryThread::spawn(name.clone(), move || run(&name, &signal, &fatal, startup))
-                .map_err(|e| Error::Thread(e.to_string()))?;
+        let thread = LibraryThread::spawn(name.clone(), &signal.clone(), move || {
+            run(&name, &signal, &fatal, &retry, startup)
+        })
+        .map_err(|e| Error::Thread(e.to_string()))?;
         Ok(Scheduler { thread })
     }
 
@@ -86,37 +98,85 @@ impl Scheduler {
     }
 }
 
-fn record_fatal(fatal: &Mutex<Option<String>>, message: String) {
+/// Records the task's fatal error (the first wins) and wakes a poll waiting for start-up, so
+/// that it returns Failed at once rather than at its timeout.
+pub(crate) fn record_fatal(fatal: &Mutex<Option<String>>, signal: &StopSignal, message: String) {
     log::error!("{message}");
     lock(fatal).get_or_insert(message);
+    signal.nudge();
+}
+
+/// How one guarded run of a job ended.
+enum Ran<T> {
+    Done(T),
+    /// Failed transiently (already logged); the reason.
+    Retry(String),
+    /// Stopped, or failed fatally or panicked (already recorded as the task's fatal error).
+    End,
 }
 
 fn run_guarded<T>(
     scheduler: &str,
     job: &str,
+    signal: &StopSignal,
     fatal: &Mutex<Option<String>>,
     f: impl FnOnce() -> Result<T, JobError>,
-) -> Option<T> {
+) -> Ran<T> {
     let started = Instant::now();
     let outcome = catch_unwind(AssertUnwindSafe(f));
     log::debug!("{scheduler}: {job} took {:?}", started.elapsed());
     match outcome {
-        Ok(Ok(v)) => Some(v),
-        Ok(Err(JobError::Stopped)) => None,
+        Ok(Ok(v)) => Ran::Done(v),
+        Ok(Err(JobError::Stopped)) => Ran::End,
         Ok(Err(JobError::Transient(e))) => {
             log::warn!("{scheduler}: {job} failed, will retry: {e}");
-            None
+            Ran::Retry(e)
         }
         Ok(Err(JobError::Fatal(e))) => {
-            record_fatal(fatal, format!("{scheduler}: {job} failed: {e}"));
-            None
+            record_fatal(fatal, signal, format!("{scheduler}: {job} failed: {e}"));
+            Ran::End
         }
         Err(panic) => {
             record_fatal(
                 fatal,
+                signal,
                 format!("{scheduler}: {job} panicked: {}", panic_message(&*panic)),
             );
-            None
+            Ran::End
+        }
+    }
+}
+
+/// Runs start-up until it succeeds, retrying transient failures with backoff; `None` when it
+/// failed fatally or the task stopped.
+fn run_startup(
+    name: &str,
+    signal: &StopSignal,
+    fatal: &Mutex<Option<String>>,
+    retry: &RetryStatus,
+    mut startup: StartupJob,
+    leftovers: &mut Leftovers,
+) -> Option<Vec<RepeatingJob>> {
+    let mut backoff = STARTUP_BACKOFF_MIN;
+    loop {
+        match run_guarded(name, "start-up", signal, fatal, || startup(leftovers)) {
+            Ran::Done(jobs) => {
+                retry.clear();
+                return Some(jobs);
+            }
+            Ran::End => return None,
+            Ran::Retry(reason) => {
+                retry.set(format!(
+                    "start-up failed, retrying in {:.1} s: {reason}",
+                    backoff.as_secs_f64()
+                ));
+                // Not stopping: the clients of the failed attempt are this thread's to close.
+                leftovers.clear();
+                if !signal.sleep(backoff) {
+                    return None;
+                }
+                backoff = (backoff * 2).min(STARTUP_BACKOFF_MAX);
+            }
         }
     }
 }
@@ -129,10 +189,11 @@ fn run(
     name: &str,
     signal: &StopSignal,
     fatal: &Mutex<Option<String>>,
+    retry: &RetryStatus,
     startup: StartupJob,
 ) -> Leftovers {
     let mut leftovers: Leftovers = Vec::new();
-    let jobs = run_guarded(name, "start-up", fatal, || startup(&mut leftovers));
+    let jobs = run_startup(name, signal, fatal, retry, startup, &mut leftovers);
     let Some(mut jobs) = jobs else {
         return leftovers;
     };
@@ -150,7 +211,8 @@ fn run(
             break;
         }
         let job = &mut jobs[i];
-        run_guarded(name, job.name, fatal, || (job.run)());
+        // A transient failure of a repeating job is retried at its next time.
+        let _ = run_guarded(name, job.name, signal, fatal, || (job.run)());
         // Fixed rate: one interval after this run was due; a late run starts late, never twice.
         due[i] = (when + job.interval).max(Instant::now());
     }
@@ -175,6 +237,7 @@ mod tests {
             "t".into(),
             StopSignal::new(),
             Arc::clone(&f),
+            RetryStatus::default(),
             Box::new(|_| panic!("boom")),
         )
         .unwrap();
@@ -192,7 +255,9 @@ mod tests {
             "t".into(),
             signal.clone(),
             Arc::clone(&f),
+            RetryStatus::default(),
             Box::new(move |_| {
+                let r = Arc::clone(&r);
                 Ok(vec![RepeatingJob {
                     name: "count",
                     interval: Duration::from_millis(1),
@@ -220,6 +285,7 @@ mod tests {
             "t".into(),
             signal.clone(),
             fatal(),
+            RetryStatus::default(),
             Box::new(|_| {
                 Ok(vec![RepeatingJob {
                     name: "hourly",
@@ -239,5 +305,68 @@ mod tests {
             1,
             "the jobs come back to be closed after the join"
         );
+    }
+
+    #[test]
+    fn transient_startup_failure_is_retried_with_its_reason_visible_until_it_succeeds() {
+        let signal = StopSignal::new();
+        let retry = RetryStatus::default();
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let seen_reason = Arc::new(Mutex::new(None));
+        let (a, r, seen) = (
+            Arc::clone(&attempts),
+            retry.clone(),
+            Arc::clone(&seen_reason),
+        );
+        let f = fatal();
+        let s = Scheduler::start(
+            "t".into(),
+            signal.clone(),
+            Arc::clone(&f),
+            retry.clone(),
+            Box::new(move |_| {
+                if a.fetch_add(1, Ordering::SeqCst) == 0 {
+                    return Err(JobError::Transient("cluster unreachable".into()));
+                }
+                // The second attempt runs after the backoff, with the first one's reason set.
+                *lock(&seen) = r.get();
+                Ok(Vec::new())
+            }),
+        )
+        .unwrap();
+        let _ = s.join();
+        assert_eq!(attempts.load(Ordering::SeqCst), 2);
+        let reason = lock(&seen_reason)
+            .clone()
+            .expect("no retry reason while retrying");
+        assert!(reason.contains("cluster unreachable"), "{reason}");
+        assert_eq!(retry.get(), None, "reason kept after success");
+        assert!(lock(&f).is_none());
+    }
+
+    #[test]
+    fn stop_ends_a_startup_that_keeps_failing_transiently() {
+        let signal = StopSignal::new();
+        let retry = RetryStatus::default();
+        let attempts = Arc::new(AtomicUsize::new(0));
+        let a = Arc::clone(&attempts);
+        let stopper = signal.clone();
+        let s = Scheduler::start(
+            "t".into(),
+            signal.clone(),
+            fatal(),
+            retry.clone(),
+            Box::new(move |_| {
+                // The third attempt stops the task: the backoff sleep after it must end at once.
+                if a.fetch_add(1, Ordering::SeqCst) == 2 {
+                    stopper.stop();
+                }
+                Err(JobError::Transient("down".into()))
+            }),
+        )
+        .unwrap();
+        let _ = s.join();
+        assert_eq!(attempts.load(Ordering::SeqCst), 3);
+        assert!(retry.get().unwrap().contains("down"));
     }
 }

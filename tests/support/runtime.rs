@@ -37,6 +37,17 @@ pub fn assert_no_leaks() {
     );
 }
 
+/// Asserts that a stopped task has no client or thread left, and that no two threads ever
+/// overlapped inside one of its clients. Per task, so tests that run in parallel check only
+/// their own tasks and need no [`serial`] lock.
+pub fn assert_task_clean(task: &CheckpointTask) {
+    assert_eq!(
+        task.diagnostics(),
+        diagnostics::Diagnostics::default(),
+        "the task's clients, threads and overlapping client calls after stop"
+    );
+}
+
 /// One captured log record.
 #[derive(Clone, Debug)]
 pub struct LogLine {
@@ -396,6 +407,35 @@ pub fn poll_until_emitted(task: &CheckpointTask, timeout: Duration) -> Vec<Check
             task.fatal_error(),
             task.stats(),
             task.partition_statuses()
+        );
+    }
+}
+
+/// Polls until the first checkpoint cycle runs (failing after `timeout`) and returns what it
+/// emitted as sorted (group, partition, upstream, downstream).
+pub fn first_cycle(task: &CheckpointTask, timeout: Duration) -> Vec<(String, i32, i64, i64)> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let out = task
+            .poll(Duration::from_millis(500))
+            .unwrap_or_else(|e| panic!("poll failed: {e}"));
+        if out.status == PollStatus::Emitted {
+            return sorted(out.checkpoints)
+                .into_iter()
+                .map(|c| {
+                    (
+                        c.consumer_group_id,
+                        c.topic_partition.partition,
+                        c.upstream_offset,
+                        c.downstream_offset,
+                    )
+                })
+                .collect();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no cycle within {timeout:?}: {out:?}; fatal {:?}",
+            task.fatal_error()
         );
     }
 }

@@ -60,6 +60,10 @@ pub struct ClientSettings {
     global: [BTreeMap<String, String>; 3],
     /// `source.consumer.*` … `target.admin.*`.
     specific: [[BTreeMap<String, String>; 3]; 2],
+    /// Connector-style key of each setting above → the key the user wrote (they differ in
+    /// dedicated mode: `source.consumer.x` may come from `A.consumer.x` or `A.x`), so that a
+    /// value librdkafka rejects is reported under the user's key.
+    written: BTreeMap<String, String>,
 }
 
 pub(super) fn cluster_index(cluster: Cluster) -> usize {
@@ -93,8 +97,30 @@ impl ClientSettings {
         &self.specific[cluster_index(cluster)][kind_index(kind)]
     }
 
-    /// Sorts one flat key into its layer, if it is a client setting.
-    pub(super) fn insert(&mut self, key: &str, value: &str) {
+    /// The key the user wrote for the value `setting` takes in the config of a `kind` client on
+    /// `cluster` (the most specific layer that sets it wins, as in
+    /// [`MirrorCheckpointConfig::client_config`](super::MirrorCheckpointConfig::client_config)).
+    /// `None` when no layer sets it (a value the library adds itself).
+    pub fn written_key(&self, cluster: Cluster, kind: ClientKind, setting: &str) -> Option<&str> {
+        let (side, word) = (cluster.name(), kind.name());
+        let layers = [
+            (
+                self.specific(cluster, kind),
+                format!("{side}.{word}.{setting}"),
+            ),
+            (self.global(kind), format!("{word}.{setting}")),
+            (self.cluster(cluster), format!("{side}.cluster.{setting}")),
+        ];
+        layers
+            .into_iter()
+            .find(|(layer, _)| layer.contains_key(setting))
+            .and_then(|(_, flat)| self.written.get(&flat))
+            .map(String::as_str)
+    }
+
+    /// Sorts one flat key into its layer, if it is a client setting; `written` is the key as the
+    /// user wrote it.
+    pub(super) fn insert(&mut self, key: &str, value: &str, written: &str) {
         // These flow keys start with a client prefix but would be nonsense to a client.
         if is_checkpoint_key(key) {
             return;
@@ -110,6 +136,7 @@ impl ClientSettings {
             Layer::Specific(c, k) => &mut self.specific[cluster_index(c)][kind_index(k)],
         };
         map.insert(setting.to_string(), value.trim().to_string());
+        self.written.insert(key.to_string(), written.to_string());
     }
 }
 

@@ -176,3 +176,87 @@ pub(super) fn is_connection_key(key: &str) -> bool {
         || key.starts_with("ssl.")
         || key.starts_with("sasl.")
 }
+
+/// The warning for a key nothing reads, suggesting the closest known MM2 key when the key looks
+/// like a misspelling of one (`emit.checkpoint.interval.seconds`).
+pub(super) fn unknown_key_message(key: &str) -> String {
+    match closest_known_key(key) {
+        Some(known) => format!("unknown key, ignored; did you mean `{known}`?"),
+        None => "unknown key, ignored".to_string(),
+    }
+}
+
+/// The known MM2 key nearest to `key` by edit distance, if it is near enough to be a typo: at
+/// most 3 edits and under a third of the key's length, so short unrelated keys match nothing.
+pub(super) fn closest_known_key(key: &str) -> Option<&'static str> {
+    let limit = 3.min(key.chars().count().saturating_sub(1) / 3);
+    CHECKPOINT_KEYS
+        .iter()
+        .chain(OTHER_MM2_KEYS)
+        .map(|known| (edit_distance(key, known), *known))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, known)| known)
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{closest_known_key, edit_distance};
+
+    #[test]
+    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+        let table = [
+            ("", "", 0),
+            ("abc", "", 3),
+            ("", "abc", 3),
+            ("groups", "groups", 0),
+            ("biling", "billing", 1),
+            ("kitten", "sitting", 3),
+            ("topics", "tpoics", 2),
+        ];
+        for (a, b, d) in table {
+            assert_eq!(edit_distance(a, b), d, "{a} / {b}");
+            assert_eq!(edit_distance(b, a), d, "{b} / {a}");
+        }
+    }
+
+    #[test]
+    fn a_misspelt_key_suggests_the_closest_known_key_and_an_unrelated_one_none() {
+        let table = [
+            (
+                "emit.checkpoint.interval.seconds",
+                Some("emit.checkpoints.interval.seconds"),
+            ),
+            ("group.exclude", Some("groups.exclude")),
+            ("topics.exlude", Some("topics.exclude")),
+            (
+                "sync.group.offset.enabled",
+                Some("sync.group.offsets.enabled"),
+            ),
+            ("task.max", Some("tasks.max")),
+            ("bogus", None),
+            ("nonsense", None),
+            ("xy", None),
+            ("emit", None),
+        ];
+        for (key, want) in table {
+            assert_eq!(closest_known_key(key), want, "{key}");
+        }
+    }
+}

@@ -9,6 +9,7 @@ use super::keys::is_checkpoint_key;
 use super::keys::is_connection_key;
 use super::keys::is_mm2_key;
 use super::keys::removed_key_replacement;
+use super::keys::unknown_key_message;
 use super::keys::DEDICATED_DRIVER_PREFIXES;
 use super::keys::OTHER_MM2_KEYS;
 use super::keys::OTHER_MM2_PREFIXES;
@@ -53,7 +54,7 @@ pub(super) fn flat_key_warning(key: &str, shape: &Shape) -> Option<String> {
             ),
         });
     }
-    Some("unknown key, ignored".to_string())
+    Some(unknown_key_message(key))
 }
 
 /// Parses MM2's `clusters` list: Connect LIST rules, duplicates dropped, order kept.
@@ -294,5 +295,5 @@ pub(super) fn dedicated_top_level_warning(key: &str, source: &str, target: &str)
             );
         }
     }
-    "unknown key, ignored".to_string()
+    unknown_key_message(key)
 }

@@ -198,6 +198,30 @@ impl MirrorCheckpointConfig {
         Ok((config, warnings))
     }
 
+    /// Checks one key and value as far as that is possible without the other keys: a value
+    /// [`from_properties`](Self::from_properties) would reject *for that key* is rejected now.
+    /// Errors that need other keys (a missing alias, cross-setting rules) wait for the whole.
+    ///
+    /// Cheap for the many keys that cannot fail alone (client settings, unknown keys: warnings
+    /// at most), so that loading a large properties text costs little per key.
+    pub fn check_setting(key: &str, value: &str) -> Result<(), ConfigError> {
+        let key = key.trim();
+        if key != keys::CLUSTERS && !keys::is_checkpoint_key(key) {
+            return Ok(());
+        }
+        // A baseline every other check passes (`enabled = false` skips the cross-setting ones,
+        // as in MM2), so an error naming `key` can only come from `key` itself.
+        let props = [
+            (keys::SOURCE_CLUSTER_ALIAS, "source"),
+            (keys::ENABLED, "false"),
+            (key, value),
+        ];
+        match Self::from_properties(props) {
+            Err(e) if e.key == key => Err(e),
+            _ => Ok(()),
+        }
+    }
+
     /// `<source>-><target>|mm2-checkpoint[-<task.index>]`, MM2's entity label for this task.
     pub fn entity_label(&self) -> String {
         let task = self.task_index.map(|i| format!("-{i}")).unwrap_or_default();

@@ -320,7 +320,7 @@ impl Reader<'_> {
 
         let mut clients = ClientSettings::default();
         for (key, setting) in self.flat {
-            clients.insert(key, &setting.value);
+            clients.insert(key, &setting.value, &setting.written);
         }
 
         let config = MirrorCheckpointConfig {

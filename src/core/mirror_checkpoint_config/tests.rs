@@ -665,7 +665,10 @@ fn unknown_removed_and_misplaced_keys_warn_but_known_mm2_keys_do_not() {
         .map(|w| (w.key.as_str(), w.message.as_str()))
         .collect();
     let expect = [
-        ("emit.checkpoint.interval.seconds", "unknown key"),
+        (
+            "emit.checkpoint.interval.seconds",
+            "unknown key, ignored; did you mean `emit.checkpoints.interval.seconds`?",
+        ),
         ("groups.blacklist", "use `groups.exclude`"),
         (
             "source.cluster.emit.checkpoints.enabled",

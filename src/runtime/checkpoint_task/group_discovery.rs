@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::checkpoint_cycle::fetch_committed;
 use super::Shared;
+use crate::core::filters::nothing_matched;
 use crate::kafka::admin::Admin;
 use crate::runtime::scheduler::JobError;
 
@@ -15,6 +16,14 @@ use crate::runtime::scheduler::JobError;
 /// request per refresh. Adopting or dropping a group needs no restart and no store reload.
 pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
     let listed = admin.list_groups()?;
+    let c = &shared.config;
+    let group_miss = nothing_matched(
+        &c.group_filter,
+        &format!("consumer groups on `{}`", c.source_cluster_alias),
+        listed.iter().map(String::as_str),
+        |g| c.group_filter.should_replicate_group(g),
+    );
+    shared.note_filter_miss(&shared.group_filter_missed, group_miss);
     let mut candidates: Vec<String> = listed
         .into_iter()
         .filter(|g| shared.should_handle_group(g))
@@ -28,10 +37,21 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         .cloned()
         .collect();
     let mut newly_adopted = BTreeSet::new();
+    // Topics the candidate groups committed offsets on, to tell a topic filter that matches
+    // none of them.
+    let mut committed_topics = BTreeSet::new();
     if !unknown.is_empty() {
         let fetched = fetch_committed(shared, admin, &unknown);
         shared.note_fetches_in_flight(admin);
         for (group, result) in fetched? {
+            if let Ok(offsets) = &result {
+                committed_topics.extend(
+                    offsets
+                        .iter()
+                        .filter(|(_, o)| o.is_some())
+                        .map(|(tp, _)| tp.topic.clone()),
+                );
+            }
             match result {
                 Ok(offsets) if shared.has_replicated_commit(&offsets) => {
                     newly_adopted.insert(group);
@@ -55,6 +75,19 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         .into_iter()
         .filter(|g| current.binary_search(g).is_ok() || newly_adopted.contains(g))
         .collect();
+    let topic_miss = if groups.is_empty() {
+        nothing_matched(
+            &c.topic_filter,
+            &format!(
+                "topics the groups on `{}` committed offsets on",
+                c.source_cluster_alias
+            ),
+            committed_topics.iter().map(String::as_str),
+            |t| c.topic_filter.should_replicate_topic(t),
+        )
+    } else {
+        None
+    };
     if *current != groups {
         let gone: Vec<String> = current
             .iter()
@@ -71,6 +104,10 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         *current = groups;
         drop(current);
         shared.forget_groups(&gone);
+    } else {
+        drop(current);
     }
+    // Logged outside the groups lock: a log callback may read the task's stats.
+    shared.note_filter_miss(&shared.topic_filter_missed, topic_miss);
     Ok(())
 }

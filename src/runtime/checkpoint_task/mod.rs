@@ -2,8 +2,9 @@
 //!
 //! Threads and what they own (each Kafka client has exactly one owner at a time):
 //! - the **scheduler thread** runs the start-up job (create the checkpoints topic, load the
-//!   checkpoint store, load the offset-sync store) and then the periodic group-offset sync; it
-//!   owns the start-up consumers and the target admin client;
+//!   checkpoint store, load the offset-sync store, discover the groups once) and then the
+//!   periodic group discovery and group-offset sync; it owns the start-up consumers and the
+//!   admin clients;
 //! - the **offset-syncs tail thread** owns the offset-syncs consumer after the initial load;
 //! - the **caller of [`CheckpointTask::poll`]** owns the source admin and the checkpoint producer,
 //!   behind a lock that admits one poll at a time.
@@ -14,26 +15,30 @@
 //! which a client is closed while a thread may be inside it).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::{ConfigError, Error, RecordError};
 use crate::core::group_assignment::owns_group;
-use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use crate::core::mirror_checkpoint_config::{ClientKind, Cluster, MirrorCheckpointConfig};
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::checkpoint_producer::CheckpointProducer;
-use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::diagnostics::{panic_message, Diagnostics, LibraryThread};
+use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::stop_signal::{lock, StopSignal};
-use crate::runtime::scheduler::{JobError, Leftovers, Scheduler};
+use crate::runtime::scheduler::{record_fatal, JobError, Leftovers, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
+#[cfg(feature = "internals")]
+pub mod faults;
 mod group_discovery;
 mod group_offset_sync;
 mod startup;
@@ -93,7 +98,8 @@ pub enum StopOutcome {
 /// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskStats {
-    /// True once both stores finished loading.
+    /// True once both stores finished loading (and, without assigned groups, the first group
+    /// discovery ran).
     pub initialized: bool,
     /// Checkpoints written and confirmed.
     pub checkpoints_emitted: u64,
@@ -105,7 +111,7 @@ pub struct TaskStats {
     pub checkpoints_loaded: u64,
     /// Whether those checkpoints loaded successfully (otherwise translation starts pessimistic).
     pub checkpoints_load_ok: bool,
-    /// Time from start to both stores loaded.
+    /// Time from start to [`initialized`](Self::initialized).
     pub load_time: Option<Duration>,
     /// How long the last stop took.
     pub last_stop_time: Option<Duration>,
@@ -120,6 +126,10 @@ pub struct TaskStats {
     /// The most committed-offset requests this task ever had in flight at once (bounded by
     /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`]).
     pub max_offset_fetches_in_flight: u64,
+    /// While start-up is waiting on a cluster, why (e.g. "target cluster `B` unreachable for
+    /// 30 s: …" or "start-up failed, retrying in 2.0 s: …"); `None` once loaded, and while
+    /// nothing is being retried. A failure that retrying cannot fix is a fatal error instead.
+    pub retry_reason: Option<String>,
 }
 
 /// Per group and upstream partition: the last checkpoint written, or why none was.
@@ -190,13 +200,20 @@ struct Shared {
     checkpoints: Mutex<CheckpointStore>,
     initialized: AtomicBool,
     fatal: Arc<Mutex<Option<String>>>,
+    retry: RetryStatus,
     counters: Counters,
     groups: RwLock<Vec<String>>,
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
     group_sync: Mutex<BTreeMap<(String, TopicPartition), GroupOffsetSyncResult>>,
     tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
     skip_causes_logged: Mutex<BTreeSet<String>>,
+    /// Whether the group filter, resp. the topic filter, matched nothing at the last discovery
+    /// (so the warning is logged once per episode, not at every refresh).
+    group_filter_missed: AtomicBool,
+    topic_filter_missed: AtomicBool,
     hooks: StartupHooks,
+    #[cfg(feature = "internals")]
+    faults: faults::Faults,
 }
 
 enum Lifecycle {
@@ -251,6 +268,7 @@ impl CheckpointTask {
             )
             .into());
         };
+        check_client_configs(&config)?;
         let groups = config.assigned_groups.clone().unwrap_or_default();
         let shared = Arc::new(Shared {
             config,
@@ -261,13 +279,18 @@ impl CheckpointTask {
             checkpoints: Mutex::new(CheckpointStore::new()),
             initialized: AtomicBool::new(false),
             fatal: Arc::new(Mutex::new(None)),
+            retry: RetryStatus::default(),
             counters: Counters::default(),
             groups: RwLock::new(groups),
             statuses: Mutex::new(BTreeMap::new()),
             group_sync: Mutex::new(BTreeMap::new()),
             tail: Mutex::new(None),
             skip_causes_logged: Mutex::new(BTreeSet::new()),
+            group_filter_missed: AtomicBool::new(false),
+            topic_filter_missed: AtomicBool::new(false),
             hooks,
+            #[cfg(feature = "internals")]
+            faults: faults::Faults::default(),
         });
         Ok(CheckpointTask {
             shared,
@@ -302,6 +325,7 @@ impl CheckpointTask {
             name,
             shared.signal.clone(),
             Arc::clone(&shared.fatal),
+            shared.retry.clone(),
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
         *lc = Lifecycle::Running(scheduler);
@@ -322,12 +346,33 @@ impl CheckpointTask {
         if self.stopped.load(Ordering::SeqCst) {
             return Ok(PollOutcome::status(PollStatus::Stopped));
         }
-        let Ok(mut poller) = self.poller.try_lock() else {
-            return Err(Error::Busy);
+        let mut poller = match self.poller.try_lock() {
+            Ok(poller) => poller,
+            Err(TryLockError::WouldBlock) => return Err(Error::Busy),
+            // A poll panicked while holding the clients: the task is failed, not busy.
+            Err(TryLockError::Poisoned(_)) => {
+                self.shared
+                    .record_fatal("an earlier poll panicked; the task cannot go on".into());
+                return Ok(PollOutcome::status(PollStatus::Failed));
+            }
         };
         if self.stopped.load(Ordering::SeqCst) {
             return Ok(PollOutcome::status(PollStatus::Stopped));
         }
+        // A panic inside the poll fails the task; the poller lock is left poisoned, so later
+        // polls say Failed too.
+        match catch_unwind(AssertUnwindSafe(|| self.poll_locked(&mut poller, timeout))) {
+            Ok(outcome) => outcome,
+            Err(panic) => {
+                self.shared
+                    .record_fatal(format!("poll panicked: {}", panic_message(&*panic)));
+                drop(poller);
+                Ok(PollOutcome::status(PollStatus::Failed))
+            }
+        }
+    }
+
+    fn poll_locked(&self, poller: &mut Poller, timeout: Duration) -> Result<PollOutcome, Error> {
         let shared = &self.shared;
         let deadline = Instant::now() + timeout;
         let fatal = || lock(&shared.fatal).is_some();
@@ -347,12 +392,18 @@ impl CheckpointTask {
             Some(_) => {}
         }
         poller.next_cycle = Some(Instant::now() + shared.emit_interval);
-        match run_cycle(shared, &mut poller) {
+        #[cfg(feature = "internals")]
+        shared.faults.hit(faults::Fault::PollPanics);
+        match run_cycle(shared, poller) {
             Ok(checkpoints) => Ok(PollOutcome {
                 status: PollStatus::Emitted,
                 checkpoints,
             }),
             Err(Error::Stopped) => Ok(PollOutcome::status(PollStatus::Stopped)),
+            Err(e @ Error::Fatal { .. }) => {
+                shared.record_fatal(format!("checkpoint cycle failed: {e}"));
+                Ok(PollOutcome::status(PollStatus::Failed))
+            }
             Err(e) => Err(e),
         }
     }
@@ -379,7 +430,7 @@ impl CheckpointTask {
         shared.signal.observe("joined scheduler");
         let tail = lock(&shared.tail).take().map(|t| t.join());
         shared.signal.observe("joined tail");
-        let mut poller = lock(&self.poller);
+        let mut poller = self.poller.lock().unwrap_or_else(PoisonError::into_inner);
         shared.signal.observe("poll returned");
         drop(leftovers);
         drop(tail);
@@ -397,6 +448,27 @@ impl CheckpointTask {
     /// The error that stopped the task's work, if any (a job failure or panic).
     pub fn fatal_error(&self) -> Option<String> {
         lock(&self.shared.fatal).clone()
+    }
+
+    /// This task's live clients and threads, and overlapping calls on its clients (the
+    /// process-wide totals are in [`crate::diagnostics`]). After [`stop`](Self::stop) returns,
+    /// all are zero.
+    pub fn diagnostics(&self) -> Diagnostics {
+        self.shared.signal.counts().snapshot()
+    }
+
+    /// While start-up waits on a cluster, why (see [`TaskStats::retry_reason`]).
+    pub fn retry_reason(&self) -> Option<String> {
+        if self.shared.initialized.load(Ordering::SeqCst) || self.fatal_error().is_some() {
+            return None;
+        }
+        self.shared.retry.get()
+    }
+
+    /// Makes the task panic at `fault` (tests of the failure paths).
+    #[cfg(feature = "internals")]
+    pub fn inject_fault(&self, fault: faults::Fault) {
+        self.shared.faults.arm(fault);
     }
 
     /// A snapshot of the task's counters.
@@ -420,6 +492,7 @@ impl CheckpointTask {
             groups: self.shared.groups.read().map(|g| g.len()).unwrap_or(0) as u64,
             last_cycle_time: us(&c.last_cycle_us),
             max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
+            retry_reason: self.retry_reason(),
         }
     }
 
@@ -477,6 +550,42 @@ impl Drop for CheckpointTask {
     }
 }
 
+/// Checks the config of every client the task will create, as librdkafka will read it, so that a
+/// typo in a client key or value fails here, naming the key the user wrote, instead of in
+/// start-up on the scheduler thread.
+fn check_client_configs(c: &MirrorCheckpointConfig) -> Result<(), ConfigError> {
+    let location = c.offset_syncs_topic_location;
+    let clients = [
+        (Cluster::Target, ClientKind::Admin, c.target_admin_config()),
+        (
+            Cluster::Target,
+            ClientKind::Consumer,
+            c.checkpoints_consumer_config(),
+        ),
+        (
+            location,
+            ClientKind::Consumer,
+            c.offset_syncs_consumer_config(),
+        ),
+        (Cluster::Source, ClientKind::Admin, c.source_admin_config()),
+        (
+            Cluster::Target,
+            ClientKind::Producer,
+            c.target_producer_config(),
+        ),
+    ];
+    for (cluster, kind, settings) in clients {
+        if let Err(rejected) = check_client_settings(&settings) {
+            let written = c
+                .clients
+                .written_key(cluster, kind, &rejected.key)
+                .unwrap_or(&rejected.key);
+            return Err(ConfigError::new(written, rejected.reason));
+        }
+    }
+    Ok(())
+}
+
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -485,6 +594,12 @@ fn now_ms() -> i64 {
 }
 
 impl Shared {
+    /// Records the task's fatal error (the first one wins), and wakes a poll waiting for start-up
+    /// so that it returns Failed at once.
+    fn record_fatal(&self, message: String) {
+        record_fatal(&self.fatal, &self.signal, message);
+    }
+
     /// Counts a malformed record; logs the first one of each kind per topic.
     fn skipped(&self, topic: &str, error: &RecordError) {
         self.counters.records_skipped.fetch_add(1, Ordering::SeqCst);
@@ -498,6 +613,19 @@ impl Shared {
             log::warn!(
                 "skipping malformed record in `{topic}`: {error} (further {kind} records are skipped silently)"
             );
+        }
+    }
+
+    /// Warns when a filter starts matching nothing (`miss` holds the reason), once until it
+    /// matches again.
+    fn note_filter_miss(&self, missed: &AtomicBool, miss: Option<String>) {
+        match miss {
+            Some(why) => {
+                if !missed.swap(true, Ordering::SeqCst) {
+                    log::warn!("{why}: nothing to checkpoint until that changes");
+                }
+            }
+            None => missed.store(false, Ordering::SeqCst),
         }
     }
 

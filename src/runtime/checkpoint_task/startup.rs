@@ -1,7 +1,9 @@
 //! Start-up loading: create the checkpoints topic if missing, read the checkpoints topic into
-//! the checkpoint store, read the offset-syncs topic into the offset-sync store, then hand the
-//! offset-syncs consumer to the tail thread that applies new syncs until the stop.
+//! the checkpoint store, read the offset-syncs topic into the offset-sync store, discover the
+//! groups once (unless they are assigned), then hand the offset-syncs consumer to the tail
+//! thread that applies new syncs until the stop.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,17 +11,51 @@ use std::time::{Duration, Instant};
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
 use super::{Shared, NEVER};
+use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
+use crate::core::mirror_checkpoint_config::Cluster;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::diagnostics::LibraryThread;
+use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
 use crate::{Checkpoint, OffsetSync};
 
+/// What start-up's read of the checkpoints topic found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CheckpointsLoad {
+    /// The topic was read to its end: the store holds everything emitted before.
+    Loaded,
+    /// The topic was missing and this task created it just now: nothing can have been emitted
+    /// before, so the (empty) store is complete, as after Java's read of the empty topic its
+    /// connector created before starting the task.
+    CreatedNow,
+    /// The topic exists but could not be read, or was missing and could not be created here:
+    /// nothing proves what an earlier task generation emitted.
+    Failed,
+}
+
+impl CheckpointsLoad {
+    /// Whether the checkpoint store is known to be complete (MM2's `checkpointsLoaded`).
+    pub(super) fn is_complete(self) -> bool {
+        match self {
+            CheckpointsLoad::Loaded | CheckpointsLoad::CreatedNow => true,
+            CheckpointsLoad::Failed => false,
+        }
+    }
+
+    /// Whether the offset syncs load pessimistically (keeping only the newest sync per
+    /// partition, so no checkpoint can go below one an earlier generation emitted). Only an
+    /// incomplete checkpoint store needs that; otherwise the full sync history is kept, and
+    /// groups behind the newest sync get their checkpoints in the first cycle.
+    pub(super) fn pessimistic_sync_load(self) -> bool {
+        !self.is_complete()
+    }
+}
+
 /// The start-up job (scheduler thread): MM2's order — checkpoints first, then offset syncs,
-/// pessimistic when the checkpoints failed to load.
+/// pessimistic when the checkpoints could not be loaded.
 pub(super) fn startup(
     shared: &Arc<Shared>,
     leftovers: &mut Leftovers,
@@ -27,6 +63,7 @@ pub(super) fn startup(
     let began = Instant::now();
     let c = &shared.config;
     let signal = &shared.signal;
+    begin_attempt(shared);
     let mut target_admin = Admin::open(
         &c.target_admin_config(),
         &c.target_cluster_alias,
@@ -36,8 +73,8 @@ pub(super) fn startup(
     )?;
     let checkpoints_topic = c.checkpoints_topic();
     log::debug!("loading checkpoints from `{checkpoints_topic}`");
-    let load_ok = match load_checkpoints(shared, &mut target_admin, leftovers) {
-        Ok(ok) => ok,
+    let load = match load_checkpoints(shared, &mut target_admin, leftovers) {
+        Ok(load) => load,
         Err(e) => {
             leftovers.push(Box::new(target_admin));
             return Err(e);
@@ -46,16 +83,54 @@ pub(super) fn startup(
     shared
         .counters
         .checkpoints_load_ok
-        .store(load_ok, Ordering::SeqCst);
+        .store(load.is_complete(), Ordering::SeqCst);
 
-    log::debug!("loading offset syncs (pessimistic: {})", !load_ok);
-    let log = match load_offset_syncs(shared, !load_ok, leftovers) {
+    let pessimistic = load.pessimistic_sync_load();
+    log::debug!("loading offset syncs (checkpoints {load:?}, pessimistic: {pessimistic})");
+    let log = match load_offset_syncs(shared, pessimistic, leftovers) {
         Ok(log) => log,
         Err(e) => {
             leftovers.push(Box::new(target_admin));
             return Err(e);
         }
     };
+    // The first discovery runs before the first cycle may: MM2's connector finds the groups
+    // before it starts its tasks, so their first cycle already checkpoints every group.
+    let mut discovery = None;
+    if c.assigned_groups.is_none() {
+        let opened = Admin::open(
+            &c.source_admin_config(),
+            &c.source_cluster_alias,
+            "checkpoint-source-admin",
+            c.admin_timeout,
+            signal,
+        );
+        let mut source_admin = match opened {
+            Ok(admin) => admin,
+            Err(e) => {
+                leftovers.push(Box::new(log));
+                leftovers.push(Box::new(target_admin));
+                return Err(e.into());
+            }
+        };
+        let first_delay = match discover_groups(shared, &mut source_admin) {
+            Ok(()) => None,
+            Err(JobError::Stopped) => {
+                leftovers.push(Box::new(log));
+                leftovers.push(Box::new(target_admin));
+                leftovers.push(Box::new(source_admin));
+                return Err(JobError::Stopped);
+            }
+            Err(JobError::Transient(e) | JobError::Fatal(e)) => {
+                log::warn!(
+                    "discovering the consumer groups on `{}`: {e}; retrying in the background",
+                    c.source_cluster_alias
+                );
+                Some(Duration::ZERO)
+            }
+        };
+        discovery = Some((source_admin, first_delay));
+    }
     shared
         .counters
         .load_time_us
@@ -63,38 +138,38 @@ pub(super) fn startup(
     shared.initialized.store(true, Ordering::SeqCst);
     signal.nudge();
     log::info!(
-        "checkpoint task ready in {:?}: {} checkpoints (load ok: {load_ok}), {} offset syncs",
+        "checkpoint task ready in {:?}: {} checkpoints ({load:?}), {} offset syncs{}",
         began.elapsed(),
         shared.counters.checkpoints_loaded.load(Ordering::SeqCst),
-        shared.counters.syncs_loaded.load(Ordering::SeqCst)
+        shared.counters.syncs_loaded.load(Ordering::SeqCst),
+        if pessimistic {
+            " (pessimistic: newest sync per partition only)"
+        } else {
+            ""
+        }
     );
 
     let tail_shared = Arc::clone(shared);
     let tail = LibraryThread::spawn(
         format!("mm2-offset-syncs-tail {}", log.topic()),
+        signal,
         move || tail_offset_syncs(&tail_shared, log),
     )
     .map_err(|e| JobError::Fatal(format!("starting the offset-syncs tail thread: {e}")))?;
     *lock(&shared.tail) = Some(tail);
 
     let mut jobs = Vec::new();
-    if c.assigned_groups.is_none() {
-        let mut source_admin = Admin::open(
-            &c.source_admin_config(),
-            &c.source_cluster_alias,
-            "checkpoint-source-admin",
-            c.admin_timeout,
-            signal,
-        )?;
+    if let Some((mut source_admin, first_delay)) = discovery {
         let shared = Arc::clone(shared);
+        // Without periodic refresh, groups are discovered once, at start.
+        let interval = c
+            .refresh_groups_interval
+            .filter(|_| c.refresh_groups_enabled)
+            .unwrap_or(NEVER);
         jobs.push(RepeatingJob {
             name: "group discovery",
-            // Without periodic refresh, groups are discovered once, at start.
-            interval: c
-                .refresh_groups_interval
-                .filter(|_| c.refresh_groups_enabled)
-                .unwrap_or(NEVER),
-            first_delay: Duration::ZERO,
+            interval,
+            first_delay: first_delay.unwrap_or(interval),
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
         });
     }
@@ -115,14 +190,35 @@ pub(super) fn startup(
     Ok(jobs)
 }
 
+/// Start-up runs again after a transient failure: forget what an earlier attempt loaded.
+fn begin_attempt(shared: &Shared) {
+    *lock(&shared.checkpoints) = CheckpointStore::new();
+    *write_syncs(shared) = OffsetSyncStore::new();
+    shared
+        .counters
+        .checkpoints_loaded
+        .store(0, Ordering::SeqCst);
+    shared.counters.syncs_loaded.store(0, Ordering::SeqCst);
+}
+
+/// The words naming a cluster in a retry reason: "source cluster `A`".
+fn cluster_words(shared: &Shared, cluster: Cluster) -> String {
+    let alias = match cluster {
+        Cluster::Source => &shared.config.source_cluster_alias,
+        Cluster::Target => &shared.config.target_cluster_alias,
+    };
+    format!("{} cluster `{alias}`", cluster.name())
+}
+
 /// Loads the checkpoints topic once (MM2's CheckpointStore.start). A missing topic is created
-/// (compacted, as MM2's connector creates it) and counts as a failed load, so translation starts
-/// pessimistic: nothing proves what an earlier task generation emitted.
+/// (compacted, as MM2's connector creates it before its tasks start). Created here, it is known
+/// empty; if it cannot be created (or someone else created it meanwhile), the load counts as
+/// failed and translation starts pessimistic.
 pub(super) fn load_checkpoints(
     shared: &Shared,
     target_admin: &mut Admin,
     leftovers: &mut Leftovers,
-) -> Result<bool, JobError> {
+) -> Result<CheckpointsLoad, JobError> {
     let c = &shared.config;
     let topic = c.checkpoints_topic();
     let mut log = KafkaBasedLog::open(
@@ -131,6 +227,7 @@ pub(super) fn load_checkpoints(
         "checkpoints-target-consumer",
         &shared.signal,
     )?;
+    log.report_retries(&shared.retry, cluster_words(shared, Cluster::Target));
     if let Some(hook) = &shared.hooks.checkpoint_store_reading {
         hook(&shared.signal);
     }
@@ -139,35 +236,55 @@ pub(super) fn load_checkpoints(
         Ok(cp) => loaded.push(cp),
         Err(e) => shared.skipped(&topic, &e),
     });
-    let ok = match outcome {
-        Ok(ReadToEnd::Reached) => true,
+    let load = match outcome {
+        Ok(ReadToEnd::Reached) => CheckpointsLoad::Loaded,
         Ok(ReadToEnd::TopicMissing) => {
-            log::info!(
-                "checkpoints topic `{topic}` does not exist; creating it, starting pessimistic"
-            );
+            log::info!("checkpoints topic `{topic}` does not exist; creating it");
             match target_admin
                 .create_compacted_topic(&topic, c.checkpoints_topic_replication_factor)
             {
-                Ok(TopicCreation::Created) => log::info!("created checkpoints topic `{topic}`"),
-                Ok(TopicCreation::Exists) => {}
+                Ok(TopicCreation::Created) => {
+                    log::info!(
+                        "created checkpoints topic `{topic}`; nothing was emitted before, so the \
+                         full offset-sync history is loaded"
+                    );
+                    CheckpointsLoad::CreatedNow
+                }
+                Ok(TopicCreation::Exists) => {
+                    log::info!(
+                        "checkpoints topic `{topic}` was created meanwhile by someone else; \
+                         starting pessimistic"
+                    );
+                    CheckpointsLoad::Failed
+                }
                 Ok(TopicCreation::Skipped(why)) => {
-                    log::warn!("could not create `{topic}` ({why}); assuming it will exist")
+                    log::warn!(
+                        "could not create `{topic}` ({why}); assuming it will exist, starting \
+                         pessimistic"
+                    );
+                    CheckpointsLoad::Failed
                 }
                 Err(Error::Stopped) => {
                     leftovers.push(Box::new(log));
                     return Err(JobError::Stopped);
                 }
-                Err(e) => log::warn!("creating `{topic}`: {e}"),
+                Err(e) => {
+                    log::warn!("creating `{topic}`: {e}; starting pessimistic");
+                    CheckpointsLoad::Failed
+                }
             }
-            false
         }
         Err(Error::Stopped) => {
             leftovers.push(Box::new(log));
             return Err(JobError::Stopped);
         }
+        Err(e @ Error::Fatal { .. }) => {
+            leftovers.push(Box::new(log));
+            return Err(e.into());
+        }
         Err(e) => {
             log::info!("loading checkpoints from `{topic}` failed: {e}; starting pessimistic");
-            false
+            CheckpointsLoad::Failed
         }
     };
     let mut store = lock(&shared.checkpoints);
@@ -180,7 +297,7 @@ pub(super) fn load_checkpoints(
     }
     // Read once, as MM2 does: later checkpoints are tracked in memory.
     drop(log);
-    Ok(ok)
+    Ok(load)
 }
 
 pub(super) fn load_offset_syncs(
@@ -196,6 +313,10 @@ pub(super) fn load_offset_syncs(
         "offset-syncs-consumer",
         &shared.signal,
     )?;
+    log.report_retries(
+        &shared.retry,
+        cluster_words(shared, c.offset_syncs_topic_location),
+    );
     if let Some(hook) = &shared.hooks.offset_sync_store_reading {
         hook(&shared.signal);
     }
@@ -245,12 +366,45 @@ pub(super) fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value
 
 /// The offset-syncs tail thread: applies new syncs until stopped, then hands the log back so the
 /// stopper closes its consumer after the join.
+/// A panic or a failure retrying cannot fix ends the thread and fails the task: translating
+/// from a store that no longer follows the topic would emit stale checkpoints.
 pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> KafkaBasedLog {
     let topic = log.topic().to_string();
-    while !shared.signal.is_stopped() {
-        log.poll_once(Duration::from_secs(1), &mut |key, value| {
-            apply_sync(shared, &topic, key, value)
-        });
+    let tailed = catch_unwind(AssertUnwindSafe(|| -> Result<(), Error> {
+        while !shared.signal.is_stopped() {
+            #[cfg(feature = "internals")]
+            shared.faults.hit(super::faults::Fault::TailPanics);
+            log.poll_once(Duration::from_secs(1), &mut |key, value| {
+                apply_sync(shared, &topic, key, value)
+            })?;
+        }
+        Ok(())
+    }));
+    match tailed {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => shared.record_fatal(format!("tailing `{topic}` failed: {e}")),
+        Err(panic) => shared.record_fatal(format!(
+            "the offset-syncs tail thread panicked: {}",
+            panic_message(&*panic)
+        )),
     }
     log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CheckpointsLoad;
+
+    #[test]
+    fn offset_syncs_load_pessimistically_only_when_the_checkpoints_are_not_known_complete() {
+        let table = [
+            (CheckpointsLoad::Loaded, true, false),
+            (CheckpointsLoad::CreatedNow, true, false),
+            (CheckpointsLoad::Failed, false, true),
+        ];
+        for (load, complete, pessimistic) in table {
+            assert_eq!(load.is_complete(), complete, "{load:?}");
+            assert_eq!(load.pessimistic_sync_load(), pessimistic, "{load:?}");
+        }
+    }
 }

@@ -1,0 +1,256 @@
+//! Which Kafka failures are worth retrying: the one place that decides.
+//!
+//! A start-up that waits on an unavailable or slow cluster retries until the stop, because the
+//! cluster may come back. A failure that retrying cannot fix — a client setting librdkafka
+//! refuses, failed authentication, a TLS handshake that cannot succeed, a denied ACL, a client
+//! librdkafka itself declared fatal — ends the task with a fatal error instead, so a
+//! misconfigured task fails at once rather than sitting "not ready" for ever.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use rdkafka::config::ClientConfig;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+
+use crate::core::error::Error;
+use crate::kafka::stop_signal::lock;
+
+/// Whether a failure may go away by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Retry {
+    /// Unavailable, slow or restarting: try again after a backoff.
+    Retriable,
+    /// Configuration, authentication, authorization or a fatal client error: give up.
+    Fatal,
+}
+
+/// Texts librdkafka adds to a transport error when it diagnoses a `security.protocol` that does
+/// not match the listener: a plaintext client on a TLS listener ("incorrect security.protocol
+/// configuration (connecting to a SSL listener?)"), or a TLS client on a plaintext one
+/// ("connecting to a PLAINTEXT broker listener?"). Retrying cannot fix either. (A broker that
+/// drops connections while restarting could in principle earn the same text once; failing such
+/// a start-up is the price of not hiding a wrong protocol behind endless retries.)
+const WRONG_PROTOCOL_HINTS: [&str; 2] = [
+    "incorrect security.protocol",
+    "connecting to a PLAINTEXT broker listener?",
+];
+
+/// What librdkafka's log line says when the broker closed a connection before answering the
+/// first request (ApiVersion): a plaintext client on a TLS listener, typically.
+pub(crate) const CLOSED_BEFORE_API_VERSION: &str = "in state APIVERSION_QUERY";
+
+/// How many such closes in a row, with nothing read in between, count as a `security.protocol`
+/// mismatch. One could be a broker restarting; several in a row are not.
+pub(crate) const CLOSES_BEFORE_API_VERSION_FATAL: u32 = 3;
+
+/// How many identical errors librdkafka folded into this line ("…, 2 identical error(s)
+/// suppressed)"); 0 when none.
+pub(crate) fn suppressed_repeats(message: &str) -> u32 {
+    message
+        .split_once(" identical error(s) suppressed")
+        .and_then(|(before, _)| before.rsplit([' ', ',', '(']).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The fatal error for repeated closes before ApiVersion, or `None` below the threshold.
+pub(crate) fn protocol_mismatch(context: &str, closes_in_a_row: u32, last: &str) -> Option<Error> {
+    (closes_in_a_row >= CLOSES_BEFORE_API_VERSION_FATAL).then(|| {
+        Error::fatal(
+            context,
+            format!(
+                "{last}: the broker closed {closes_in_a_row} connections in a row before answering; incorrect security.protocol (a plaintext client on a TLS listener?)"
+            ),
+        )
+    })
+}
+
+/// Classifies a librdkafka error code (and its text, for the one transport error librdkafka
+/// itself diagnoses as a protocol mismatch).
+pub(crate) fn classify(code: RDKafkaErrorCode, message: &str) -> Retry {
+    use RDKafkaErrorCode as C;
+    match code {
+        C::Authentication
+        | C::SSL
+        | C::SaslAuthenticationFailed
+        | C::UnsupportedSASLMechanism
+        | C::IllegalSASLState
+        | C::TopicAuthorizationFailed
+        | C::GroupAuthorizationFailed
+        | C::ClusterAuthorizationFailed
+        | C::TransactionalIdAuthorizationFailed
+        | C::DelegationTokenAuthorizationFailed
+        | C::Fatal
+        | C::InvalidArgument
+        | C::UnknownProtocol => Retry::Fatal,
+        C::BrokerTransportFailure if WRONG_PROTOCOL_HINTS.iter().any(|h| message.contains(h)) => {
+            Retry::Fatal
+        }
+        _ => Retry::Retriable,
+    }
+}
+
+/// The task-level error for a librdkafka failure while `context`: [`Error::Fatal`] when
+/// [`classify`] says so, otherwise [`Error::Kafka`].
+pub(crate) fn kafka_error(
+    context: impl Into<String>,
+    code: RDKafkaErrorCode,
+    message: &str,
+) -> Error {
+    let text = format!("{message} ({code:?})");
+    match classify(code, message) {
+        Retry::Fatal => Error::fatal(context, text),
+        Retry::Retriable => Error::kafka_code(context, text, Some(code as i32)),
+    }
+}
+
+/// Creating a client never fails for a reason that goes away: its settings are wrong, or a
+/// file they name (a CA, a key) is missing or unreadable. A property librdkafka rejects is a
+/// configuration error naming it (`INVALID_CONFIG` in C), as everywhere else.
+pub(crate) fn client_creation_error(context: impl Into<String>, e: KafkaError) -> Error {
+    match e {
+        KafkaError::ClientConfig(_, why, key, _) => {
+            crate::core::error::ConfigError::new(key, why).into()
+        }
+        other => Error::fatal(context, other),
+    }
+}
+
+/// Why a task is waiting instead of working (e.g. "source cluster `A` unreachable for 30 s:
+/// …"), shared between the thread that retries and whoever reads the task's state. Empty while
+/// nothing is being retried.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RetryStatus(Arc<Mutex<Option<String>>>);
+
+impl RetryStatus {
+    /// Records the current reason, replacing the last one.
+    pub(crate) fn set(&self, reason: String) {
+        *lock(&self.0) = Some(reason);
+    }
+
+    /// Nothing is being retried any more.
+    pub(crate) fn clear(&self) {
+        *lock(&self.0) = None;
+    }
+
+    /// The current reason, if any.
+    pub(crate) fn get(&self) -> Option<String> {
+        lock(&self.0).clone()
+    }
+}
+
+/// A client setting librdkafka refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RejectedSetting {
+    /// The librdkafka property name.
+    pub(crate) key: String,
+    /// librdkafka's reason, with the value.
+    pub(crate) reason: String,
+}
+
+/// Checks every key and value of a client config the way `rd_kafka_conf_set` does, without
+/// creating a client (no threads, no I/O).
+pub(crate) fn check_client_settings(
+    settings: &BTreeMap<String, String>,
+) -> Result<(), RejectedSetting> {
+    // One property at a time, in key order, so the key reported is deterministic.
+    for (key, value) in settings {
+        let mut one = ClientConfig::new();
+        one.set(key, value);
+        if let Err(e) = one.create_native_config() {
+            let reason = match e {
+                KafkaError::ClientConfig(_, desc, _, _) => desc,
+                other => other.to_string(),
+            };
+            return Err(RejectedSetting {
+                key: key.clone(),
+                reason: format!("librdkafka refuses `{key}={value}`: {reason}"),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authentication_authorization_and_tls_are_fatal_unavailability_is_not() {
+        use RDKafkaErrorCode as C;
+        let table = [
+            (C::Authentication, "", Retry::Fatal),
+            (C::SSL, "", Retry::Fatal),
+            (C::SaslAuthenticationFailed, "", Retry::Fatal),
+            (C::TopicAuthorizationFailed, "", Retry::Fatal),
+            (C::GroupAuthorizationFailed, "", Retry::Fatal),
+            (C::ClusterAuthorizationFailed, "", Retry::Fatal),
+            (C::Fatal, "", Retry::Fatal),
+            (
+                C::BrokerTransportFailure,
+                "Disconnected while requesting ApiVersion: might be caused by incorrect security.protocol configuration (connecting to a SSL listener?)",
+                Retry::Fatal,
+            ),
+            (
+                C::BrokerTransportFailure,
+                "SSL handshake failed: Disconnected: connection reset by peer: connecting to a PLAINTEXT broker listener?",
+                Retry::Fatal,
+            ),
+            (C::BrokerTransportFailure, "Connection refused", Retry::Retriable),
+            (C::AllBrokersDown, "", Retry::Retriable),
+            (C::RequestTimedOut, "", Retry::Retriable),
+            (C::LeaderNotAvailable, "", Retry::Retriable),
+            (C::NotCoordinator, "", Retry::Retriable),
+            (C::UnknownTopicOrPartition, "", Retry::Retriable),
+        ];
+        for (code, message, expected) in table {
+            assert_eq!(classify(code, message), expected, "{code:?} {message}");
+        }
+    }
+
+    #[test]
+    fn suppressed_repeats_are_read_from_librdkafka_text() {
+        let line = "127.0.0.1:1/bootstrap: Disconnected: connection closed by peer: receive 0 after POLLIN (after 1ms in state APIVERSION_QUERY, 2 identical error(s) suppressed)";
+        assert_eq!(suppressed_repeats(line), 2);
+        assert_eq!(
+            suppressed_repeats("Disconnected (after 1ms in state APIVERSION_QUERY)"),
+            0
+        );
+        assert!(protocol_mismatch("reading `t`", 2, line).is_none());
+        let fatal = protocol_mismatch("reading `t`", 3, line)
+            .unwrap()
+            .to_string();
+        assert!(fatal.contains("incorrect security.protocol"), "{fatal}");
+    }
+
+    #[test]
+    fn a_refused_setting_names_its_key_and_value() {
+        let mut s = BTreeMap::new();
+        s.insert(
+            "bootstrap.servers".to_string(),
+            "localhost:9092".to_string(),
+        );
+        s.insert("no.such.property".to_string(), "1".to_string());
+        let e = check_client_settings(&s).unwrap_err();
+        assert_eq!(e.key, "no.such.property");
+        assert!(e.reason.contains("no.such.property=1"), "{}", e.reason);
+
+        let mut s = BTreeMap::new();
+        s.insert("security.protocol".to_string(), "FOO".to_string());
+        assert_eq!(
+            check_client_settings(&s).unwrap_err().key,
+            "security.protocol"
+        );
+    }
+
+    #[test]
+    fn tls_settings_are_accepted_when_built_with_ssl() {
+        let mut s = BTreeMap::new();
+        s.insert("security.protocol".to_string(), "SASL_SSL".to_string());
+        s.insert("sasl.mechanisms".to_string(), "SCRAM-SHA-512".to_string());
+        s.insert("compression.type".to_string(), "zstd".to_string());
+        if cfg!(all(feature = "ssl", feature = "zstd")) {
+            assert_eq!(check_client_settings(&s), Ok(()));
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The examples as a user runs them: `--help` on both, and SIGTERM stopping the checkpoint job
+//! as cleanly as Ctrl-C.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The example's binary, built now with this test's features (`cargo test --test example_cli`
+/// does not build examples; a full `cargo test` has, and this is then a no-op).
+fn example(name: &str) -> PathBuf {
+    let features: Vec<&str> = [
+        ("ssl", cfg!(feature = "ssl")),
+        ("gzip", cfg!(feature = "gzip")),
+        ("zstd", cfg!(feature = "zstd")),
+        ("internals", cfg!(feature = "internals")),
+    ]
+    .iter()
+    .filter(|(_, on)| *on)
+    .map(|(f, _)| *f)
+    .collect();
+    let status = Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            name,
+            "--no-default-features",
+        ])
+        .args(["--features", &features.join(",")])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("running cargo build");
+    assert!(status.success(), "building example {name}: {status}");
+    // tests run from target/<profile>/deps; examples live in target/<profile>/examples.
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
+    let bin = profile_dir.join("examples").join(name);
+    assert!(bin.exists(), "{} missing", bin.display());
+    bin
+}
+
+#[test]
+fn help_on_both_examples_prints_every_option_and_exits_0() {
+    for (name, options) in [
+        (
+            "checkpoint",
+            &["--config", "--log-level", "--help", "RUST_LOG"][..],
+        ),
+        (
+            "mirror",
+            &[
+                "--source",
+                "--target",
+                "--topic",
+                "--source-alias",
+                "--target-alias",
+                "--offset-lag-max",
+                "--group",
+                "--help",
+                "mm2-offset-syncs",
+            ][..],
+        ),
+    ] {
+        let out = Command::new(example(name)).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{name} --help: {:?}", out.status);
+        let text = String::from_utf8_lossy(&out.stdout);
+        for option in options {
+            assert!(
+                text.contains(option),
+                "{name} --help lacks {option}:\n{text}"
+            );
+        }
+        let bad = Command::new(example(name))
+            .arg("--no-such-option")
+            .output()
+            .unwrap();
+        assert_eq!(bad.status.code(), Some(2), "{name} with a bad option");
+    }
+}
+
+#[test]
+fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
+    // Nothing listens on port 1: the job stays in start-up, retrying, until the signal.
+    let dir = std::env::temp_dir().join(format!("mm2-example-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        "clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\n\
+         A->B.enabled = true\n",
+    )
+    .unwrap();
+    let mut child = Command::new(example("checkpoint"))
+        .arg("--config")
+        .arg(&config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines_tx, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines_tx.send(line);
+        }
+    });
+    // Signal only once the job says it runs (its handler is installed before that line).
+    let started = lines
+        .iter()
+        .find(|l: &String| l.starts_with("loading the checkpoints"));
+    assert!(started.is_some(), "the job never reported start-up");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let (done_tx, done) = mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let status = child.wait();
+        let _ = done_tx.send(());
+        status
+    });
+    assert!(
+        done.recv_timeout(Duration::from_secs(10)).is_ok(),
+        "the job did not exit within 10 s of SIGTERM"
+    );
+    let status = waiter.join().unwrap().unwrap();
+    // The child has exited, so its stdout is at its end and the reader thread finishes.
+    let rest: Vec<String> = lines.iter().collect();
+    assert!(status.success(), "exit {status:?}; output {rest:?}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("stopped in ")),
+        "no stop line: {rest:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs the mirror example on `orders` to completion and returns its standard output.
+fn run_mirror(source: &str, target: &str) -> String {
+    run_mirror_with(&["--source", source, "--target", target, "--topic", "orders"])
+}
+
+fn run_mirror_with(args: &[&str]) -> String {
+    let out = Command::new(example("mirror")).args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "mirror: {:?}\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
+    use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+    // The mock brokers listen on local TCP ports, so the example process reaches them.
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Source, "orders", 2).unwrap();
+    c.create_topic(Side::Source, "mm2-offset-syncs.target.internal", 1)
+        .unwrap();
+    c.create_topic(Side::Target, "source.orders", 2).unwrap();
+    for p in 0..2 {
+        c.produce_data(Side::Source, "orders", p, 300).unwrap();
+    }
+    let (source, target) = (c.bootstrap(Side::Source), c.bootstrap(Side::Target));
+
+    let first = run_mirror(&source, &target);
+    assert!(first.contains("mirrored 600 records"), "{first}");
+    let again = run_mirror(&source, &target);
+    assert!(again.contains("mirrored 0 records"), "{again}");
+    assert!(
+        again.contains("orders-0 at 300, orders-1 at 300"),
+        "{again}"
+    );
+    c.produce_data(Side::Source, "orders", 0, 50).unwrap();
+    // The older positional form, as scripts/demo-clusters.sh prints it.
+    let more = run_mirror_with(&[&source, &target, "orders"]);
+    assert!(more.contains("mirrored 50 records"), "{more}");
+    // Partition 0 of the remote topic holds each source record once.
+    assert_eq!(
+        c.read_partition0(Side::Target, "source.orders")
+            .unwrap()
+            .len(),
+        350
+    );
+}
+
+#[test]
+fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_partitions_and_resumes(
+) {
+    use support::kafka::{partition_count, produce_numbered};
+    use support::{
+        create_topic, create_topic_with_config, read_all, shared, shared_target, unique,
+    };
+    let (s, t) = (shared().bootstrap(), shared_target().bootstrap());
+    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("orders"));
+    create_topic(&s, &topic, 3);
+    create_topic_with_config(
+        &s,
+        &format!("mm2-offset-syncs.{target_alias}.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    for p in 0..3 {
+        produce_numbered(&s, &topic, p, 40);
+    }
+    let remote = format!("{alias}.{topic}");
+    assert_eq!(partition_count(&t, &remote), None);
+    let args = [
+        "--source",
+        &s,
+        "--target",
+        &t,
+        "--topic",
+        &topic,
+        "--source-alias",
+        &alias,
+        "--target-alias",
+        &target_alias,
+    ];
+    let first = run_mirror_with(&args);
+    assert!(first.contains("mirrored 120 records"), "{first}");
+    assert!(first.contains("with 3 partitions"), "{first}");
+    assert_eq!(partition_count(&t, &remote), Some(3));
+    produce_numbered(&s, &topic, 2, 5);
+    let again = run_mirror_with(&args);
+    assert!(again.contains("mirrored 5 records"), "{again}");
+    for (p, n) in [(0, 40), (1, 40), (2, 45)] {
+        assert_eq!(read_all(&t, &remote, p).len(), n, "{remote}-{p}");
+    }
+}

@@ -1,0 +1,226 @@
+//! How a CheckpointTask fails: client settings librdkafka refuses are configuration errors when
+//! the task is created (naming the key the user wrote); a cluster that stays unreachable is
+//! retried with its reason visible until the stop; a panic on a library thread or inside a poll
+//! fails the task. No broker is needed: an unreachable cluster is a loopback port nothing listens
+//! on.
+
+mod support;
+
+use std::net::{Ipv4Addr, TcpListener};
+use std::time::{Duration, Instant};
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
+use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::Error;
+
+use support::runtime::{assert_task_clean, task_config};
+use support::wait_for;
+
+/// Generous bound on anything that should be prompt: only a hang detector.
+const PROMPT: Duration = Duration::from_secs(2);
+const SYNCS: &str = "mm2-offset-syncs.target.internal";
+const CHECKPOINTS: &str = "source.checkpoints.internal";
+
+/// Two embedded clusters with the internal topics, and a task on them that is started.
+fn running_task(extra: &[(&str, &str)]) -> (EmbeddedClusters, CheckpointTask) {
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Source, SYNCS, 1).unwrap();
+    c.create_topic(Side::Target, CHECKPOINTS, 1).unwrap();
+    let (source, target) = (c.bootstrap(Side::Source), c.bootstrap(Side::Target));
+    let mut props = vec![("task.assigned.groups", "g1")];
+    props.extend_from_slice(extra);
+    let task = CheckpointTask::new(task_config(&source, &target, &props)).unwrap();
+    task.start().unwrap();
+    (c, task)
+}
+
+/// Polls until the task says something other than NotReady/NotDue/Emitted, within `within`.
+fn poll_until_settled(task: &CheckpointTask, within: Duration) -> PollStatus {
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(
+            !left.is_zero(),
+            "still running after {within:?}: {:?}",
+            task.stats()
+        );
+        match task.poll(left).expect("poll").status {
+            PollStatus::NotReady | PollStatus::NotDue | PollStatus::Emitted => {}
+            other => return other,
+        }
+    }
+}
+
+/// Stops the task, checks it left no client or thread, and returns how long the stop took.
+fn stop(task: &CheckpointTask) -> Duration {
+    let began = Instant::now();
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    let took = began.elapsed();
+    assert_task_clean(task);
+    took
+}
+
+/// A loopback port with nothing listening on it.
+fn closed_port() -> u16 {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind 127.0.0.1:0");
+    listener.local_addr().expect("local_addr").port()
+}
+
+fn config(props: &[(&str, &str)]) -> MirrorCheckpointConfig {
+    MirrorCheckpointConfig::from_properties(props.iter().copied())
+        .unwrap_or_else(|e| panic!("config: {e}"))
+        .0
+}
+
+/// The key and reason of the configuration error `CheckpointTask::new` gives.
+fn config_error(config: MirrorCheckpointConfig) -> (String, String) {
+    match CheckpointTask::new(config) {
+        Err(Error::Config(e)) => (e.key, e.reason),
+        Err(other) => panic!("not a configuration error: {other:?}"),
+        Ok(_) => panic!("the task was created"),
+    }
+}
+
+#[test]
+fn unknown_client_key_is_a_config_error_naming_the_connector_style_key() {
+    let c = task_config(
+        "127.0.0.1:1",
+        "127.0.0.1:1",
+        &[("source.cluster.consumer.no.such.property", "1")],
+    );
+    let (key, reason) = config_error(c);
+    assert_eq!(key, "source.cluster.consumer.no.such.property");
+    assert!(reason.contains("consumer.no.such.property=1"), "{reason}");
+
+    let c = task_config(
+        "127.0.0.1:1",
+        "127.0.0.1:1",
+        &[("consumer.no.such.property", "1")],
+    );
+    assert_eq!(config_error(c).0, "consumer.no.such.property");
+}
+
+#[test]
+fn unknown_client_key_is_a_config_error_naming_the_dedicated_mode_key() {
+    let c = config(&[
+        ("clusters", "A, B"),
+        ("A.bootstrap.servers", "127.0.0.1:1"),
+        ("B.bootstrap.servers", "127.0.0.1:1"),
+        ("A->B.enabled", "true"),
+        ("A.consumer.no.such.property", "1"),
+    ]);
+    assert_eq!(config_error(c).0, "A.consumer.no.such.property");
+}
+
+#[test]
+fn unknown_security_protocol_is_a_config_error_naming_the_key() {
+    let c = config(&[
+        ("clusters", "A, B"),
+        ("A.bootstrap.servers", "127.0.0.1:1"),
+        ("B.bootstrap.servers", "127.0.0.1:1"),
+        ("A->B.enabled", "true"),
+        ("B.security.protocol", "FOO"),
+    ]);
+    let (key, reason) = config_error(c);
+    assert_eq!(key, "B.security.protocol");
+    assert!(reason.contains("FOO"), "{reason}");
+}
+
+#[test]
+fn tls_and_sasl_client_settings_are_accepted() {
+    let c = task_config(
+        "127.0.0.1:1",
+        "127.0.0.1:1",
+        &[
+            ("source.cluster.security.protocol", "SSL"),
+            ("target.cluster.security.protocol", "SASL_SSL"),
+            ("target.cluster.sasl.mechanisms", "SCRAM-SHA-512"),
+            ("target.cluster.sasl.username", "u"),
+            ("target.cluster.sasl.password", "p"),
+            ("producer.compression.type", "zstd"),
+        ],
+    );
+    CheckpointTask::new(c).expect("TLS, SASL and zstd settings are valid");
+}
+
+#[test]
+fn unreachable_cluster_is_retried_with_its_reason_visible_then_stop_is_prompt() {
+    let down = format!("127.0.0.1:{}", closed_port());
+    let task =
+        CheckpointTask::new(task_config(&down, &down, &[("task.assigned.groups", "g1")])).unwrap();
+    task.start().unwrap();
+    let reason = wait_for(Duration::from_secs(10), "a retry reason", || {
+        task.stats().retry_reason
+    });
+    assert!(
+        reason.contains("target cluster `target` unreachable for") && reason.contains(&down),
+        "{reason}"
+    );
+    // Retried, not failed: the poll says not ready, and there is no fatal error.
+    assert_eq!(
+        task.poll(Duration::from_millis(200)).unwrap().status,
+        PollStatus::NotReady
+    );
+    assert_eq!(task.fatal_error(), None);
+    assert!(task.retry_reason().is_some());
+    let took = stop(&task);
+    assert!(took < PROMPT, "stop took {took:?}");
+}
+
+#[test]
+fn tls_client_on_a_plaintext_listener_fails_with_a_fatal_error_and_stop_is_prompt() {
+    let (_clusters, task) = running_task(&[("target.cluster.security.protocol", "SSL")]);
+    // Within seconds: the failure wakes the waiting poll.
+    assert_eq!(
+        poll_until_settled(&task, Duration::from_secs(5)),
+        PollStatus::Failed
+    );
+    let fatal = task.fatal_error().expect("a fatal error");
+    assert!(fatal.contains("SSL"), "{fatal}");
+    assert_eq!(task.retry_reason(), None);
+    let took = stop(&task);
+    assert!(took < PROMPT, "stop took {took:?}");
+}
+
+#[cfg(feature = "internals")]
+mod injected {
+    use super::*;
+    use mm2_checkpoint::checkpoint_task::faults::Fault;
+
+    #[test]
+    fn a_panic_on_the_tail_thread_fails_the_task() {
+        let (_clusters, task) = running_task(&[]);
+        wait_for(Duration::from_secs(20), "the stores loaded", || {
+            task.poll(Duration::from_millis(100)).unwrap();
+            task.stats().initialized.then_some(())
+        });
+        task.inject_fault(Fault::TailPanics);
+        assert_eq!(
+            poll_until_settled(&task, Duration::from_secs(10)),
+            PollStatus::Failed
+        );
+        let fatal = task.fatal_error().expect("a fatal error");
+        assert!(fatal.contains("tail thread panicked"), "{fatal}");
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
+    #[test]
+    fn a_panic_inside_poll_fails_the_task_and_later_polls_say_failed_not_busy() {
+        let (_clusters, task) = running_task(&[]);
+        task.inject_fault(Fault::PollPanics);
+        assert_eq!(
+            poll_until_settled(&task, Duration::from_secs(20)),
+            PollStatus::Failed
+        );
+        let fatal = task.fatal_error().expect("a fatal error");
+        assert!(fatal.contains("poll panicked"), "{fatal}");
+        assert_eq!(
+            task.poll(Duration::ZERO).expect("not busy").status,
+            PollStatus::Failed
+        );
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+}
