@@ -436,7 +436,7 @@ static void bad_configuration(void) {
     conf_set(conf, "emit.checkpoints.enabled", "true");
     conf_set(conf, "consumer.fetch.wait.max.millis", "5");
     CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
-    CHECK(starts_with(last(), "fetch.wait.max.millis: "));
+    CHECK(starts_with(last(), "consumer.fetch.wait.max.millis: "));
     CHECK_OK(mm_conf_unset(conf, "consumer.fetch.wait.max.millis"));
     conf_set(conf, "emit.checkpoints.enabled", "false");
     /* Still the caller's: usable and freed here. */

@@ -425,16 +425,15 @@ mod tests {
 
     #[test]
     fn load_properties_keeps_the_last_value_of_a_repeated_key_and_checks_only_it() {
-        let conf = Conf(mm_conf_new());
-        let mut err = [0 as c_char; 128];
+        let conf = new_conf();
         let text = CString::new("admin.timeout.ms = -5\ntopics=a\nadmin.timeout.ms = 5\n").unwrap();
-        // SAFETY: live conf, C string, local buffer.
-        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr(), err.as_mut_ptr(), 128) };
+        // SAFETY: live conf, C string.
+        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr()) };
         assert_eq!(r, mm_result::Ok);
         assert_eq!(get(&conf, "admin.timeout.ms").as_deref(), Some("5"));
         let text = CString::new("admin.timeout.ms = 5\nadmin.timeout.ms = -5\n").unwrap();
         // SAFETY: as above.
-        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr(), err.as_mut_ptr(), 128) };
+        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr()) };
         assert_eq!(r, mm_result::InvalidConfig);
     }
 
@@ -479,11 +478,12 @@ mod load_cost {
             let t = std::time::Instant::now();
             let pairs = parse_properties(text.to_str().unwrap()).unwrap().len();
             eprintln!("parse alone: {pairs} pairs in {:?}", t.elapsed());
-            let conf = mm_conf_new();
+            let mut conf = std::ptr::null_mut();
+            // SAFETY: a local out-pointer.
+            assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
             let t = std::time::Instant::now();
             // SAFETY: live conf, C string.
-            let r =
-                unsafe { mm_conf_load_properties(conf, text.as_ptr(), std::ptr::null_mut(), 0) };
+            let r = unsafe { mm_conf_load_properties(conf, text.as_ptr()) };
             let took = t.elapsed();
             assert_eq!(r, mm_result::Ok);
             eprintln!("{n} keys: {took:?} ({:?} per key)", took / n as u32);

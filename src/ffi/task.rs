@@ -112,7 +112,6 @@ pub unsafe extern "C" fn mm_task_new(
         let (parsed, task_out) =
             unsafe { (borrow(conf, "conf")?.parse(), out(task_out, "task_out")?) };
         let (config, warnings) = parsed?;
-        crate::kafka::check_client_settings(&config)?;
         for w in warnings {
             log::warn!("configuration `{}`: {}", w.key, w.message);
         }
@@ -374,25 +373,27 @@ pub unsafe extern "C" fn mm_task_get_stats(
 mod tests {
     use super::*;
     use crate::ffi::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
-    use std::ffi::{CStr, CString};
+    use std::ffi::CString;
 
     #[test]
     fn task_new_rejects_a_client_key_librdkafka_does_not_know_and_names_it() {
-        let conf = mm_conf_new();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
         let text = CString::new(
             "source.cluster.alias=A\nsource.cluster.bootstrap.servers=127.0.0.1:1\n\
              target.cluster.bootstrap.servers=127.0.0.1:1\nconsumer.no.such.property=1\n",
         )
         .unwrap();
-        let mut err = [0 as c_char; 256];
-        // SAFETY: live conf, C string, local buffer.
-        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr(), err.as_mut_ptr(), 256) };
+        // SAFETY: live conf, C string.
+        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr()) };
         assert_eq!(r, mm_result::Ok);
-        // SAFETY: as above.
-        let task = unsafe { mm_task_new(conf, err.as_mut_ptr(), 256) };
+        let mut task = std::ptr::null_mut();
+        // SAFETY: as above, and a local out-pointer.
+        let r = unsafe { mm_task_new(conf, &mut task) };
+        assert_eq!(r, mm_result::InvalidConfig);
         assert!(task.is_null(), "the task was created");
-        // SAFETY: NUL-terminated by the failing call.
-        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        let msg = crate::ffi::boundary::last_error_text();
         assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
         // SAFETY: the failed mm_task_new left the conf to us.
         unsafe { mm_conf_destroy(conf) };

@@ -83,27 +83,3 @@ pub(crate) fn kafka_error(context: impl Into<String>, e: impl KafkaCause) -> cra
         None => crate::Error::kafka_code(context, &e, e.code()),
     }
 }
-
-/// Checks every librdkafka setting of a task's clients now, without making a client (no thread,
-/// no I/O): librdkafka would otherwise reject them only when the scheduler thread creates the
-/// clients, as a fatal error after `start`. A rejected setting is a configuration error naming
-/// the property.
-pub(crate) fn check_client_settings(
-    config: &crate::core::mirror_checkpoint_config::MirrorCheckpointConfig,
-) -> Result<(), crate::Error> {
-    let all = [
-        config.source_admin_config(),
-        config.target_admin_config(),
-        config.target_producer_config(),
-        config.offset_syncs_consumer_config(),
-        config.offset_syncs_admin_config(),
-        config.checkpoints_consumer_config(),
-        config.source_consumer_config(),
-    ];
-    for settings in &all {
-        client_config(settings)
-            .create_native_config()
-            .map_err(|e| kafka_error("checking client settings", e))?;
-    }
-    Ok(())
-}
