@@ -196,8 +196,9 @@ for side in source target; do
     BROKERS+=("$(sed -n 's/^handle=//p' <<<"$out")")
     declare "${side}_bs=$(sed -n 's/^bootstrap=//p' <<<"$out")"
 done
+# 15 s: start-up reads the (missing) checkpoints topic for 5 s before it asks whether it exists.
 # shellcheck disable=SC2154
-"$BUILD/checkpoint" -t 4 "$source_bs" "$target_bs" checkpoints.topic.replication.factor=1 \
+"$BUILD/checkpoint" -t 15 "$source_bs" "$target_bs" checkpoints.topic.replication.factor=1 \
     >"$BUILD/checkpoint-kafka.out" 2>&1 || {
     cat "$BUILD/checkpoint-kafka.out" >&2
     fail "example against real brokers"

@@ -296,8 +296,14 @@ cmd_start() {
     fi
     printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
     if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
-    # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded).
-    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$dir/cluster_id"
+    # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded). Not
+    # one that starts with '-': kafka-storage would take it for an option (as Kafka's own
+    # Uuid.randomUuid avoids too).
+    local id="-"
+    while [ "${id:0:1}" = - ]; do
+        id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    done
+    echo "$id" >"$dir/cluster_id"
     write_log4j "$dir"
     # Armed before the broker exists, so a caller killed during start-up leaves nothing behind.
     if [ -n "$lifeline" ]; then start_watchdog "$dir" "$lifeline" "$owner"; fi

@@ -203,6 +203,18 @@ if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null \
 fi
 log "kafka: $KAFKA_LIBS ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars)"
 
+# ---------------------------------------------------------------- interop (Java MM2)
+
+# interop/ runs Java MirrorMaker 2's own classes against real brokers beside this library
+# (interop/run.sh). Its Maven module names connect-mirror, connect-runtime, kafka-clients and
+# the broker at one version of their own (see interop/pom.xml); resolving them here lets the
+# test stage run without the network. The jars land in ~/.m2 and interop/target/libs.
+if [ -f "$ROOT/interop/pom.xml" ]; then
+    log "resolving interop/pom.xml (Java MM2 $(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/interop/pom.xml"))"
+    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/interop/pom.xml" package -DskipTests >&2 \
+        || die "mvn could not build interop/pom.xml (Java MM2 classes)"
+fi
+
 # ---------------------------------------------------------------- Rust
 
 command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"

@@ -76,6 +76,18 @@ stage "cargo test --all-targets --all-features"
 cargo test --all-targets --all-features || fail "cargo test --all-targets"
 [ -n "$preexisting" ] || check_no_leaked_brokers "cargo test"
 
+# Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for byte;
+# the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
+if [ -f interop/run.sh ]; then
+    stage "interop/run.sh differential"
+    bash interop/run.sh differential || fail "interop/run.sh differential"
+    stage "interop/run.sh churn 30 200000"
+    bash interop/run.sh churn 30 200000 || fail "interop/run.sh churn"
+    [ -n "$preexisting" ] || check_no_leaked_brokers "interop/run.sh"
+else
+    stage "interop/run.sh: not present, skipped"
+fi
+
 if [ -f ffi-tests/run.sh ]; then
     stage "ffi-tests/run.sh"
     bash ffi-tests/run.sh || fail "ffi-tests/run.sh"

@@ -93,6 +93,15 @@ fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prom
     assert_no_leaks();
 }
 
+/// Stops a task when dropped (a second stop is harmless).
+struct StopOnDrop<'a>(&'a CheckpointTask);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.stop();
+    }
+}
+
 /// Every poll outcome of a task, collected by a polling thread.
 type Outcomes = Arc<Mutex<Vec<Result<PollOutcome, String>>>>;
 
@@ -148,6 +157,9 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
                 return;
             }
         });
+        // If an assertion below panics, the scope still joins the poller: stop the task on the
+        // way out so that the poller ends and the test reports its failure instead of hanging.
+        let _stop_on_unwind = StopOnDrop(task);
         let has = |c: &Checkpoint| emitted(&outcomes).contains(c);
         wait_until(Duration::from_secs(30), "the first checkpoints", || {
             emitted(&outcomes).len() >= 3
@@ -158,13 +170,13 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         produce_syncs(&s, SYNCS, &[sync(0, 200, 200)], false);
         commit_group_offsets(&s, "g1", &[("orders", 0, 200, ""), ("orders", 1, 100, "")]);
         wait_until(
-            Duration::from_secs(20),
+            Duration::from_secs(60),
             "the tail applies the new sync",
             || task.stats().syncs_loaded == 5,
         );
         let cycles = task.stats().cycles;
         wait_until(
-            Duration::from_secs(20),
+            Duration::from_secs(60),
             "a cycle runs while the target is down",
             || task.stats().cycles > cycles,
         );
@@ -344,7 +356,7 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
     // Cycles go on without the topic: nothing new to emit, no failure.
     let cycles = task.stats().cycles;
     wait_until(
-        Duration::from_secs(20),
+        Duration::from_secs(60),
         "two cycles after the deletion",
         || {
             let out = task.poll(Duration::from_millis(500)).unwrap();
