@@ -47,6 +47,8 @@ mapfile -t main_sources < <(find "$HERE/src" "$HERE/example" -name '*.java' | so
 mapfile -t test_sources < <(find "$HERE/test" -name '*.java' | sort)
 "$MM2_JAVAC" --release 17 -Xlint:all -Werror -encoding UTF-8 -d "$BUILD/classes" "${main_sources[@]}" \
     || die "javac (API and example)"
+# The struct layout the Panama binding reads, carried as a class-path resource as a jar would.
+cp "$ROOT/include/mm2_checkpoint.layout" "$BUILD/classes/io/mm2checkpoint/" || die "copying the layout file"
 "$MM2_JAVAC" --release 17 -Xlint:all -Werror -encoding UTF-8 -cp "$BUILD/classes" -d "$BUILD/test-classes" \
     "${test_sources[@]}" || die "javac (tests)"
 

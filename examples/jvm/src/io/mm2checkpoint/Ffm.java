@@ -88,6 +88,10 @@ final class Ffm {
             virtualMethod(MEMORY_SEGMENT, "get", MethodType.methodType(long.class, OF_LONG, long.class));
     private static final MethodHandle GET_BYTE =
             virtualMethod(MEMORY_SEGMENT, "get", MethodType.methodType(byte.class, OF_BYTE, long.class));
+    private static final MethodHandle GET_INT =
+            virtualMethod(MEMORY_SEGMENT, "get", MethodType.methodType(int.class, OF_INT, long.class));
+    private static final MethodHandle SET_LONG = virtualMethod(MEMORY_SEGMENT, "set",
+            MethodType.methodType(void.class, OF_LONG, long.class, long.class));
 
     private final Object linker;
     private final Object symbols;
@@ -210,6 +214,16 @@ final class Ffm {
     /** The 64-bit integer at {@code offset} of a segment. */
     static long getLong(Object segment, long offset) {
         return (long) invoke(GET_LONG, segment, LONG, offset);
+    }
+
+    /** The 32-bit integer at {@code offset} of a segment. */
+    static int getInt(Object segment, long offset) {
+        return (int) invoke(GET_INT, segment, INT, offset);
+    }
+
+    /** Stores a 64-bit integer at {@code offset} of a segment. */
+    static void setLong(Object segment, long offset, long value) {
+        invoke(SET_LONG, segment, LONG, offset, value);
     }
 
     /** The byte at {@code offset} of a segment. */

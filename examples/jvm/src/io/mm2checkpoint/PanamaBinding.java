@@ -13,27 +13,31 @@ import java.lang.invoke.MethodType;
  * {@link NativeBinding} over java.lang.foreign (Java 22+), reached through {@link Ffm}. Needs
  * {@code --enable-native-access=ALL-UNNAMED} (or the module's name) to run without warnings.
  *
- * <p>Messages of calls without an {@code errstr} parameter come from {@code mm_last_error},
- * which is per OS thread: it is read right after the failed call on the same thread. (A virtual
- * thread does not move between two downcalls that have no blocking operation between them.)
+ * <p>Every call returns an {@code mm_result}; the message of a failure comes from
+ * {@code mm_last_error} and librdkafka's code from {@code mm_last_error_kafka_code}, both per OS
+ * thread: they are read right after the failed call on the same thread. (A virtual thread does
+ * not move between two downcalls that have no blocking operation between them.) Struct sizes and
+ * offsets come from {@link NativeLayout}, never from constants here.
  */
 final class PanamaBinding implements NativeBinding {
-    /** Bytes of {@code errstr} buffers; the library cuts longer messages at a UTF-8 boundary. */
+    /** Bytes read from {@code mm_last_error}; the library cuts longer messages at a UTF-8 boundary. */
     private static final int ERRSTR_SIZE = 1024;
-    /** sizeof(mm_task_stats): seven uint64, two int64, two uint8, padded to 8. */
-    private static final int TASK_STATS_SIZE = 80;
-    /** sizeof(mm_diagnostics): three uint64. */
-    private static final int DIAGNOSTICS_SIZE = 24;
-    /** sizeof(mm_translation_counts): three uint64. */
-    private static final int TRANSLATION_COUNTS_SIZE = 24;
-    /** sizeof(mm_failover_totals): four uint64. */
-    private static final int FAILOVER_TOTALS_SIZE = 32;
-    /** sizeof(mm_offset_sync_writer_stats): eight uint64 and one uint8, padded to 8. */
-    private static final int WRITER_STATS_SIZE = 72;
+    /** The fields Java reads, in the order of the long[] each NativeBinding method returns. */
+    private static final String[] TASK_STATS = {"checkpoints_emitted", "records_skipped", "syncs_loaded",
+        "checkpoints_loaded", "cycles", "group_offsets_written", "groups", "load_time_us", "last_stop_time_us",
+        "initialized", "checkpoints_load_ok"};
+    private static final String[] DIAGNOSTICS = {"live_clients", "live_threads", "concurrent_client_access"};
+    private static final String[] TRANSLATION_COUNTS = {"records_read", "malformed_records",
+        "negative_offset_records"};
+    private static final String[] FAILOVER_TOTALS = {"partitions", "without_current_offset", "skipped", "reread"};
+    private static final String[] WRITER_STATS = {"records_reported", "syncs_sent", "syncs_delivered",
+        "syncs_failed", "promotions", "pending", "delayed", "outstanding", "closed"};
 
     private final MethodHandle version;
     private final MethodHandle resultStr;
     private final MethodHandle lastError;
+    private final MethodHandle lastErrorKafkaCode;
+    private final MethodHandle versionNum;
     private final MethodHandle diagnosticsGet;
     private final MethodHandle setLogCallback;
     private final MethodHandle confNew;
@@ -102,31 +106,33 @@ final class PanamaBinding implements NativeBinding {
         Ffm ffm = new Ffm(library);
         version = ffm.downcall("mm_version", ADDRESS);
         resultStr = ffm.downcall("mm_result_str", ADDRESS, INT);
-        lastError = ffm.downcall("mm_last_error", null, ADDRESS, LONG);
+        lastError = ffm.downcall("mm_last_error", LONG, ADDRESS, LONG);
+        lastErrorKafkaCode = ffm.downcall("mm_last_error_kafka_code", INT);
+        versionNum = ffm.downcall("mm_version_num", INT);
         diagnosticsGet = ffm.downcall("mm_diagnostics_get", INT, ADDRESS);
         setLogCallback = ffm.downcall("mm_set_log_callback", INT, ADDRESS, ADDRESS, INT);
-        confNew = ffm.downcall("mm_conf_new", ADDRESS);
-        confSet = ffm.downcall("mm_conf_set", INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, LONG);
+        confNew = ffm.downcall("mm_conf_new", INT, ADDRESS);
+        confSet = ffm.downcall("mm_conf_set", INT, ADDRESS, ADDRESS, ADDRESS);
         confDestroy = ffm.downcall("mm_conf_destroy", null, ADDRESS);
-        taskNew = ffm.downcall("mm_task_new", ADDRESS, ADDRESS, ADDRESS, LONG);
+        taskNew = ffm.downcall("mm_task_new", INT, ADDRESS, ADDRESS);
         taskStart = ffm.downcall("mm_task_start", INT, ADDRESS);
         taskPoll = ffm.downcall("mm_task_poll", INT, ADDRESS, INT, ADDRESS);
         taskStop = ffm.downcall("mm_task_stop", INT, ADDRESS);
-        taskDestroy = ffm.downcall("mm_task_destroy", null, ADDRESS);
-        taskFatalError = ffm.downcall("mm_task_fatal_error", INT, ADDRESS, ADDRESS, LONG);
+        taskDestroy = ffm.downcall("mm_task_destroy", INT, ADDRESS);
+        taskFatalError = ffm.downcall("mm_task_fatal_error", INT, ADDRESS, ADDRESS, ADDRESS);
         taskGetStats = ffm.downcall("mm_task_get_stats", INT, ADDRESS, ADDRESS);
-        batchStatus = ffm.downcall("mm_batch_status", INT, ADDRESS);
-        batchLen = ffm.downcall("mm_batch_len", LONG, ADDRESS);
-        batchGroup = ffm.downcall("mm_batch_group", ADDRESS, ADDRESS, LONG, ADDRESS);
-        batchTopic = ffm.downcall("mm_batch_topic", ADDRESS, ADDRESS, LONG, ADDRESS);
-        batchMetadata = ffm.downcall("mm_batch_metadata", ADDRESS, ADDRESS, LONG, ADDRESS);
-        batchPartition = ffm.downcall("mm_batch_partition", INT, ADDRESS, LONG);
-        batchUpstreamOffset = ffm.downcall("mm_batch_upstream_offset", LONG, ADDRESS, LONG);
-        batchDownstreamOffset = ffm.downcall("mm_batch_downstream_offset", LONG, ADDRESS, LONG);
+        batchStatus = ffm.downcall("mm_batch_status", INT, ADDRESS, ADDRESS);
+        batchLen = ffm.downcall("mm_batch_len", INT, ADDRESS, ADDRESS);
+        batchGroup = ffm.downcall("mm_batch_group", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        batchTopic = ffm.downcall("mm_batch_topic", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        batchMetadata = ffm.downcall("mm_batch_metadata", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        batchPartition = ffm.downcall("mm_batch_partition", INT, ADDRESS, LONG, ADDRESS);
+        batchUpstreamOffset = ffm.downcall("mm_batch_upstream_offset", INT, ADDRESS, LONG, ADDRESS);
+        batchDownstreamOffset = ffm.downcall("mm_batch_downstream_offset", INT, ADDRESS, LONG, ADDRESS);
         batchDestroy = ffm.downcall("mm_batch_destroy", null, ADDRESS);
-        embeddedNew = ffm.downcall("mm_embedded_new", ADDRESS, ADDRESS, LONG);
+        embeddedNew = ffm.downcall("mm_embedded_new", INT, ADDRESS);
         embeddedDestroy = ffm.downcall("mm_embedded_destroy", null, ADDRESS);
-        embeddedBootstrap = ffm.downcall("mm_embedded_bootstrap", ADDRESS, ADDRESS, INT);
+        embeddedBootstrap = ffm.downcall("mm_embedded_bootstrap", INT, ADDRESS, INT, ADDRESS, ADDRESS);
         embeddedCreateTopic = ffm.downcall("mm_embedded_create_topic", INT, ADDRESS, INT, ADDRESS, INT);
         embeddedProduceData = ffm.downcall("mm_embedded_produce_data", INT, ADDRESS, INT, ADDRESS, INT, LONG);
         embeddedProduceOffsetSyncs = ffm.downcall("mm_embedded_produce_offset_syncs", INT,
@@ -135,32 +141,33 @@ final class PanamaBinding implements NativeBinding {
                 ADDRESS, INT, ADDRESS, ADDRESS, INT, LONG, ADDRESS);
         embeddedReadCheckpoints = ffm.downcall("mm_embedded_read_checkpoints", INT, ADDRESS, ADDRESS, ADDRESS);
         translateOffsets = ffm.downcall("mm_translate_offsets", INT,
-                ADDRESS, ADDRESS, INT, ADDRESS, INT, ADDRESS, ADDRESS, LONG);
-        translatedNew = ffm.downcall("mm_translated_offsets_new", ADDRESS);
+                ADDRESS, ADDRESS, INT, ADDRESS, INT, ADDRESS);
+        translatedNew = ffm.downcall("mm_translated_offsets_new", INT, ADDRESS);
         translatedAdd = ffm.downcall("mm_translated_offsets_add", INT,
                 ADDRESS, ADDRESS, ADDRESS, INT, LONG, LONG, ADDRESS);
-        translatedLen = ffm.downcall("mm_translated_offsets_len", LONG, ADDRESS);
-        translatedGroup = ffm.downcall("mm_translated_offsets_group", ADDRESS, ADDRESS, LONG, ADDRESS);
-        translatedTopic = ffm.downcall("mm_translated_offsets_topic", ADDRESS, ADDRESS, LONG, ADDRESS);
-        translatedMetadata = ffm.downcall("mm_translated_offsets_metadata", ADDRESS, ADDRESS, LONG, ADDRESS);
-        translatedPartition = ffm.downcall("mm_translated_offsets_partition", INT, ADDRESS, LONG);
-        translatedOffset = ffm.downcall("mm_translated_offsets_offset", LONG, ADDRESS, LONG);
-        translatedUpstreamOffset = ffm.downcall("mm_translated_offsets_upstream_offset", LONG, ADDRESS, LONG);
-        translatedCheckpointsTopic = ffm.downcall("mm_translated_offsets_checkpoints_topic", ADDRESS, ADDRESS, ADDRESS);
+        translatedLen = ffm.downcall("mm_translated_offsets_len", INT, ADDRESS, ADDRESS);
+        translatedGroup = ffm.downcall("mm_translated_offsets_group", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        translatedTopic = ffm.downcall("mm_translated_offsets_topic", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        translatedMetadata = ffm.downcall("mm_translated_offsets_metadata", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        translatedPartition = ffm.downcall("mm_translated_offsets_partition", INT, ADDRESS, LONG, ADDRESS);
+        translatedOffset = ffm.downcall("mm_translated_offsets_offset", INT, ADDRESS, LONG, ADDRESS);
+        translatedUpstreamOffset = ffm.downcall("mm_translated_offsets_upstream_offset", INT, ADDRESS, LONG, ADDRESS);
+        translatedCheckpointsTopic = ffm.downcall("mm_translated_offsets_checkpoints_topic", INT, ADDRESS, ADDRESS,
+                ADDRESS);
         translatedGetCounts = ffm.downcall("mm_translated_offsets_get_counts", INT, ADDRESS, ADDRESS);
         translatedDestroy = ffm.downcall("mm_translated_offsets_destroy", null, ADDRESS);
-        failoverReport = ffm.downcall("mm_failover_report", INT, ADDRESS, ADDRESS, INT, ADDRESS, ADDRESS, LONG);
-        reportLen = ffm.downcall("mm_failover_report_len", LONG, ADDRESS);
-        reportGroup = ffm.downcall("mm_failover_report_group", ADDRESS, ADDRESS, LONG, ADDRESS);
-        reportTopic = ffm.downcall("mm_failover_report_topic", ADDRESS, ADDRESS, LONG, ADDRESS);
-        reportPartition = ffm.downcall("mm_failover_report_partition", INT, ADDRESS, LONG);
-        reportTranslatedOffset = ffm.downcall("mm_failover_report_translated_offset", LONG, ADDRESS, LONG);
-        reportCurrentOffset = ffm.downcall("mm_failover_report_current_offset", LONG, ADDRESS, LONG);
-        reportSkipped = ffm.downcall("mm_failover_report_skipped", LONG, ADDRESS, LONG);
-        reportReread = ffm.downcall("mm_failover_report_reread", LONG, ADDRESS, LONG);
+        failoverReport = ffm.downcall("mm_failover_report", INT, ADDRESS, ADDRESS, INT, ADDRESS);
+        reportLen = ffm.downcall("mm_failover_report_len", INT, ADDRESS, ADDRESS);
+        reportGroup = ffm.downcall("mm_failover_report_group", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        reportTopic = ffm.downcall("mm_failover_report_topic", INT, ADDRESS, LONG, ADDRESS, ADDRESS);
+        reportPartition = ffm.downcall("mm_failover_report_partition", INT, ADDRESS, LONG, ADDRESS);
+        reportTranslatedOffset = ffm.downcall("mm_failover_report_translated_offset", INT, ADDRESS, LONG, ADDRESS);
+        reportCurrentOffset = ffm.downcall("mm_failover_report_current_offset", INT, ADDRESS, LONG, ADDRESS);
+        reportSkipped = ffm.downcall("mm_failover_report_skipped", INT, ADDRESS, LONG, ADDRESS);
+        reportReread = ffm.downcall("mm_failover_report_reread", INT, ADDRESS, LONG, ADDRESS);
         reportGetTotals = ffm.downcall("mm_failover_report_get_totals", INT, ADDRESS, ADDRESS);
         reportDestroy = ffm.downcall("mm_failover_report_destroy", null, ADDRESS);
-        writerNew = ffm.downcall("mm_offset_sync_writer_new", ADDRESS, ADDRESS, ADDRESS, ADDRESS, LONG);
+        writerNew = ffm.downcall("mm_offset_sync_writer_new", INT, ADDRESS, ADDRESS, ADDRESS);
         writerReport = ffm.downcall("mm_offset_sync_writer_report", INT, ADDRESS, ADDRESS, INT, LONG, LONG);
         writerTick = ffm.downcall("mm_offset_sync_writer_tick", INT, ADDRESS);
         writerWaitForCapacity = ffm.downcall("mm_offset_sync_writer_wait_for_capacity", INT, ADDRESS, INT);
@@ -182,6 +189,11 @@ final class PanamaBinding implements NativeBinding {
     }
 
     @Override
+    public int versionNum() {
+        return (int) invoke(versionNum);
+    }
+
+    @Override
     public String resultStr(int code) {
         return Ffm.cString(invoke(resultStr, code));
     }
@@ -189,9 +201,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] diagnostics() {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object out = scope.allocate(DIAGNOSTICS_SIZE);
+            Object out = sized(scope, "mm_diagnostics");
             check((int) invoke(diagnosticsGet, out));
-            return new long[] {Ffm.getLong(out, 0), Ffm.getLong(out, 8), Ffm.getLong(out, 16)};
+            return fields(out, "mm_diagnostics", DIAGNOSTICS);
         }
     }
 
@@ -227,16 +239,17 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public long confNew() {
-        return nonNull(invoke(confNew), "mm_conf_new");
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            check((int) invoke(confNew, out));
+            return Ffm.address(Ffm.getPointer(out, 0));
+        }
     }
 
     @Override
     public void confSet(long conf, String key, String value) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            int r = (int) invoke(confSet, Ffm.pointer(conf), scope.cString(key), scope.cString(value), errstr,
-                    (long) ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) invoke(confSet, Ffm.pointer(conf), scope.cString(key), scope.cString(value)));
         }
     }
 
@@ -248,12 +261,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long taskNew(long conf) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            long task = Ffm.address(invoke(taskNew, Ffm.pointer(conf), errstr, (long) ERRSTR_SIZE));
-            if (task == 0) {
-                throw NativeLibrary.constructorFailure(Mm2Exception.INVALID_CONFIG, Ffm.cString(errstr));
-            }
-            return task;
+            Object out = scope.allocate(8);
+            check((int) invoke(taskNew, Ffm.pointer(conf), out));
+            return Ffm.address(Ffm.getPointer(out, 0));
         }
     }
 
@@ -283,45 +293,45 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public void taskDestroy(long task) {
-        invoke(taskDestroy, Ffm.pointer(task));
+        check((int) invoke(taskDestroy, Ffm.pointer(task)));
     }
 
     @Override
     public String taskFatalError(long task) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            int r = (int) invoke(taskFatalError, Ffm.pointer(task), errstr, (long) ERRSTR_SIZE);
-            if (r == Mm2Exception.FATAL) {
-                return Ffm.cString(errstr);
+            Object size = scope.allocate(8);
+            int r = (int) invoke(taskFatalError, Ffm.pointer(task), Ffm.NULL, size); /* size query */
+            if (r == Mm2Exception.NOT_FOUND) {
+                return null;
             }
-            check(r, errstr);
-            return null;
+            check(r);
+            Object message = scope.allocate(Ffm.getLong(size, 0));
+            check((int) invoke(taskFatalError, Ffm.pointer(task), message, size));
+            return Ffm.cString(message);
         }
     }
 
     @Override
     public long[] taskStats(long task) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object out = scope.allocate(TASK_STATS_SIZE);
+            Object out = sized(scope, "mm_task_stats");
             check((int) invoke(taskGetStats, Ffm.pointer(task), out));
-            long[] fields = new long[11];
-            for (int i = 0; i < 9; i++) {
-                fields[i] = Ffm.getLong(out, 8L * i);
-            }
-            fields[9] = Ffm.getByte(out, 72);
-            fields[10] = Ffm.getByte(out, 73);
-            return fields;
+            return fields(out, "mm_task_stats", TASK_STATS);
         }
     }
 
     @Override
     public int batchStatus(long batch) {
-        return (int) invoke(batchStatus, Ffm.pointer(batch));
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            check((int) invoke(batchStatus, Ffm.pointer(batch), out));
+            return Ffm.getInt(out, 0);
+        }
     }
 
     @Override
     public int batchLen(long batch) {
-        return Math.toIntExact((long) invoke(batchLen, Ffm.pointer(batch)));
+        return len(batchLen, batch);
     }
 
     @Override
@@ -340,30 +350,76 @@ final class PanamaBinding implements NativeBinding {
     }
 
     /** Text of a list entry (batch, translation, report) with its length, so an embedded NUL survives. */
-    private String listText(MethodHandle accessor, long batch, int index, String name) {
+    private String listText(MethodHandle accessor, long list, int index, String name) {
         try (Ffm.Scope scope = Ffm.scope()) {
+            Object text = scope.allocate(8);
             Object len = scope.allocate(8);
-            Object text = invoke(accessor, Ffm.pointer(batch), (long) index, len);
-            if (Ffm.address(text) == 0) {
-                throw NativeLibrary.failure(Mm2Exception.NOT_FOUND, name + ": " + lastErrorText());
-            }
-            return Ffm.text(text, Ffm.getLong(len, 0));
+            check((int) invoke(accessor, Ffm.pointer(list), (long) index, text, len), name);
+            return Ffm.text(Ffm.getPointer(text, 0), Ffm.getLong(len, 0));
         }
+    }
+
+    /** The length of a list. */
+    private int len(MethodHandle accessor, long list) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            check((int) invoke(accessor, Ffm.pointer(list), out));
+            return Math.toIntExact(Ffm.getLong(out, 0));
+        }
+    }
+
+    /** An int32_t accessor of a list entry. */
+    private int int32(MethodHandle accessor, long list, int index) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            check((int) invoke(accessor, Ffm.pointer(list), (long) index, out));
+            return Ffm.getInt(out, 0);
+        }
+    }
+
+    /** An int64_t accessor of a list entry; -1 (Java's "unknown offset") for a value it does not have. */
+    private long int64(MethodHandle accessor, long list, int index) {
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            int r = (int) invoke(accessor, Ffm.pointer(list), (long) index, out);
+            if (r == Mm2Exception.NOT_FOUND) {
+                return -1;
+            }
+            check(r);
+            return Ffm.getLong(out, 0);
+        }
+    }
+
+    /** A struct the library fills, with struct_size set to the size this binding knows. */
+    private static Object sized(Ffm.Scope scope, String struct) {
+        long size = NativeLayout.size(struct);
+        Object out = scope.allocate(size);
+        Ffm.setLong(out, NativeLayout.offset(struct, "struct_size"), size);
+        return out;
+    }
+
+    /** The named 64-bit fields of a filled struct, in order. */
+    private static long[] fields(Object out, String struct, String[] names) {
+        long[] values = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            values[i] = Ffm.getLong(out, NativeLayout.offset(struct, names[i]));
+        }
+        return values;
     }
 
     @Override
     public int batchPartition(long batch, int index) {
-        return (int) invoke(batchPartition, Ffm.pointer(batch), (long) index);
+        return int32(batchPartition, batch, index);
     }
 
     @Override
     public long batchUpstreamOffset(long batch, int index) {
-        return (long) invoke(batchUpstreamOffset, Ffm.pointer(batch), (long) index);
+        return int64(batchUpstreamOffset, batch, index);
     }
 
     @Override
     public long batchDownstreamOffset(long batch, int index) {
-        return (long) invoke(batchDownstreamOffset, Ffm.pointer(batch), (long) index);
+        return int64(batchDownstreamOffset, batch, index);
     }
 
     @Override
@@ -374,12 +430,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long embeddedNew() {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            long e = Ffm.address(invoke(embeddedNew, errstr, (long) ERRSTR_SIZE));
-            if (e == 0) {
-                throw NativeLibrary.constructorFailure(Mm2Exception.KAFKA, Ffm.cString(errstr));
-            }
-            return e;
+            Object out = scope.allocate(8);
+            check((int) invoke(embeddedNew, out));
+            return Ffm.address(Ffm.getPointer(out, 0));
         }
     }
 
@@ -390,11 +443,12 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public String embeddedBootstrap(long embedded, int side) {
-        Object text = invoke(embeddedBootstrap, Ffm.pointer(embedded), side);
-        if (Ffm.address(text) == 0) {
-            throw NativeLibrary.failure(Mm2Exception.INVALID_ARGUMENT, "mm_embedded_bootstrap: " + lastErrorText());
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object text = scope.allocate(8);
+            Object len = scope.allocate(8);
+            check((int) invoke(embeddedBootstrap, Ffm.pointer(embedded), side, text, len), "mm_embedded_bootstrap");
+            return Ffm.text(Ffm.getPointer(text, 0), Ffm.getLong(len, 0));
         }
-        return Ffm.cString(text);
     }
 
     @Override
@@ -446,17 +500,19 @@ final class PanamaBinding implements NativeBinding {
     public long translateOffsets(long targetConf, String sourceAlias, int kind, String groups, int timeoutMs) {
         try (Ffm.Scope scope = Ffm.scope()) {
             Object out = scope.allocate(8);
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            int r = (int) invoke(translateOffsets, Ffm.pointer(targetConf), scope.cString(sourceAlias), kind,
-                    scope.cString(groups), timeoutMs, out, errstr, (long) ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) invoke(translateOffsets, Ffm.pointer(targetConf), scope.cString(sourceAlias), kind,
+                    scope.cString(groups), timeoutMs, out));
             return Ffm.address(Ffm.getPointer(out, 0));
         }
     }
 
     @Override
     public long translatedNew() {
-        return nonNull(invoke(translatedNew), "mm_translated_offsets_new");
+        try (Ffm.Scope scope = Ffm.scope()) {
+            Object out = scope.allocate(8);
+            check((int) invoke(translatedNew, out));
+            return Ffm.address(Ffm.getPointer(out, 0));
+        }
     }
 
     @Override
@@ -470,7 +526,7 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public int translatedLen(long translated) {
-        return Math.toIntExact((long) invoke(translatedLen, Ffm.pointer(translated)));
+        return len(translatedLen, translated);
     }
 
     @Override
@@ -490,38 +546,35 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public int translatedPartition(long translated, int index) {
-        return (int) invoke(translatedPartition, Ffm.pointer(translated), (long) index);
+        return int32(translatedPartition, translated, index);
     }
 
     @Override
     public long translatedOffset(long translated, int index) {
-        return (long) invoke(translatedOffset, Ffm.pointer(translated), (long) index);
+        return int64(translatedOffset, translated, index);
     }
 
     @Override
     public long translatedUpstreamOffset(long translated, int index) {
-        return (long) invoke(translatedUpstreamOffset, Ffm.pointer(translated), (long) index);
+        return int64(translatedUpstreamOffset, translated, index);
     }
 
     @Override
     public String translatedCheckpointsTopic(long translated) {
         try (Ffm.Scope scope = Ffm.scope()) {
+            Object text = scope.allocate(8);
             Object len = scope.allocate(8);
-            Object text = invoke(translatedCheckpointsTopic, Ffm.pointer(translated), len);
-            if (Ffm.address(text) == 0) {
-                throw NativeLibrary.failure(Mm2Exception.NULL_PARAMETER,
-                        "mm_translated_offsets_checkpoints_topic: " + lastErrorText());
-            }
-            return Ffm.text(text, Ffm.getLong(len, 0));
+            check((int) invoke(translatedCheckpointsTopic, Ffm.pointer(translated), text, len));
+            return Ffm.text(Ffm.getPointer(text, 0), Ffm.getLong(len, 0));
         }
     }
 
     @Override
     public long[] translatedCounts(long translated) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object out = scope.allocate(TRANSLATION_COUNTS_SIZE);
+            Object out = sized(scope, "mm_translation_counts");
             check((int) invoke(translatedGetCounts, Ffm.pointer(translated), out));
-            return new long[] {Ffm.getLong(out, 0), Ffm.getLong(out, 8), Ffm.getLong(out, 16)};
+            return fields(out, "mm_translation_counts", TRANSLATION_COUNTS);
         }
     }
 
@@ -534,17 +587,14 @@ final class PanamaBinding implements NativeBinding {
     public long failoverReport(long targetConf, long translated, int timeoutMs) {
         try (Ffm.Scope scope = Ffm.scope()) {
             Object out = scope.allocate(8);
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            int r = (int) invoke(failoverReport, Ffm.pointer(targetConf), Ffm.pointer(translated), timeoutMs, out,
-                    errstr, (long) ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) invoke(failoverReport, Ffm.pointer(targetConf), Ffm.pointer(translated), timeoutMs, out));
             return Ffm.address(Ffm.getPointer(out, 0));
         }
     }
 
     @Override
     public int reportLen(long report) {
-        return Math.toIntExact((long) invoke(reportLen, Ffm.pointer(report)));
+        return len(reportLen, report);
     }
 
     @Override
@@ -559,35 +609,35 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public int reportPartition(long report, int index) {
-        return (int) invoke(reportPartition, Ffm.pointer(report), (long) index);
+        return int32(reportPartition, report, index);
     }
 
     @Override
     public long reportTranslatedOffset(long report, int index) {
-        return (long) invoke(reportTranslatedOffset, Ffm.pointer(report), (long) index);
+        return int64(reportTranslatedOffset, report, index);
     }
 
     @Override
     public long reportCurrentOffset(long report, int index) {
-        return (long) invoke(reportCurrentOffset, Ffm.pointer(report), (long) index);
+        return int64(reportCurrentOffset, report, index);
     }
 
     @Override
     public long reportSkipped(long report, int index) {
-        return (long) invoke(reportSkipped, Ffm.pointer(report), (long) index);
+        return int64(reportSkipped, report, index);
     }
 
     @Override
     public long reportReread(long report, int index) {
-        return (long) invoke(reportReread, Ffm.pointer(report), (long) index);
+        return int64(reportReread, report, index);
     }
 
     @Override
     public long[] reportTotals(long report) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object out = scope.allocate(FAILOVER_TOTALS_SIZE);
+            Object out = sized(scope, "mm_failover_totals");
             check((int) invoke(reportGetTotals, Ffm.pointer(report), out));
-            return new long[] {Ffm.getLong(out, 0), Ffm.getLong(out, 8), Ffm.getLong(out, 16), Ffm.getLong(out, 24)};
+            return fields(out, "mm_failover_totals", FAILOVER_TOTALS);
         }
     }
 
@@ -599,13 +649,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long writerNew(long conf, String offsetSyncsTopic) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object errstr = scope.allocate(ERRSTR_SIZE);
-            long w = Ffm.address(invoke(writerNew, Ffm.pointer(conf), scope.cString(offsetSyncsTopic), errstr,
-                    (long) ERRSTR_SIZE));
-            if (w == 0) {
-                throw NativeLibrary.writerConstructorFailure(Ffm.cString(errstr));
-            }
-            return w;
+            Object out = scope.allocate(8);
+            check((int) invoke(writerNew, Ffm.pointer(conf), scope.cString(offsetSyncsTopic), out));
+            return Ffm.address(Ffm.getPointer(out, 0));
         }
     }
 
@@ -645,14 +691,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] writerStats(long writer) {
         try (Ffm.Scope scope = Ffm.scope()) {
-            Object out = scope.allocate(WRITER_STATS_SIZE);
+            Object out = sized(scope, "mm_offset_sync_writer_stats");
             check((int) invoke(writerGetStats, Ffm.pointer(writer), out));
-            long[] fields = new long[9];
-            for (int i = 0; i < 8; i++) {
-                fields[i] = Ffm.getLong(out, 8L * i);
-            }
-            fields[8] = Ffm.getByte(out, 64);
-            return fields;
+            return fields(out, "mm_offset_sync_writer_stats", WRITER_STATS);
         }
     }
 
@@ -661,17 +702,19 @@ final class PanamaBinding implements NativeBinding {
         invoke(writerDestroy, Ffm.pointer(writer));
     }
 
-    /** Throws for a result other than OK, with this thread's {@code mm_last_error} message. */
+    /** Throws for a result other than OK, with this thread's {@code mm_last_error} message and Kafka code. */
     private void check(int result) {
         if (result != NativeConstants.RESULT_OK) {
-            throw NativeLibrary.failure(result, lastErrorText());
+            int kafkaCode = (int) invoke(lastErrorKafkaCode);
+            throw NativeLibrary.failure(result, lastErrorText(), kafkaCode);
         }
     }
 
-    /** Throws for a result other than OK, with the message the call wrote into {@code errstr}. */
-    private void check(int result, Object errstr) {
+    /** As {@link #check(int)}, naming the function in the message. */
+    private void check(int result, String function) {
         if (result != NativeConstants.RESULT_OK) {
-            throw NativeLibrary.failure(result, Ffm.cString(errstr));
+            int kafkaCode = (int) invoke(lastErrorKafkaCode);
+            throw NativeLibrary.failure(result, function + ": " + lastErrorText(), kafkaCode);
         }
     }
 
@@ -681,13 +724,5 @@ final class PanamaBinding implements NativeBinding {
             invoke(lastError, buf, (long) ERRSTR_SIZE);
             return Ffm.cString(buf);
         }
-    }
-
-    private static long nonNull(Object pointer, String function) {
-        long address = Ffm.address(pointer);
-        if (address == 0) {
-            throw new OutOfMemoryError(function + " returned NULL");
-        }
-        return address;
     }
 }

@@ -64,7 +64,9 @@ public final class LogTest {
         });
         Seen ready = capture.seen.stream().filter(s -> s.message().startsWith("checkpoint task ready")).findFirst()
                 .orElseThrow(() -> new AssertionError("no `checkpoint task ready` record among " + capture.seen));
-        Check.equal("mm2_checkpoint.checkpoint_task", ready.logger(), "logger of the ready record");
+        // The Rust module path with dots (it moves when modules do; the shape is what is pinned).
+        Check.isTrue(ready.logger().startsWith("mm2_checkpoint.") && ready.logger().contains("checkpoint_task"),
+                "logger of the ready record: " + ready.logger());
         Check.equal(java.util.logging.Level.INFO, ready.level(), "level of the ready record");
         Check.isTrue(!ready.thread().equals(testThread), "the ready record came from a library thread, not "
                 + ready.thread());
