@@ -31,33 +31,48 @@ static void log_to_stderr(void *opaque, int level, const char *target, const cha
     fprintf(stderr, "%-5s %s: %s\n", names[level >= 1 && level <= 5 ? level : 0], target, message);
 }
 
-static int set(mm_conf_t *conf, const char *key, const char *value) {
-    char err[512];
-    if (mm_conf_set(conf, key, value, err, sizeof err) != MM_RESULT_OK) {
-        fprintf(stderr, "checkpoint: %s\n", err);
-        return -1;
+/* Prints why the last call failed: every failure's text is read from mm_last_error. */
+static mm_result report(const char *what, mm_result r) {
+    if (r != MM_RESULT_OK) {
+        char err[512];
+        mm_last_error(err, sizeof err);
+        fprintf(stderr, "checkpoint: %s: %s (%s)\n", what, mm_result_str(r), err);
     }
-    return 0;
+    return r;
+}
+
+static int set(mm_conf_t *conf, const char *key, const char *value) {
+    return report("configuration", mm_conf_set(conf, key, value)) == MM_RESULT_OK ? 0 : -1;
 }
 
 static void print_batch(const mm_batch_t *batch) {
-    for (size_t i = 0; i < mm_batch_len(batch); i++) {
-        printf("checkpoint: group %s  %s-%d  upstream %lld -> downstream %lld  metadata \"%s\"\n",
-               mm_batch_group(batch, i, NULL), mm_batch_topic(batch, i, NULL), mm_batch_partition(batch, i),
-               (long long)mm_batch_upstream_offset(batch, i), (long long)mm_batch_downstream_offset(batch, i),
-               mm_batch_metadata(batch, i, NULL));
+    size_t n = 0;
+    mm_batch_len(batch, &n);
+    for (size_t i = 0; i < n; i++) {
+        const char *group = NULL, *topic = NULL, *metadata = NULL;
+        int32_t partition = -1;
+        int64_t upstream = -1, downstream = -1;
+        /* Every accessor succeeds for an index below the length. */
+        if (mm_batch_group(batch, i, &group, NULL) || mm_batch_topic(batch, i, &topic, NULL) ||
+            mm_batch_metadata(batch, i, &metadata, NULL) || mm_batch_partition(batch, i, &partition) ||
+            mm_batch_upstream_offset(batch, i, &upstream) || mm_batch_downstream_offset(batch, i, &downstream))
+            continue;
+        printf("checkpoint: group %s  %s-%d  upstream %lld -> downstream %lld  metadata \"%s\"\n", group, topic,
+               partition, (long long)upstream, (long long)downstream, metadata);
     }
     fflush(stdout);
 }
 
+static const char *bootstrap(const mm_embedded_t *e, int side) {
+    const char *servers = "";
+    mm_embedded_bootstrap(e, side, &servers, NULL);
+    return servers;
+}
+
 /* Embedded mode: what a MirrorSourceTask and a consumer would have left on the source. */
 static mm_embedded_t *embedded_setup(mm_conf_t *conf) {
-    char err[512];
-    mm_embedded_t *e = mm_embedded_new(err, sizeof err);
-    if (!e) {
-        fprintf(stderr, "checkpoint: embedded clusters: %s\n", err);
-        return NULL;
-    }
+    mm_embedded_t *e = NULL;
+    if (report("embedded clusters", mm_embedded_new(&e)) != MM_RESULT_OK) return NULL;
     int64_t upstream[] = {0, 100, 200}, downstream[] = {0, 80, 160};
     if (mm_embedded_create_topic(e, MM_SIDE_SOURCE, "orders", 1) != MM_RESULT_OK ||
         mm_embedded_create_topic(e, MM_SIDE_SOURCE, "mm2-offset-syncs.target.internal", 1) != MM_RESULT_OK ||
@@ -67,17 +82,18 @@ static mm_embedded_t *embedded_setup(mm_conf_t *conf) {
                                          upstream, downstream, 3) != MM_RESULT_OK ||
         mm_embedded_commit_offset(e, MM_SIDE_SOURCE, "billing", "orders", 0, 200, "committed by billing") !=
             MM_RESULT_OK ||
-        set(conf, "source.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE)) ||
-        set(conf, "target.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET)) ||
+        set(conf, "source.cluster.bootstrap.servers", bootstrap(e, MM_SIDE_SOURCE)) ||
+        set(conf, "target.cluster.bootstrap.servers", bootstrap(e, MM_SIDE_TARGET)) ||
         /* The mock broker cannot list groups: name them. */
         set(conf, "task.assigned.groups", "billing")) {
+        char err[512];
         mm_last_error(err, sizeof err);
         fprintf(stderr, "checkpoint: embedded setup: %s\n", err);
         mm_embedded_destroy(e);
         return NULL;
     }
-    printf("checkpoint: embedded source %s, target %s\n", mm_embedded_bootstrap(e, MM_SIDE_SOURCE),
-           mm_embedded_bootstrap(e, MM_SIDE_TARGET));
+    printf("checkpoint: embedded source %s, target %s\n", bootstrap(e, MM_SIDE_SOURCE),
+           bootstrap(e, MM_SIDE_TARGET));
     return e;
 }
 
@@ -123,9 +139,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     printf("checkpoint: library %s (header %s)\n", mm_version(), MM2_CHECKPOINT_VERSION);
+    if (mm_version_num() != MM2_CHECKPOINT_VERSION_NUM) {
+        fprintf(stderr, "checkpoint: built against header %s, running with library %s\n", MM2_CHECKPOINT_VERSION,
+                mm_version());
+        return 1;
+    }
     mm_set_log_callback(log_to_stderr, NULL, MM_LOG_LEVEL_INFO);
 
-    mm_conf_t *conf = mm_conf_new();
+    mm_conf_t *conf = NULL;
+    if (report("configuration", mm_conf_new(&conf)) != MM_RESULT_OK) return 1;
     if (set(conf, "source.cluster.alias", "source") || set(conf, "target.cluster.alias", "target") ||
         set(conf, "emit.checkpoints.interval.seconds", "5")) {
         mm_conf_destroy(conf);
@@ -158,10 +180,8 @@ int main(int argc, char **argv) {
         }
     }
 
-    char err[512];
-    mm_task_t *task = mm_task_new(conf, err, sizeof err);
-    if (!task) {
-        fprintf(stderr, "checkpoint: %s\n", err);
+    mm_task_t *task = NULL;
+    if (report("task", mm_task_new(conf, &task)) != MM_RESULT_OK) {
         mm_conf_destroy(conf); /* still ours when mm_task_new fails */
         mm_embedded_destroy(e);
         return 1;
@@ -175,9 +195,8 @@ int main(int argc, char **argv) {
     sigaddset(&stopper.signals, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &stopper.signals, NULL);
     pthread_t stopper_thread;
-    if (mm_task_start(task) != MM_RESULT_OK || pthread_create(&stopper_thread, NULL, stop_on_signal, &stopper)) {
-        mm_last_error(err, sizeof err);
-        fprintf(stderr, "checkpoint: start: %s\n", err);
+    if (report("start", mm_task_start(task)) != MM_RESULT_OK ||
+        pthread_create(&stopper_thread, NULL, stop_on_signal, &stopper)) {
         mm_task_destroy(task);
         mm_embedded_destroy(e);
         return 1;
@@ -187,19 +206,19 @@ int main(int argc, char **argv) {
     for (;;) {
         mm_batch_t *batch = NULL;
         mm_result r = mm_task_poll(task, 1000, &batch);
-        if (r != MM_RESULT_OK) {
-            mm_last_error(err, sizeof err);
-            fprintf(stderr, "checkpoint: poll: %s (%s); retrying\n", mm_result_str(r), err);
-            continue;
-        }
-        mm_poll_status status = mm_batch_status(batch);
+        if (report("poll (retrying)", r) != MM_RESULT_OK) continue;
+        mm_poll_status status = MM_POLL_STATUS_NONE;
+        size_t n = 0;
+        mm_batch_status(batch, &status);
+        mm_batch_len(batch, &n);
         print_batch(batch);
-        written += (long)mm_batch_len(batch);
+        written += (long)n;
         mm_batch_destroy(batch);
         if (status == MM_POLL_STATUS_STOPPED) break;
         if (status == MM_POLL_STATUS_FAILED) {
-            mm_task_fatal_error(task, err, sizeof err);
-            fprintf(stderr, "checkpoint: fatal: %s\n", err);
+            char err[512];
+            size_t size = sizeof err;
+            if (mm_task_fatal_error(task, err, &size) == MM_RESULT_OK) fprintf(stderr, "checkpoint: fatal: %s\n", err);
             break;
         }
         if (embedded_mode && written > 0) {
@@ -211,7 +230,8 @@ int main(int argc, char **argv) {
     double t0 = now_ms();
     mm_result stopped = mm_task_stop(task);
     if (stopper.stop_ms < 0) stopper.stop_ms = now_ms() - t0;
-    mm_task_stats stats;
+    /* struct_size lets a program built against this header run with a later library. */
+    mm_task_stats stats = {.struct_size = sizeof stats};
     mm_task_get_stats(task, &stats);
     printf("checkpoint: %llu checkpoints in %llu cycles, %llu offset syncs loaded; stop took %.1f ms (%s)\n",
            (unsigned long long)stats.checkpoints_emitted, (unsigned long long)stats.cycles,
@@ -221,8 +241,9 @@ int main(int argc, char **argv) {
     int status = 0;
     if (embedded_mode) {
         mm_batch_t *topic = NULL;
+        size_t n = 0;
         if (written == 0 || mm_embedded_read_checkpoints(e, "source.checkpoints.internal", &topic) != MM_RESULT_OK ||
-            mm_batch_len(topic) == 0) {
+            mm_batch_len(topic, &n) != MM_RESULT_OK || n == 0) {
             fprintf(stderr, "checkpoint: no checkpoint reached the target's checkpoints topic\n");
             status = 1;
         } else {

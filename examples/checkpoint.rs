@@ -291,10 +291,24 @@ fn run_with_config(file: &str) -> Result<(), String> {
     let began = Instant::now();
     let mut ready = false;
     let mut last_waiting_note = Instant::now();
+    let mut owned_before = None;
     while !interrupted.load(Ordering::SeqCst) {
         let out = task
             .poll(Duration::from_secs(5))
             .map_err(|err| err.to_string())?;
+        // With task.assignment=group: say which coordination partitions this process owns
+        // whenever that changes (scripts and tests watch these lines).
+        let (owned, _pending) = task.coordination_partitions();
+        let group_mode_news = !owned.is_empty() || owned_before.is_some();
+        if group_mode_news && owned_before.as_ref() != Some(&owned) {
+            let list: Vec<String> = owned.iter().map(i32::to_string).collect();
+            let ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis())
+                .unwrap_or(0);
+            println!("owned-partitions {ms} [{}]", list.join(","));
+            owned_before = Some(owned);
+        }
         match out.status {
             PollStatus::Emitted => {
                 let stats = task.stats();

@@ -64,6 +64,25 @@ static inline void check_failed(void) { __atomic_add_fetch(&checks_failed, 1, __
         }                                                                               \
     } while (0)
 
+/* An accessor that must succeed, as an expression (GNU statement expressions, which gcc and
+ * clang accept in C11 mode): the text or value it wrote, or NULL / 0 after a failed check. */
+#define GET_TEXT_LEN(len_out, fn, ...)                                                  \
+    __extension__({                                                                     \
+        const char *text_ = NULL;                                                       \
+        CHECK_OK(fn(__VA_ARGS__, &text_, len_out));                                     \
+        text_;                                                                          \
+    })
+#define GET_TEXT(fn, ...) GET_TEXT_LEN(NULL, fn, __VA_ARGS__)
+#define GET_VALUE(type, fn, ...)                                                        \
+    __extension__({                                                                     \
+        type value_ = (type)0;                                                          \
+        CHECK_OK(fn(__VA_ARGS__, &value_));                                             \
+        value_;                                                                         \
+    })
+
+/* A struct the library fills, with its struct_size set. */
+#define SIZED(type) ((type){.struct_size = sizeof(type)})
+
 static inline int starts_with(const char *s, const char *prefix) {
     return s && strncmp(s, prefix, strlen(prefix)) == 0;
 }
@@ -87,9 +106,10 @@ static inline long env_long(const char *name, long fallback) {
 /* Source: `orders` (2 partitions) and the offset-syncs topic; target: `source.orders` and the
  * checkpoints topic, as DefaultReplicationPolicy names them for aliases source -> target. */
 static inline mm_embedded_t *embedded_clusters(void) {
-    char err[256] = "";
-    mm_embedded_t *e = mm_embedded_new(err, sizeof err);
-    if (!e) {
+    mm_embedded_t *e = NULL;
+    if (mm_embedded_new(&e) != MM_RESULT_OK) {
+        char err[256];
+        mm_last_error(err, sizeof err);
         fprintf(stderr, "mm_embedded_new: %s\n", err);
         exit(1);
     }
@@ -101,22 +121,46 @@ static inline mm_embedded_t *embedded_clusters(void) {
 }
 
 static inline void conf_set(mm_conf_t *conf, const char *key, const char *value) {
-    char err[256] = "";
-    if (mm_conf_set(conf, key, value, err, sizeof err) != MM_RESULT_OK) {
+    if (mm_conf_set(conf, key, value) != MM_RESULT_OK) {
+        char err[256];
+        mm_last_error(err, sizeof err);
         fprintf(stderr, "mm_conf_set(%s, %s): %s\n", key, value, err);
         exit(1);
     }
 }
 
+static inline mm_conf_t *new_conf(void) {
+    mm_conf_t *conf = NULL;
+    REQUIRE(mm_conf_new(&conf) == MM_RESULT_OK && conf != NULL);
+    return conf;
+}
+
+static inline const char *bootstrap(const mm_embedded_t *e, int side) {
+    const char *servers = NULL;
+    REQUIRE(mm_embedded_bootstrap(e, side, &servers, NULL) == MM_RESULT_OK);
+    return servers;
+}
+
+/* A new task, or exit with the reason. */
+static inline mm_task_t *new_task_from(mm_conf_t *conf) {
+    mm_task_t *task = NULL;
+    if (mm_task_new(conf, &task) != MM_RESULT_OK) {
+        char err[256];
+        mm_last_error(err, sizeof err);
+        fprintf(stderr, "mm_task_new: %s\n", err);
+        exit(1);
+    }
+    return task;
+}
+
 /* A flow source -> target on the embedded clusters, checkpointing groups g1 and g2 every
  * second (the mock broker cannot list groups). */
 static inline mm_conf_t *embedded_conf(const mm_embedded_t *e) {
-    mm_conf_t *conf = mm_conf_new();
-    REQUIRE(conf != NULL);
+    mm_conf_t *conf = new_conf();
     conf_set(conf, "source.cluster.alias", "source");
     conf_set(conf, "target.cluster.alias", "target");
-    conf_set(conf, "source.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
-    conf_set(conf, "target.cluster.bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
+    conf_set(conf, "source.cluster.bootstrap.servers", bootstrap(e, MM_SIDE_SOURCE));
+    conf_set(conf, "target.cluster.bootstrap.servers", bootstrap(e, MM_SIDE_TARGET));
     conf_set(conf, "task.assigned.groups", "g1,g2");
     conf_set(conf, "emit.checkpoints.interval.seconds", "1");
     return conf;
@@ -145,7 +189,7 @@ static inline void *poll_until_stopped(void *arg) {
             p->errors++;
             continue;
         }
-        p->last = mm_batch_status(b);
+        p->last = GET_VALUE(mm_poll_status, mm_batch_status, b);
         mm_batch_destroy(b);
         if (p->last == MM_POLL_STATUS_STOPPED || p->last == MM_POLL_STATUS_FAILED) return NULL;
     }

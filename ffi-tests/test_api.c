@@ -11,21 +11,29 @@ static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, "checkpoint tas
 
 static void version_and_results(void) {
     CHECK(strcmp(mm_version(), MM2_CHECKPOINT_VERSION) == 0);
+    CHECK(mm_version_num() == MM2_CHECKPOINT_VERSION_NUM);
+    CHECK(MM2_CHECKPOINT_VERSION_NUM ==
+          ((MM2_CHECKPOINT_VERSION_MAJOR << 16) | (MM2_CHECKPOINT_VERSION_MINOR << 8) | MM2_CHECKPOINT_VERSION_PATCH));
     CHECK(starts_with(mm_result_str(MM_RESULT_OK), "MM_RESULT_OK:"));
     CHECK(starts_with(mm_result_str(MM_RESULT_BUFFER_TOO_SMALL), "MM_RESULT_BUFFER_TOO_SMALL:"));
     CHECK(strcmp(mm_result_str(-1), "MM_RESULT_UNKNOWN") == 0);
     char last[64];
     mm_last_error(last, sizeof last); /* whatever it holds, it is terminated */
     CHECK(strlen(last) < sizeof last);
+    /* A failure sets the message and no Kafka code; the next success clears both. */
+    CHECK_RESULT(mm_conf_new(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(mm_last_error(last, sizeof last) == strlen("`conf_out` is NULL"));
+    CHECK(strcmp(last, "`conf_out` is NULL") == 0);
+    CHECK(mm_last_error_kafka_code() == 0);
+    mm_conf_t *c = new_conf();
+    CHECK(mm_last_error(last, sizeof last) == 0 && last[0] == '\0');
+    mm_conf_destroy(c);
 }
 
 static void conf_round_trip(void) {
-    mm_conf_t *conf = mm_conf_new();
-    REQUIRE(conf != NULL);
-    char err[128] = "";
-    CHECK_OK(mm_conf_set(conf, "topics", "orders", err, sizeof err));
-    CHECK_OK(mm_conf_load_properties(conf, "# an mm2.properties excerpt\ngroups = g.*\nsource.cluster.alias = A\n",
-                                     err, sizeof err));
+    mm_conf_t *conf = new_conf();
+    CHECK_OK(mm_conf_set(conf, "topics", "orders"));
+    CHECK_OK(mm_conf_load_properties(conf, "# an mm2.properties excerpt\ngroups = g.*\nsource.cluster.alias = A\n"));
     size_t count = 0;
     CHECK_OK(mm_conf_count(conf, &count));
     CHECK(count == 3);
@@ -38,7 +46,8 @@ static void conf_round_trip(void) {
     CHECK_OK(mm_conf_get(conf, "groups", value, &size));
     CHECK(strcmp(value, "g.*") == 0);
 
-    mm_conf_t *copy = mm_conf_dup(conf);
+    mm_conf_t *copy = NULL;
+    CHECK_OK(mm_conf_dup(conf, &copy));
     REQUIRE(copy != NULL);
     CHECK_OK(mm_conf_unset(conf, "groups"));
     size = sizeof value;
@@ -77,23 +86,23 @@ static const struct expected EXPECTED[] = {
 
 /* Finds every expected checkpoint exactly once in the batch. */
 static void check_batch(const mm_batch_t *b, const char *what) {
-    size_t n = mm_batch_len(b);
+    size_t n = GET_VALUE(size_t, mm_batch_len, b);
     CHECK(n == 3);
     for (size_t want = 0; want < 3; want++) {
         const struct expected *x = &EXPECTED[want];
         int found = 0;
         for (size_t i = 0; i < n; i++) {
             size_t group_len = 0, topic_len = 0, meta_len = 0;
-            const char *group = mm_batch_group(b, i, &group_len);
-            const char *topic = mm_batch_topic(b, i, &topic_len);
-            const char *meta = mm_batch_metadata(b, i, &meta_len);
+            const char *group = GET_TEXT_LEN(&group_len, mm_batch_group, b, i);
+            const char *topic = GET_TEXT_LEN(&topic_len, mm_batch_topic, b, i);
+            const char *meta = GET_TEXT_LEN(&meta_len, mm_batch_metadata, b, i);
             REQUIRE(group && topic && meta);
             CHECK(group_len == strlen(group) && topic_len == strlen(topic) && meta_len == strlen(meta));
             if (strcmp(group, x->group) == 0 && strcmp(topic, "source.orders") == 0 &&
-                mm_batch_partition(b, i) == x->partition) {
+                GET_VALUE(int32_t, mm_batch_partition, b, i) == x->partition) {
                 found++;
-                CHECK(mm_batch_upstream_offset(b, i) == x->upstream);
-                CHECK(mm_batch_downstream_offset(b, i) == x->downstream);
+                CHECK(GET_VALUE(int64_t, mm_batch_upstream_offset, b, i) == x->upstream);
+                CHECK(GET_VALUE(int64_t, mm_batch_downstream_offset, b, i) == x->downstream);
                 CHECK(strcmp(meta, x->metadata) == 0);
             }
         }
@@ -103,21 +112,22 @@ static void check_batch(const mm_batch_t *b, const char *what) {
             checks_failed++;
         }
     }
-    /* Past the end: the documented fallbacks. */
-    CHECK(mm_batch_group(b, n, NULL) == NULL);
-    CHECK(mm_batch_partition(b, n) == -1);
+    /* Past the end: INVALID_ARGUMENT, outputs untouched. */
+    const char *text = "untouched";
+    int32_t partition = 77;
+    CHECK_RESULT(mm_batch_group(b, n, &text, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_batch_partition(b, n, &partition), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(strcmp(text, "untouched") == 0 && partition == 77);
 }
 
 static void end_to_end(void) {
     mm_embedded_t *e = embedded_clusters();
-    CHECK(strncmp(mm_embedded_bootstrap(e, MM_SIDE_SOURCE), "127.0.0.1:", 10) == 0);
-    CHECK(strcmp(mm_embedded_bootstrap(e, MM_SIDE_SOURCE), mm_embedded_bootstrap(e, MM_SIDE_TARGET)) != 0);
+    CHECK(strncmp(bootstrap(e, MM_SIDE_SOURCE), "127.0.0.1:", 10) == 0);
+    CHECK(strcmp(bootstrap(e, MM_SIDE_SOURCE), bootstrap(e, MM_SIDE_TARGET)) != 0);
     seed(e);
 
     mm_conf_t *conf = embedded_conf(e);
-    char err[256] = "";
-    mm_task_t *task = mm_task_new(conf, err, sizeof err);
-    REQUIRE(task != NULL); /* conf now belongs to the task */
+    mm_task_t *task = new_task_from(conf); /* conf now belongs to the task */
     CHECK_OK(mm_task_start(task));
 
     mm_batch_t *batch = NULL;
@@ -131,12 +141,12 @@ static void end_to_end(void) {
             char last[256];
             mm_last_error(last, sizeof last);
             fprintf(stderr, "poll: %s (%s); retrying\n", mm_result_str(r), last);
-        } else if (mm_batch_status(b) == MM_POLL_STATUS_EMITTED && mm_batch_len(b) > 0) {
+        } else if (GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_EMITTED && GET_VALUE(size_t, mm_batch_len, b) > 0) {
             batch = b;
             break;
         } else {
-            CHECK(mm_batch_status(b) == MM_POLL_STATUS_NOT_READY || mm_batch_status(b) == MM_POLL_STATUS_NOT_DUE ||
-                  mm_batch_status(b) == MM_POLL_STATUS_EMITTED);
+            CHECK(GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_NOT_READY || GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_NOT_DUE ||
+                  GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_EMITTED);
             mm_batch_destroy(b);
         }
         REQUIRE(now_ms() < deadline);
@@ -146,12 +156,13 @@ static void end_to_end(void) {
 
     mm_batch_t *written = NULL;
     CHECK_OK(mm_embedded_read_checkpoints(e, CHECKPOINTS_TOPIC, &written));
-    CHECK(mm_batch_status(written) == MM_POLL_STATUS_NONE);
+    CHECK(GET_VALUE(mm_poll_status, mm_batch_status, written) == MM_POLL_STATUS_NONE);
     check_batch(written, "checkpoints topic");
     mm_batch_destroy(written);
 
-    mm_task_stats stats;
+    mm_task_stats stats = SIZED(mm_task_stats);
     CHECK_OK(mm_task_get_stats(task, &stats));
+    CHECK(stats.struct_size == sizeof stats);
     CHECK(stats.initialized == 1);
     CHECK(stats.checkpoints_emitted == 3);
     CHECK(stats.syncs_loaded == 3);
@@ -161,7 +172,7 @@ static void end_to_end(void) {
 
     mm_partition_statuses_t *st = NULL;
     CHECK_OK(mm_task_partition_statuses(task, &st));
-    size_t n = mm_partition_statuses_len(st);
+    size_t n = GET_VALUE(size_t, mm_partition_statuses_len, st);
     /* The three checkpointed partitions, plus any the cycle looked at and skipped (g2 has no
      * commit on orders-1: the mock answers "all partitions" with nothing, so known ones are
      * asked for). */
@@ -169,19 +180,21 @@ static void end_to_end(void) {
     size_t with_checkpoint = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = 0;
-        const char *group = mm_partition_statuses_group(st, i, &len);
+        const char *group = GET_TEXT_LEN(&len, mm_partition_statuses_group, st, i);
         CHECK(group && len == 2);
-        CHECK(strcmp(mm_partition_statuses_topic(st, i, NULL), "orders") == 0);
-        CHECK(mm_partition_statuses_partition(st, i) >= 0);
-        const char *reason = mm_partition_statuses_reason(st, i, &len);
+        CHECK(strcmp(GET_TEXT(mm_partition_statuses_topic, st, i), "orders") == 0);
+        CHECK(GET_VALUE(int32_t, mm_partition_statuses_partition, st, i) >= 0);
+        const char *reason = NULL;
+        mm_result has_reason = mm_partition_statuses_reason(st, i, &reason, &len);
+        CHECK(has_reason == MM_RESULT_OK || has_reason == MM_RESULT_NOT_FOUND);
         int64_t up = -1, down = -1;
         const char *meta = NULL;
         size_t meta_len = 99;
         mm_result r = mm_partition_statuses_last_checkpoint(st, i, &up, &down, &meta, &meta_len);
-        if (reason) {
+        if (has_reason == MM_RESULT_OK) {
             CHECK(len == strlen(reason));
             CHECK(r == MM_RESULT_NOT_FOUND && up == -1 && meta == NULL);
-            printf("test_api: %s orders-%d skipped: %s\n", group, mm_partition_statuses_partition(st, i), reason);
+            printf("test_api: %s orders-%d skipped: %s\n", group, GET_VALUE(int32_t, mm_partition_statuses_partition, st, i), reason);
         } else {
             CHECK_OK(r);
             CHECK(up >= 50 && down >= 40 && meta && meta_len == strlen(meta));
@@ -189,26 +202,34 @@ static void end_to_end(void) {
         }
     }
     CHECK(with_checkpoint == 3);
-    CHECK_RESULT(mm_partition_statuses_last_checkpoint(st, n, NULL, NULL, NULL, NULL), MM_RESULT_NOT_FOUND);
+    CHECK_RESULT(mm_partition_statuses_last_checkpoint(st, n, NULL, NULL, NULL, NULL), MM_RESULT_INVALID_ARGUMENT);
     mm_partition_statuses_destroy(st);
 
     /* sync.group.offsets.enabled is off: no results, but a valid empty list. */
     mm_group_sync_results_t *gs = NULL;
     CHECK_OK(mm_task_group_offset_sync_results(task, &gs));
-    CHECK(mm_group_sync_results_len(gs) == 0);
-    CHECK(mm_group_sync_results_group(gs, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_topic(gs, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_partition(gs, 0) == -1);
-    CHECK(mm_group_sync_results_written_offset(gs, 0) == -1);
-    CHECK(mm_group_sync_results_reason(gs, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_error(gs, 0, NULL) == NULL);
+    CHECK(GET_VALUE(size_t, mm_group_sync_results_len, gs) == 0);
+    const char *none = NULL;
+    int32_t p32 = 0;
+    int64_t p64 = 0;
+    CHECK_RESULT(mm_group_sync_results_group(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_group_sync_results_topic(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_group_sync_results_partition(gs, 0, &p32), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_group_sync_results_written_offset(gs, 0, &p64), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_group_sync_results_reason(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_group_sync_results_error(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(none == NULL && p32 == 0 && p64 == 0);
     mm_group_sync_results_destroy(gs);
 
     char fatal[64] = "unchanged";
-    CHECK_OK(mm_task_fatal_error(task, fatal, sizeof fatal));
-    CHECK(fatal[0] == '\0');
+    size_t fatal_size = sizeof fatal;
+    CHECK_RESULT(mm_task_fatal_error(task, fatal, &fatal_size), MM_RESULT_NOT_FOUND);
+    CHECK(strcmp(fatal, "unchanged") == 0);
+    /* Loaded: start-up retries nothing. */
+    CHECK_RESULT(mm_task_retry_reason(task, fatal, &fatal_size), MM_RESULT_NOT_FOUND);
+    CHECK(strcmp(fatal, "unchanged") == 0);
 
-    mm_diagnostics d;
+    mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));
     CHECK(d.live_clients > 0 && d.live_threads > 0);
 
@@ -219,7 +240,7 @@ static void end_to_end(void) {
     CHECK(stats.last_stop_time_us >= 0);
     CHECK_OK(mm_diagnostics_get(&d));
     CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
-    mm_task_destroy(task);
+    CHECK_OK(mm_task_destroy(task));
     mm_embedded_destroy(e);
     printf("test_api: end to end after %d polls, stop took %.1f ms\n", polls, stop_ms);
 }
@@ -232,14 +253,12 @@ static void end_to_end(void) {
 /* A mirror written in C: 200 records of orders-0 and 50 of orders-1 copied, each reported to
  * the offset-sync writer once the target acknowledged it. */
 static void mirror_with_the_writer(const mm_embedded_t *e) {
-    mm_conf_t *conf = mm_conf_new();
-    REQUIRE(conf);
-    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    mm_conf_t *conf = new_conf();
+    conf_set(conf, "bootstrap.servers", bootstrap(e, MM_SIDE_SOURCE));
     conf_set(conf, "offset.lag.max", "10");
     conf_set(conf, "offset.flush.interval.ms", "600000");
-    char err[256] = "";
-    mm_offset_sync_writer_t *w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
-    if (!w) fprintf(stderr, "mm_offset_sync_writer_new: %s\n", err);
+    mm_offset_sync_writer_t *w = NULL;
+    CHECK_OK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, &w));
     REQUIRE(w);
     mm_conf_destroy(conf); /* the writer copied what it needs */
     for (int64_t i = 0; i < 200; i++) {
@@ -248,7 +267,7 @@ static void mirror_with_the_writer(const mm_embedded_t *e) {
         if (i < 50) CHECK_OK(mm_offset_sync_writer_report(w, "orders", 1, i, i + FILLER1));
         if (i % 20 == 0) CHECK_OK(mm_offset_sync_writer_tick(w));
     }
-    mm_offset_sync_writer_stats s;
+    mm_offset_sync_writer_stats s = SIZED(mm_offset_sync_writer_stats);
     CHECK_OK(mm_offset_sync_writer_get_stats(w, &s));
     CHECK(s.records_reported == 250 && s.closed == 0);
     CHECK(s.delayed == 2); /* each partition's last record waits for the next promotion */
@@ -260,7 +279,7 @@ static void mirror_with_the_writer(const mm_embedded_t *e) {
      * behind at the 11th) = 19, plus the flush's at 199; orders-1: 5, plus the one at 49. */
     CHECK(s.syncs_sent == 19 + 1 + 5 + 1);
     CHECK_OK(mm_offset_sync_writer_close(w, 30000));
-    mm_offset_sync_writer_stats closed;
+    mm_offset_sync_writer_stats closed = SIZED(mm_offset_sync_writer_stats);
     CHECK_OK(mm_offset_sync_writer_get_stats(w, &closed));
     CHECK(closed.closed == 1 && closed.syncs_sent == s.syncs_sent && closed.records_reported == 250);
     mm_offset_sync_writer_destroy(w);
@@ -270,25 +289,22 @@ static void mirror_with_the_writer(const mm_embedded_t *e) {
 
 /* Runs a checkpoint task over the writer's syncs until g1 and g2 are checkpointed. */
 static void checkpoint_groups(const mm_embedded_t *e) {
-    mm_conf_t *conf = embedded_conf(e);
-    char err[256] = "";
-    mm_task_t *task = mm_task_new(conf, err, sizeof err);
-    REQUIRE(task);
+    mm_task_t *task = new_task_from(embedded_conf(e));
     CHECK_OK(mm_task_start(task));
     size_t emitted = 0;
     double deadline = now_ms() + 30000;
     while (emitted < 3) {
         mm_batch_t *b = NULL;
         if (mm_task_poll(task, 1000, &b) == MM_RESULT_OK) {
-            CHECK(mm_batch_status(b) != MM_POLL_STATUS_FAILED && mm_batch_status(b) != MM_POLL_STATUS_STOPPED);
-            emitted += mm_batch_len(b);
+            CHECK(GET_VALUE(mm_poll_status, mm_batch_status, b) != MM_POLL_STATUS_FAILED && GET_VALUE(mm_poll_status, mm_batch_status, b) != MM_POLL_STATUS_STOPPED);
+            emitted += GET_VALUE(size_t, mm_batch_len, b);
             mm_batch_destroy(b);
         }
         REQUIRE(now_ms() < deadline);
     }
     CHECK(emitted == 3);
     CHECK_OK(mm_task_stop(task));
-    mm_task_destroy(task);
+    CHECK_OK(mm_task_destroy(task));
 }
 
 struct translated_row {
@@ -301,7 +317,7 @@ struct translated_row {
 /* Checks a translation against `want`, in the list's order (group, topic, partition). */
 static void check_translated(const mm_translated_offsets_t *t, const struct translated_row *want, size_t n,
                              const char *what) {
-    size_t len = mm_translated_offsets_len(t);
+    size_t len = GET_VALUE(size_t, mm_translated_offsets_len, t);
     if (len != n) {
         fprintf(stderr, "%s: %zu entries, expected %zu\n", what, len, n);
         checks_failed++;
@@ -309,20 +325,26 @@ static void check_translated(const mm_translated_offsets_t *t, const struct tran
     }
     for (size_t i = 0; i < n; i++) {
         size_t group_len = 0, topic_len = 0, meta_len = 0;
-        const char *group = mm_translated_offsets_group(t, i, &group_len);
-        const char *topic = mm_translated_offsets_topic(t, i, &topic_len);
-        const char *meta = mm_translated_offsets_metadata(t, i, &meta_len);
+        const char *group = GET_TEXT_LEN(&group_len, mm_translated_offsets_group, t, i);
+        const char *topic = GET_TEXT_LEN(&topic_len, mm_translated_offsets_topic, t, i);
+        const char *meta = GET_TEXT_LEN(&meta_len, mm_translated_offsets_metadata, t, i);
         REQUIRE(group && topic && meta);
         CHECK(group_len == strlen(group) && topic_len == strlen(topic) && meta_len == strlen(meta));
         CHECK(strcmp(group, want[i].group) == 0);
         CHECK(strcmp(topic, "source.orders") == 0);
-        CHECK(mm_translated_offsets_partition(t, i) == want[i].partition);
-        CHECK(mm_translated_offsets_offset(t, i) == want[i].offset);
-        CHECK(mm_translated_offsets_upstream_offset(t, i) == want[i].upstream);
+        CHECK(GET_VALUE(int32_t, mm_translated_offsets_partition, t, i) == want[i].partition);
+        CHECK(GET_VALUE(int64_t, mm_translated_offsets_offset, t, i) == want[i].offset);
+        int64_t upstream = -1;
+        mm_result has_upstream = mm_translated_offsets_upstream_offset(t, i, &upstream);
+        CHECK(want[i].upstream >= 0 ? has_upstream == MM_RESULT_OK && upstream == want[i].upstream
+                                    : has_upstream == MM_RESULT_NOT_FOUND && upstream == -1);
         CHECK(strcmp(meta, want[i].metadata) == 0);
     }
-    CHECK(mm_translated_offsets_group(t, n, NULL) == NULL);
-    CHECK(mm_translated_offsets_offset(t, n) == -1);
+    const char *text = NULL;
+    int64_t offset = -1;
+    CHECK_RESULT(mm_translated_offsets_group(t, n, &text, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_translated_offsets_offset(t, n, &offset), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(text == NULL && offset == -1);
 }
 
 struct report_row {
@@ -332,7 +354,7 @@ struct report_row {
 };
 
 static void check_report(const mm_failover_report_t *r, const struct report_row *want, size_t n, const char *what) {
-    size_t len = mm_failover_report_len(r);
+    size_t len = GET_VALUE(size_t, mm_failover_report_len, r);
     if (len != n) {
         fprintf(stderr, "%s: %zu entries, expected %zu\n", what, len, n);
         checks_failed++;
@@ -340,17 +362,22 @@ static void check_report(const mm_failover_report_t *r, const struct report_row 
     }
     for (size_t i = 0; i < n; i++) {
         size_t group_len = 0;
-        const char *group = mm_failover_report_group(r, i, &group_len);
+        const char *group = GET_TEXT_LEN(&group_len, mm_failover_report_group, r, i);
         REQUIRE(group);
         CHECK(group_len == strlen(group) && strcmp(group, want[i].group) == 0);
-        CHECK(strcmp(mm_failover_report_topic(r, i, NULL), "source.orders") == 0);
-        CHECK(mm_failover_report_partition(r, i) == want[i].partition);
-        CHECK(mm_failover_report_translated_offset(r, i) == want[i].translated);
-        CHECK(mm_failover_report_current_offset(r, i) == want[i].current);
-        CHECK(mm_failover_report_skipped(r, i) == want[i].skipped);
-        CHECK(mm_failover_report_reread(r, i) == want[i].reread);
+        CHECK(strcmp(GET_TEXT(mm_failover_report_topic, r, i), "source.orders") == 0);
+        CHECK(GET_VALUE(int32_t, mm_failover_report_partition, r, i) == want[i].partition);
+        CHECK(GET_VALUE(int64_t, mm_failover_report_translated_offset, r, i) == want[i].translated);
+        int64_t current = -1;
+        mm_result has_current = mm_failover_report_current_offset(r, i, &current);
+        CHECK(want[i].current >= 0 ? has_current == MM_RESULT_OK && current == want[i].current
+                                   : has_current == MM_RESULT_NOT_FOUND && current == -1);
+        CHECK(GET_VALUE(int64_t, mm_failover_report_skipped, r, i) == want[i].skipped);
+        CHECK(GET_VALUE(int64_t, mm_failover_report_reread, r, i) == want[i].reread);
     }
-    CHECK(mm_failover_report_partition(r, n) == -1);
+    int32_t partition = -1;
+    CHECK_RESULT(mm_failover_report_partition(r, n, &partition), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(partition == -1);
 }
 
 /* The failover pipeline from C: the writer's syncs, a task's checkpoints, then the
@@ -363,10 +390,8 @@ static void failover(void) {
     CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_SOURCE, "g2", "orders", 0, 199, "m2"));
     checkpoint_groups(e);
 
-    mm_conf_t *target = mm_conf_new();
-    REQUIRE(target);
-    conf_set(target, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
-    char err[256] = "";
+    mm_conf_t *target = new_conf();
+    conf_set(target, "bootstrap.servers", bootstrap(e, MM_SIDE_TARGET));
 
     /* Caught up (200, 50): one past the last sync (199 -> 236, 49 -> 54); 199 is that sync. */
     static const struct translated_row ALL[] = {
@@ -388,14 +413,13 @@ static void failover(void) {
     mm_translated_offsets_t *all = NULL;
     for (size_t i = 0; i < sizeof selections / sizeof selections[0]; i++) {
         mm_translated_offsets_t *t = NULL;
-        CHECK_OK(mm_translate_offsets(target, "source", selections[i].kind, selections[i].groups, 30000, &t, err,
-                                      sizeof err));
+        CHECK_OK(mm_translate_offsets(target, "source", selections[i].kind, selections[i].groups, 30000, &t));
         REQUIRE(t);
         check_translated(t, ALL + selections[i].first, selections[i].n, selections[i].groups);
         size_t topic_len = 0;
-        CHECK(strcmp(mm_translated_offsets_checkpoints_topic(t, &topic_len), CHECKPOINTS_TOPIC) == 0);
+        CHECK(strcmp(GET_TEXT_LEN(&topic_len, mm_translated_offsets_checkpoints_topic, t), CHECKPOINTS_TOPIC) == 0);
         CHECK(topic_len == strlen(CHECKPOINTS_TOPIC));
-        mm_translation_counts counts;
+        mm_translation_counts counts = SIZED(mm_translation_counts);
         CHECK_OK(mm_translated_offsets_get_counts(t, &counts));
         CHECK(counts.records_read >= 3 && counts.malformed_records == 0 && counts.negative_offset_records == 0);
         if (selections[i].kind == MM_GROUP_SELECTOR_LIST) {
@@ -411,7 +435,7 @@ static void failover(void) {
     CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_TARGET, "g1", "source.orders", 0, 230, ""));
     CHECK_OK(mm_embedded_commit_offset(e, MM_SIDE_TARGET, "g1", "source.orders", 1, 60, ""));
     mm_failover_report_t *report = NULL;
-    CHECK_OK(mm_failover_report(target, all, 30000, &report, err, sizeof err));
+    CHECK_OK(mm_failover_report(target, all, 30000, &report));
     REQUIRE(report);
     static const struct report_row DRY_RUN[] = {
         {"g1", 0, 237, 230, 7, 0},
@@ -419,14 +443,15 @@ static void failover(void) {
         {"g2", 0, 236, -1, 0, 0},
     };
     check_report(report, DRY_RUN, 3, "report");
-    mm_failover_totals totals;
+    mm_failover_totals totals = SIZED(mm_failover_totals);
     CHECK_OK(mm_failover_report_get_totals(report, &totals));
     CHECK(totals.partitions == 3 && totals.without_current_offset == 1 && totals.skipped == 7 && totals.reread == 5);
     mm_failover_report_destroy(report);
     mm_translated_offsets_destroy(all);
 
     /* A plan made by hand: added out of order, reported in order. */
-    mm_translated_offsets_t *plan = mm_translated_offsets_new();
+    mm_translated_offsets_t *plan = NULL;
+    CHECK_OK(mm_translated_offsets_new(&plan));
     REQUIRE(plan);
     CHECK_OK(mm_translated_offsets_add(plan, "g2", "source.orders", 0, 100, -1, ""));
     CHECK_OK(mm_translated_offsets_add(plan, "g1", "source.orders", 0, 1, -1, ""));
@@ -436,8 +461,8 @@ static void failover(void) {
         {"g2", 0, 100, -1, ""},
     };
     check_translated(plan, PLANNED, 2, "plan");
-    CHECK(strcmp(mm_translated_offsets_checkpoints_topic(plan, NULL), "") == 0);
-    CHECK_OK(mm_failover_report(target, plan, 30000, &report, NULL, 0));
+    CHECK(strcmp(GET_TEXT(mm_translated_offsets_checkpoints_topic, plan), "") == 0);
+    CHECK_OK(mm_failover_report(target, plan, 30000, &report));
     static const struct report_row PLAN_RUN[] = {
         {"g1", 0, 225, 230, 0, 5},
         {"g2", 0, 100, -1, 0, 0},
@@ -447,7 +472,7 @@ static void failover(void) {
     mm_translated_offsets_destroy(plan);
     mm_conf_destroy(target);
 
-    mm_diagnostics d;
+    mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));
     CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
     mm_embedded_destroy(e);

@@ -1,10 +1,17 @@
 /*
- * Misuse: NULL in every pointer parameter, lifecycle calls out of order, bad configuration
- * (with the errstr content checked), tiny buffers, out-of-range arguments, bad group
+ * Misuse: NULL in every pointer parameter and output of every fallible accessor, indices out of
+ * range, lifecycle calls out of order, bad configuration (with the mm_last_error text checked), tiny buffers, out-of-range arguments, bad group
  * selections (a regex that does not compile), wrong aliases, dead clusters, a closed writer. Nothing may crash,
  * abort or leak, and every call says what was wrong.
  */
 #include "common.h"
+
+/* The calling thread's last error message (valid until the next call of last()). */
+static const char *last(void) {
+    static _Thread_local char message[512];
+    mm_last_error(message, sizeof message);
+    return message;
+}
 
 static void last_error_is(const char *expected) {
     char last[256];
@@ -15,81 +22,108 @@ static void last_error_is(const char *expected) {
     }
 }
 
+/* An accessor given a NULL handle, a NULL output, or an index past the end: the result, the
+ * message naming what was wrong, and the outputs untouched. */
+#define TEXT_MISUSE(fn, list, n)                                                            \
+    do {                                                                                    \
+        const char *t_ = "untouched";                                                       \
+        size_t l_ = 77;                                                                     \
+        CHECK_RESULT(fn(NULL, 0, &t_, &l_), MM_RESULT_NULL_PARAMETER);                      \
+        CHECK_RESULT(fn(list, 0, NULL, &l_), MM_RESULT_NULL_PARAMETER);                     \
+        last_error_is("`text_out` is NULL");                                                \
+        CHECK_RESULT(fn(list, n, &t_, &l_), MM_RESULT_INVALID_ARGUMENT);                    \
+        CHECK(strcmp(t_, "untouched") == 0 && l_ == 77);                                    \
+    } while (0)
+#define VALUE_MISUSE(type, fn, list, n, out_name)                                           \
+    do {                                                                                    \
+        type v_ = 77;                                                                       \
+        CHECK_RESULT(fn(NULL, 0, &v_), MM_RESULT_NULL_PARAMETER);                           \
+        CHECK_RESULT(fn(list, 0, NULL), MM_RESULT_NULL_PARAMETER);                          \
+        last_error_is("`" out_name "` is NULL");                                            \
+        CHECK_RESULT(fn(list, n, &v_), MM_RESULT_INVALID_ARGUMENT);                         \
+        CHECK(v_ == 77);                                                                    \
+    } while (0)
+#define LEN_MISUSE(fn, list)                                                                \
+    do {                                                                                    \
+        size_t n_ = 77;                                                                     \
+        CHECK_RESULT(fn(NULL, &n_), MM_RESULT_NULL_PARAMETER);                              \
+        CHECK_RESULT(fn(list, NULL), MM_RESULT_NULL_PARAMETER);                             \
+        CHECK(n_ == 77);                                                                    \
+    } while (0)
+
+/* A struct the library fills: NULL, and a struct_size too small to hold struct_size. */
+#define SIZED_MISUSE(type, call_with)                                                       \
+    do {                                                                                    \
+        type s_;                                                                            \
+        memset(&s_, 0x55, sizeof s_);                                                       \
+        s_.struct_size = 4;                                                                 \
+        CHECK_RESULT(call_with(NULL), MM_RESULT_NULL_PARAMETER);                            \
+        CHECK_RESULT(call_with(&s_), MM_RESULT_INVALID_ARGUMENT);                           \
+        CHECK(s_.struct_size == 4);                                                         \
+    } while (0)
+
 static void null_everywhere(void) {
     char buf[64];
     size_t size = sizeof buf;
     int64_t offsets[1] = {0};
-    mm_conf_t *conf = mm_conf_new();
-    REQUIRE(conf);
+    mm_conf_t *conf = new_conf();
+
+    /* constructors: a NULL out-pointer, and outputs untouched on failure */
+    CHECK_RESULT(mm_conf_new(NULL), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`conf_out` is NULL");
+    mm_conf_t *copy = (mm_conf_t *)&size;
+    CHECK_RESULT(mm_conf_dup(NULL, &copy), MM_RESULT_NULL_PARAMETER);
+    CHECK(copy == (mm_conf_t *)&size);
+    CHECK_RESULT(mm_conf_dup(conf, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translated_offsets_new(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_embedded_new(NULL), MM_RESULT_NULL_PARAMETER);
 
     /* conf */
-    CHECK_RESULT(mm_conf_set(NULL, "k", "v", buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`conf` is NULL") == 0);
-    CHECK_RESULT(mm_conf_set(conf, NULL, "v", buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`key` is NULL") == 0);
-    CHECK_RESULT(mm_conf_set(conf, "k", NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_set(NULL, "k", "v"), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`conf` is NULL");
+    CHECK_RESULT(mm_conf_set(conf, NULL, "v"), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`key` is NULL");
+    CHECK_RESULT(mm_conf_set(conf, "k", NULL), MM_RESULT_NULL_PARAMETER);
     last_error_is("`value` is NULL");
     CHECK_RESULT(mm_conf_unset(NULL, "k"), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_unset(conf, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_get(NULL, "k", buf, &size), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_get(conf, NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_get(conf, "k", buf, NULL), MM_RESULT_NULL_PARAMETER);
-    CHECK(mm_conf_dup(NULL) == NULL);
-    CHECK_RESULT(mm_conf_load_properties(NULL, "a=b", NULL, 0), MM_RESULT_NULL_PARAMETER);
-    CHECK_RESULT(mm_conf_load_properties(conf, NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_load_properties(NULL, "a=b"), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_load_properties(conf, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_count(NULL, &size), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_count(conf, NULL), MM_RESULT_NULL_PARAMETER);
     mm_conf_destroy(NULL);
 
     /* task */
-    strcpy(buf, "unchanged");
-    CHECK(mm_task_new(NULL, buf, sizeof buf) == NULL);
-    CHECK(strcmp(buf, "`conf` is NULL") == 0);
-    CHECK(mm_task_new(NULL, NULL, 0) == NULL);
+    mm_task_t *task = (mm_task_t *)&size;
+    CHECK_RESULT(mm_task_new(NULL, &task), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`conf` is NULL");
+    CHECK(task == (mm_task_t *)&size);
+    CHECK_RESULT(mm_task_new(conf, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_start(NULL), MM_RESULT_NULL_PARAMETER);
     mm_batch_t *batch = (mm_batch_t *)&size; /* must stay untouched */
     CHECK_RESULT(mm_task_poll(NULL, 0, &batch), MM_RESULT_NULL_PARAMETER);
     CHECK(batch == (mm_batch_t *)&size);
     CHECK_RESULT(mm_task_stop(NULL), MM_RESULT_NULL_PARAMETER);
-    mm_task_destroy(NULL);
-    CHECK_RESULT(mm_task_fatal_error(NULL, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
-    CHECK_RESULT(mm_task_get_stats(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_task_destroy(NULL));
+    CHECK_RESULT(mm_task_fatal_error(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_retry_reason(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
+#define TASK_STATS(p) mm_task_get_stats(NULL, p)
+    CHECK_RESULT(TASK_STATS(NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_partition_statuses(NULL, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_group_offset_sync_results(NULL, NULL), MM_RESULT_NULL_PARAMETER);
 
-    /* lists: the documented fallbacks */
-    CHECK(mm_batch_len(NULL) == 0);
-    CHECK(mm_batch_status(NULL) == MM_POLL_STATUS_NONE);
-    CHECK(mm_batch_group(NULL, 0, &size) == NULL);
-    CHECK(mm_batch_topic(NULL, 0, NULL) == NULL);
-    CHECK(mm_batch_metadata(NULL, 0, NULL) == NULL);
-    CHECK(mm_batch_partition(NULL, 0) == -1);
-    CHECK(mm_batch_upstream_offset(NULL, 0) == -1);
-    CHECK(mm_batch_downstream_offset(NULL, 0) == -1);
-    mm_batch_destroy(NULL);
-    CHECK(mm_partition_statuses_len(NULL) == 0);
-    CHECK(mm_partition_statuses_group(NULL, 0, NULL) == NULL);
-    CHECK(mm_partition_statuses_topic(NULL, 0, NULL) == NULL);
-    CHECK(mm_partition_statuses_partition(NULL, 0) == -1);
-    CHECK(mm_partition_statuses_reason(NULL, 0, NULL) == NULL);
-    CHECK_RESULT(mm_partition_statuses_last_checkpoint(NULL, 0, NULL, NULL, NULL, NULL), MM_RESULT_NULL_PARAMETER);
-    mm_partition_statuses_destroy(NULL);
-    CHECK(mm_group_sync_results_len(NULL) == 0);
-    CHECK(mm_group_sync_results_group(NULL, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_topic(NULL, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_partition(NULL, 0) == -1);
-    CHECK(mm_group_sync_results_written_offset(NULL, 0) == -1);
-    CHECK(mm_group_sync_results_reason(NULL, 0, NULL) == NULL);
-    CHECK(mm_group_sync_results_error(NULL, 0, NULL) == NULL);
-    mm_group_sync_results_destroy(NULL);
-
     /* process-wide */
-    CHECK_RESULT(mm_diagnostics_get(NULL), MM_RESULT_NULL_PARAMETER);
-    mm_last_error(NULL, 10);
+    SIZED_MISUSE(mm_diagnostics, mm_diagnostics_get);
+    CHECK(mm_last_error(NULL, 10) > 0);
     mm_last_error(buf, 0);
 
     /* embedded */
-    CHECK(mm_embedded_bootstrap(NULL, MM_SIDE_SOURCE) == NULL);
+    const char *text = "untouched";
+    CHECK_RESULT(mm_embedded_bootstrap(NULL, MM_SIDE_SOURCE, &text, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(text, "untouched") == 0);
     CHECK_RESULT(mm_embedded_create_topic(NULL, MM_SIDE_SOURCE, "t", 1), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_embedded_produce_data(NULL, MM_SIDE_SOURCE, "t", 0, 1), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_embedded_produce_offset_syncs(NULL, MM_SIDE_SOURCE, "s", "t", 0, offsets, offsets, 1),
@@ -100,62 +134,76 @@ static void null_everywhere(void) {
 
     /* failover translation */
     mm_translated_offsets_t *translated = (mm_translated_offsets_t *)&size; /* must stay untouched */
-    strcpy(buf, "unchanged");
-    CHECK_RESULT(mm_translate_offsets(NULL, "a", MM_GROUP_SELECTOR_ONE, "g", 0, &translated, buf, sizeof buf),
+    CHECK_RESULT(mm_translate_offsets(NULL, "a", MM_GROUP_SELECTOR_ONE, "g", 0, &translated),
                  MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`target_conf` is NULL") == 0);
-    CHECK_RESULT(mm_translate_offsets(conf, NULL, MM_GROUP_SELECTOR_ONE, "g", 0, &translated, buf, sizeof buf),
+    last_error_is("`target_conf` is NULL");
+    CHECK_RESULT(mm_translate_offsets(conf, NULL, MM_GROUP_SELECTOR_ONE, "g", 0, &translated),
                  MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`source_alias` is NULL") == 0);
-    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, NULL, 0, &translated, NULL, 0),
+    last_error_is("`source_alias` is NULL");
+    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, NULL, 0, &translated),
                  MM_RESULT_NULL_PARAMETER);
     last_error_is("`groups` is NULL");
-    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, "g", 0, NULL, NULL, 0),
-                 MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translate_offsets(conf, "a", MM_GROUP_SELECTOR_ONE, "g", 0, NULL), MM_RESULT_NULL_PARAMETER);
     last_error_is("`translated_out` is NULL");
     CHECK(translated == (mm_translated_offsets_t *)&size);
     CHECK_RESULT(mm_translated_offsets_add(NULL, "g", "t", 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
-    CHECK(mm_translated_offsets_len(NULL) == 0);
-    CHECK(mm_translated_offsets_group(NULL, 0, &size) == NULL);
-    CHECK(mm_translated_offsets_topic(NULL, 0, NULL) == NULL);
-    CHECK(mm_translated_offsets_metadata(NULL, 0, NULL) == NULL);
-    CHECK(mm_translated_offsets_partition(NULL, 0) == -1);
-    CHECK(mm_translated_offsets_offset(NULL, 0) == -1);
-    CHECK(mm_translated_offsets_upstream_offset(NULL, 0) == -1);
-    CHECK(mm_translated_offsets_checkpoints_topic(NULL, NULL) == NULL);
-    CHECK_RESULT(mm_translated_offsets_get_counts(NULL, NULL), MM_RESULT_NULL_PARAMETER);
     mm_translated_offsets_destroy(NULL);
-    mm_translated_offsets_t *empty = mm_translated_offsets_new();
+    mm_translated_offsets_t *empty = NULL;
+    CHECK_OK(mm_translated_offsets_new(&empty));
     REQUIRE(empty);
     CHECK_RESULT(mm_translated_offsets_add(empty, NULL, "t", 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_translated_offsets_add(empty, "g", NULL, 0, 0, -1, ""), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_translated_offsets_add(empty, "g", "t", 0, 0, -1, NULL), MM_RESULT_NULL_PARAMETER);
-    CHECK_RESULT(mm_translated_offsets_get_counts(empty, NULL), MM_RESULT_NULL_PARAMETER);
     mm_failover_report_t *report = (mm_failover_report_t *)&size; /* must stay untouched */
-    CHECK_RESULT(mm_failover_report(NULL, empty, 0, &report, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`target_conf` is NULL") == 0);
-    CHECK_RESULT(mm_failover_report(conf, NULL, 0, &report, buf, sizeof buf), MM_RESULT_NULL_PARAMETER);
-    CHECK(strcmp(buf, "`translated` is NULL") == 0);
-    CHECK_RESULT(mm_failover_report(conf, empty, 0, NULL, NULL, 0), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_failover_report(NULL, empty, 0, &report), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`target_conf` is NULL");
+    CHECK_RESULT(mm_failover_report(conf, NULL, 0, &report), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`translated` is NULL");
+    CHECK_RESULT(mm_failover_report(conf, empty, 0, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK(report == (mm_failover_report_t *)&size);
-    mm_translated_offsets_destroy(empty);
-    CHECK(mm_failover_report_len(NULL) == 0);
-    CHECK(mm_failover_report_group(NULL, 0, &size) == NULL);
-    CHECK(mm_failover_report_topic(NULL, 0, NULL) == NULL);
-    CHECK(mm_failover_report_partition(NULL, 0) == -1);
-    CHECK(mm_failover_report_translated_offset(NULL, 0) == -1);
-    CHECK(mm_failover_report_current_offset(NULL, 0) == -1);
-    CHECK(mm_failover_report_skipped(NULL, 0) == -1);
-    CHECK(mm_failover_report_reread(NULL, 0) == -1);
-    CHECK_RESULT(mm_failover_report_get_totals(NULL, NULL), MM_RESULT_NULL_PARAMETER);
     mm_failover_report_destroy(NULL);
 
+    /* every list accessor: NULL list, NULL output, index past the end (the lists are empty) */
+    mm_batch_t *no_checkpoints = NULL;
+    CHECK_OK(mm_failover_report(conf, empty, 0, &report)); /* empty: no request */
+    LEN_MISUSE(mm_batch_len, no_checkpoints);
+    mm_poll_status status = MM_POLL_STATUS_FAILED;
+    CHECK_RESULT(mm_batch_status(NULL, &status), MM_RESULT_NULL_PARAMETER);
+    CHECK(status == MM_POLL_STATUS_FAILED);
+    TEXT_MISUSE(mm_translated_offsets_group, empty, 0);
+    TEXT_MISUSE(mm_translated_offsets_topic, empty, 0);
+    TEXT_MISUSE(mm_translated_offsets_metadata, empty, 0);
+    VALUE_MISUSE(int32_t, mm_translated_offsets_partition, empty, 0, "partition_out");
+    VALUE_MISUSE(int64_t, mm_translated_offsets_offset, empty, 0, "offset_out");
+    VALUE_MISUSE(int64_t, mm_translated_offsets_upstream_offset, empty, 0, "offset_out");
+    LEN_MISUSE(mm_translated_offsets_len, empty);
+    CHECK_RESULT(mm_translated_offsets_checkpoints_topic(NULL, &text, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_translated_offsets_checkpoints_topic(empty, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+#define COUNTS(p) mm_translated_offsets_get_counts(empty, p)
+    SIZED_MISUSE(mm_translation_counts, COUNTS);
+    CHECK_RESULT(mm_translated_offsets_get_counts(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    TEXT_MISUSE(mm_failover_report_group, report, 0);
+    TEXT_MISUSE(mm_failover_report_topic, report, 0);
+    VALUE_MISUSE(int32_t, mm_failover_report_partition, report, 0, "partition_out");
+    VALUE_MISUSE(int64_t, mm_failover_report_translated_offset, report, 0, "offset_out");
+    VALUE_MISUSE(int64_t, mm_failover_report_current_offset, report, 0, "offset_out");
+    VALUE_MISUSE(int64_t, mm_failover_report_skipped, report, 0, "count_out");
+    VALUE_MISUSE(int64_t, mm_failover_report_reread, report, 0, "count_out");
+    LEN_MISUSE(mm_failover_report_len, report);
+#define TOTALS(p) mm_failover_report_get_totals(report, p)
+    SIZED_MISUSE(mm_failover_totals, TOTALS);
+    CHECK_RESULT(mm_failover_report_get_totals(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_failover_report_destroy(report);
+    mm_translated_offsets_destroy(empty);
+
     /* offset-sync writer */
-    strcpy(buf, "unchanged");
-    CHECK(mm_offset_sync_writer_new(NULL, "s", buf, sizeof buf) == NULL);
-    CHECK(strcmp(buf, "`conf` is NULL") == 0);
-    CHECK(mm_offset_sync_writer_new(conf, NULL, buf, sizeof buf) == NULL);
-    CHECK(strcmp(buf, "`offset_syncs_topic` is NULL") == 0);
+    mm_offset_sync_writer_t *writer = (mm_offset_sync_writer_t *)&size;
+    CHECK_RESULT(mm_offset_sync_writer_new(NULL, "s", &writer), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`conf` is NULL");
+    CHECK_RESULT(mm_offset_sync_writer_new(conf, NULL, &writer), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`offset_syncs_topic` is NULL");
+    CHECK_RESULT(mm_offset_sync_writer_new(conf, "s", NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(writer == (mm_offset_sync_writer_t *)&size);
     CHECK_RESULT(mm_offset_sync_writer_report(NULL, "t", 0, 0, 0), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_offset_sync_writer_tick(NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_offset_sync_writer_wait_for_capacity(NULL, 0), MM_RESULT_NULL_PARAMETER);
@@ -166,11 +214,52 @@ static void null_everywhere(void) {
     mm_conf_destroy(conf);
 }
 
+/* The accessors of a task's lists, on real (empty) lists of a task that never ran. */
+static void task_list_misuse(mm_task_t *task) {
+    mm_partition_statuses_t *st = NULL;
+    CHECK_OK(mm_task_partition_statuses(task, &st));
+    LEN_MISUSE(mm_partition_statuses_len, st);
+    TEXT_MISUSE(mm_partition_statuses_group, st, 0);
+    last_error_is("index 0 is out of range: `statuses` has 0 items");
+    TEXT_MISUSE(mm_partition_statuses_topic, st, 0);
+    TEXT_MISUSE(mm_partition_statuses_reason, st, 0);
+    VALUE_MISUSE(int32_t, mm_partition_statuses_partition, st, 0, "partition_out");
+    CHECK_RESULT(mm_partition_statuses_last_checkpoint(NULL, 0, NULL, NULL, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_partition_statuses_last_checkpoint(st, 0, NULL, NULL, NULL, NULL), MM_RESULT_INVALID_ARGUMENT);
+    mm_partition_statuses_destroy(st);
+    mm_partition_statuses_destroy(NULL);
+    mm_group_sync_results_t *gs = NULL;
+    CHECK_OK(mm_task_group_offset_sync_results(task, &gs));
+    LEN_MISUSE(mm_group_sync_results_len, gs);
+    TEXT_MISUSE(mm_group_sync_results_group, gs, 0);
+    TEXT_MISUSE(mm_group_sync_results_topic, gs, 0);
+    TEXT_MISUSE(mm_group_sync_results_reason, gs, 0);
+    TEXT_MISUSE(mm_group_sync_results_error, gs, 0);
+    VALUE_MISUSE(int32_t, mm_group_sync_results_partition, gs, 0, "partition_out");
+    VALUE_MISUSE(int64_t, mm_group_sync_results_written_offset, gs, 0, "offset_out");
+    mm_group_sync_results_destroy(gs);
+    mm_group_sync_results_destroy(NULL);
+#define STATS(p) mm_task_get_stats(task, p)
+    SIZED_MISUSE(mm_task_stats, STATS);
+}
+
+/* Batches: the accessors past the end of a real batch. */
+static void batch_misuse(mm_batch_t *b, size_t n) {
+    LEN_MISUSE(mm_batch_len, b);
+    TEXT_MISUSE(mm_batch_group, b, n);
+    TEXT_MISUSE(mm_batch_topic, b, n);
+    TEXT_MISUSE(mm_batch_metadata, b, n);
+    VALUE_MISUSE(int32_t, mm_batch_partition, b, n, "partition_out");
+    VALUE_MISUSE(int64_t, mm_batch_upstream_offset, b, n, "offset_out");
+    VALUE_MISUSE(int64_t, mm_batch_downstream_offset, b, n, "offset_out");
+    CHECK_RESULT(mm_batch_status(b, NULL), MM_RESULT_NULL_PARAMETER);
+    mm_batch_destroy(NULL);
+}
+
 /* Bad selections, timeouts, aliases and writer settings: the result and the reason. */
 static void failover_misuse(mm_embedded_t *e) {
-    mm_conf_t *target = mm_conf_new();
-    conf_set(target, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_TARGET));
-    char err[512];
+    mm_conf_t *target = new_conf();
+    conf_set(target, "bootstrap.servers", bootstrap(e, MM_SIDE_TARGET));
     mm_translated_offsets_t *t = NULL;
     struct {
         int kind;
@@ -186,59 +275,66 @@ static void failover_misuse(mm_embedded_t *e) {
         {MM_GROUP_SELECTOR_ONE, "g", -2, "timeout_ms -2 is negative"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        strcpy(err, "unchanged");
-        CHECK_RESULT(mm_translate_offsets(target, "source", bad[i].kind, bad[i].groups, bad[i].timeout_ms, &t, err,
-                                          sizeof err),
+        CHECK_RESULT(mm_translate_offsets(target, "source", bad[i].kind, bad[i].groups, bad[i].timeout_ms, &t),
                      MM_RESULT_INVALID_ARGUMENT);
-        if (!starts_with(err, bad[i].message)) {
-            fprintf(stderr, "selection %zu: errstr \"%s\", expected it to start with \"%s\"\n", i, err,
+        if (!starts_with(last(), bad[i].message)) {
+            fprintf(stderr, "selection %zu: last error \"%s\", expected it to start with \"%s\"\n", i, last(),
                     bad[i].message);
             checks_failed++;
         }
         CHECK(t == NULL);
     }
     /* The regex error carries the parser's reason, not only "invalid". */
-    CHECK_RESULT(mm_translate_offsets(target, "source", MM_GROUP_SELECTOR_REGEX, "(", 1000, &t, err, sizeof err),
+    CHECK_RESULT(mm_translate_offsets(target, "source", MM_GROUP_SELECTOR_REGEX, "(", 1000, &t),
                  MM_RESULT_INVALID_ARGUMENT);
-    CHECK(strstr(err, "unclosed group") != NULL);
+    CHECK(strstr(last(), "unclosed group") != NULL);
 
     /* A wrong alias (or policy) names the checkpoints topic it looked for. */
-    CHECK_RESULT(mm_translate_offsets(target, "nowhere", MM_GROUP_SELECTOR_ONE, "g", 30000, &t, err, sizeof err),
+    CHECK_RESULT(mm_translate_offsets(target, "nowhere", MM_GROUP_SELECTOR_ONE, "g", 30000, &t),
                  MM_RESULT_KAFKA);
-    CHECK(strstr(err, "`nowhere.checkpoints.internal` does not exist") != NULL);
-    mm_conf_t *underscored = mm_conf_dup(target);
+    CHECK(strstr(last(), "`nowhere.checkpoints.internal` does not exist") != NULL);
+    mm_conf_t *underscored = NULL;
+    CHECK_OK(mm_conf_dup(target, &underscored));
     conf_set(underscored, "replication.policy.separator", "_");
-    CHECK_RESULT(mm_translate_offsets(underscored, "source", MM_GROUP_SELECTOR_ONE, "g", 30000, &t, err, sizeof err),
+    CHECK_RESULT(mm_translate_offsets(underscored, "source", MM_GROUP_SELECTOR_ONE, "g", 30000, &t),
                  MM_RESULT_KAFKA);
-    CHECK(strstr(err, "`source_checkpoints_internal` does not exist") != NULL);
+    CHECK(strstr(last(), "`source_checkpoints_internal` does not exist") != NULL);
     mm_conf_destroy(underscored);
     CHECK(t == NULL);
 
     /* Nobody answers: TIMED_OUT within the timeout, no partial answer. */
-    mm_conf_t *dead = mm_conf_new();
+    mm_conf_t *dead = new_conf();
     conf_set(dead, "bootstrap.servers", "127.0.0.1:1");
     double t0 = now_ms();
-    CHECK_RESULT(mm_translate_offsets(dead, "source", MM_GROUP_SELECTOR_ONE, "g", 1000, &t, err, sizeof err),
+    CHECK_RESULT(mm_translate_offsets(dead, "source", MM_GROUP_SELECTOR_ONE, "g", 1000, &t),
                  MM_RESULT_TIMED_OUT);
     double took = now_ms() - t0;
     CHECK(took < 3000);
-    CHECK(strstr(err, "no translation is returned") != NULL);
-    mm_translated_offsets_t *plan = mm_translated_offsets_new();
+    CHECK(strstr(last(), "no translation is returned") != NULL);
+    mm_translated_offsets_t *plan = NULL;
+    CHECK_OK(mm_translated_offsets_new(&plan));
     mm_failover_report_t *report = NULL;
-    CHECK_OK(mm_failover_report(dead, plan, 1000, &report, err, sizeof err)); /* empty: no request */
-    CHECK(mm_failover_report_len(report) == 0);
+    CHECK_OK(mm_failover_report(dead, plan, 1000, &report)); /* empty: no request */
+    CHECK(GET_VALUE(size_t, mm_failover_report_len, report) == 0);
     mm_failover_report_destroy(report);
     report = NULL;
     CHECK_RESULT(mm_translated_offsets_add(plan, "g", "t", -1, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(mm_translated_offsets_add(plan, "g", "t", 0, -5, -1, ""), MM_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(mm_translated_offsets_add(plan, "", "t", 0, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(mm_translated_offsets_len(plan) == 0);
+    CHECK(GET_VALUE(size_t, mm_translated_offsets_len, plan) == 0);
     CHECK_OK(mm_translated_offsets_add(plan, "g", "t", 0, 5, -1, ""));
-    CHECK(mm_translated_offsets_topic(plan, 1, NULL) == NULL);
+    const char *topic = NULL;
+    CHECK_RESULT(mm_translated_offsets_topic(plan, 1, &topic, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(topic == NULL);
     last_error_is("index 1 is out of range: `translated` has 1 items");
-    CHECK_RESULT(mm_failover_report(dead, plan, -2, &report, err, sizeof err), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_failover_report(dead, plan, -2, &report), MM_RESULT_INVALID_ARGUMENT);
     t0 = now_ms();
-    CHECK_RESULT(mm_failover_report(dead, plan, 1000, &report, err, sizeof err), MM_RESULT_TIMED_OUT);
+    /* Known race (runtime, not the ABI): librdkafka's own request timeout equals the call's, and on
+     * a loaded machine its "Local: Timed out" reaches the per-group result first, as KAFKA with
+     * the text kept but not the code. Either way: no report, within the timeout. */
+    mm_result dead_result = mm_failover_report(dead, plan, 1000, &report);
+    CHECK(dead_result == MM_RESULT_TIMED_OUT ||
+          (dead_result == MM_RESULT_KAFKA && strstr(last(), "Timed out") != NULL));
     CHECK(now_ms() - t0 < 3000);
     CHECK(report == NULL);
     mm_translated_offsets_destroy(plan);
@@ -246,19 +342,22 @@ static void failover_misuse(mm_embedded_t *e) {
     printf("test_misuse: translation against a dead cluster gave up after %.0f ms (timeout 1000 ms)\n", took);
 
     /* Writer settings: the key and why; the conf stays the caller's. */
-    mm_conf_t *conf = mm_conf_new();
-    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
+    mm_conf_t *conf = new_conf();
+    mm_offset_sync_writer_t *w = NULL;
+    conf_set(conf, "bootstrap.servers", bootstrap(e, MM_SIDE_SOURCE));
     conf_set(conf, "offset.flush.interval.ms", "0");
-    CHECK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err) == NULL);
-    CHECK(strcmp(err, "offset.flush.interval.ms: must be a positive number of ms, got 0") == 0);
+    CHECK_RESULT(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, &w), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(last(), "offset.flush.interval.ms: must be a positive number of ms, got 0") == 0);
     conf_set(conf, "offset.flush.interval.ms", "1000");
-    CHECK(mm_offset_sync_writer_new(conf, "", err, sizeof err) == NULL);
-    CHECK(strcmp(err, "`offset_syncs_topic` is empty") == 0);
+    CHECK_RESULT(mm_offset_sync_writer_new(conf, "", &w), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(strcmp(last(), "`offset_syncs_topic` is empty") == 0);
+    /* A setting librdkafka rejects is a configuration error too, never a Kafka one. */
     conf_set(conf, "linger.millis", "5");
-    CHECK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err) == NULL);
-    CHECK(strstr(err, "linger.millis") != NULL);
+    CHECK_RESULT(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, &w), MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(last(), "linger.millis: "));
+    CHECK(w == NULL);
     CHECK_OK(mm_conf_unset(conf, "linger.millis"));
-    mm_offset_sync_writer_t *w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
+    CHECK_OK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, &w));
     REQUIRE(w);
     mm_conf_destroy(conf);
     CHECK_RESULT(mm_offset_sync_writer_report(w, "orders", -1, 0, 0), MM_RESULT_INVALID_ARGUMENT);
@@ -276,15 +375,16 @@ static void failover_misuse(mm_embedded_t *e) {
     CHECK_RESULT(mm_offset_sync_writer_wait_for_capacity(w, 0), MM_RESULT_INVALID_STATE);
     CHECK_RESULT(mm_offset_sync_writer_flush(w, 0), MM_RESULT_INVALID_STATE);
     CHECK_OK(mm_offset_sync_writer_close(w, 0));
-    mm_offset_sync_writer_stats s;
+    mm_offset_sync_writer_stats s = SIZED(mm_offset_sync_writer_stats);
     CHECK_OK(mm_offset_sync_writer_get_stats(w, &s));
     CHECK(s.closed == 1 && s.records_reported == 1 && s.syncs_delivered == 1);
     mm_offset_sync_writer_destroy(w);
 
     /* Destroyed open, with a delayed sync: nothing leaks, nothing is left running. */
-    conf = mm_conf_new();
-    conf_set(conf, "bootstrap.servers", mm_embedded_bootstrap(e, MM_SIDE_SOURCE));
-    w = mm_offset_sync_writer_new(conf, SYNCS_TOPIC, err, sizeof err);
+    conf = new_conf();
+    conf_set(conf, "bootstrap.servers", bootstrap(e, MM_SIDE_SOURCE));
+    w = NULL;
+    CHECK_OK(mm_offset_sync_writer_new(conf, SYNCS_TOPIC, &w));
     REQUIRE(w);
     mm_conf_destroy(conf);
     CHECK_OK(mm_offset_sync_writer_report(w, "orders", 1, 0, 0));
@@ -294,78 +394,82 @@ static void failover_misuse(mm_embedded_t *e) {
 }
 
 static void bad_configuration(void) {
-    mm_conf_t *conf = mm_conf_new();
-    char err[256];
-    CHECK_RESULT(mm_conf_set(conf, "emit.checkpoints.interval.seconds", "soon", err, sizeof err), MM_RESULT_INVALID_CONFIG);
-    CHECK(strcmp(err, "emit.checkpoints.interval.seconds: `soon` is not a valid long (Java 64-bit integer)") == 0);
-    CHECK_RESULT(mm_conf_set(conf, "", "x", err, sizeof err), MM_RESULT_INVALID_CONFIG);
-    CHECK(strcmp(err, "the key is empty") == 0);
-    CHECK_RESULT(mm_conf_set(conf, "replication.policy.class", "com.acme.Policy", err, sizeof err),
+    mm_conf_t *conf = new_conf();
+    CHECK_RESULT(mm_conf_set(conf, "emit.checkpoints.interval.seconds", "soon"), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(last(), "emit.checkpoints.interval.seconds: `soon` is not a valid long (Java 64-bit integer)") == 0);
+    CHECK_RESULT(mm_conf_set(conf, "", "x"), MM_RESULT_INVALID_CONFIG);
+    CHECK(strcmp(last(), "the key is empty") == 0);
+    CHECK_RESULT(mm_conf_set(conf, "replication.policy.class", "com.acme.Policy"),
                  MM_RESULT_INVALID_CONFIG);
-    CHECK(starts_with(err, "replication.policy.class: `com.acme.Policy` is not supported"));
+    CHECK(starts_with(last(), "replication.policy.class: `com.acme.Policy` is not supported"));
     /* A rejected value leaves the conf unchanged. */
     size_t count = 99;
     CHECK_OK(mm_conf_count(conf, &count));
     CHECK(count == 0);
 
-    /* errstr is cut safely and always terminated. */
+    /* mm_last_error cuts safely, always terminates, and returns the full length. */
+    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0"), MM_RESULT_INVALID_CONFIG);
     char tiny[8];
     memset(tiny, 'x', sizeof tiny);
-    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", tiny, sizeof tiny), MM_RESULT_INVALID_CONFIG);
-    CHECK(strcmp(tiny, "admin.t") == 0);
+    size_t full = mm_last_error(tiny, sizeof tiny);
+    CHECK(strcmp(tiny, "admin.t") == 0 && full > sizeof tiny);
     char one[1] = {'x'};
-    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", one, 1), MM_RESULT_INVALID_CONFIG);
-    CHECK(one[0] == '\0');
+    CHECK(mm_last_error(one, 1) == full && one[0] == '\0');
     char untouched[4] = "abc";
-    CHECK_RESULT(mm_conf_set(conf, "admin.timeout.ms", "0", untouched, 0), MM_RESULT_INVALID_CONFIG);
-    CHECK(strcmp(untouched, "abc") == 0);
+    CHECK(mm_last_error(untouched, 0) == full && strcmp(untouched, "abc") == 0);
 
     /* Keys that need the others are checked by mm_task_new, which then keeps nothing. */
-    CHECK_OK(mm_conf_set(conf, "target.cluster.alias", "backup", err, sizeof err));
-    strcpy(err, "unchanged");
-    CHECK(mm_task_new(conf, err, sizeof err) == NULL);
-    CHECK(strcmp(err, "source.cluster.alias: is required: the alias of the cluster checkpoints are read from") == 0);
+    CHECK_OK(mm_conf_set(conf, "target.cluster.alias", "backup"));
+    mm_task_t *task = (mm_task_t *)&count;
+    CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
+    CHECK(task == (mm_task_t *)&count);
+    CHECK(strcmp(last(), "source.cluster.alias: is required: the alias of the cluster checkpoints are read from") == 0);
     conf_set(conf, "source.cluster.alias", "primary");
     conf_set(conf, "emit.checkpoints.enabled", "false");
     conf_set(conf, "sync.group.offsets.enabled", "true");
     conf_set(conf, "source.cluster.bootstrap.servers", "127.0.0.1:1");
     conf_set(conf, "target.cluster.bootstrap.servers", "127.0.0.1:1");
-    CHECK(mm_task_new(conf, err, sizeof err) == NULL);
-    CHECK(starts_with(err, "emit.checkpoints.enabled: checkpoint emission is disabled"));
+    CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(last(), "emit.checkpoints.enabled: checkpoint emission is disabled"));
+    /* A client setting librdkafka rejects is INVALID_CONFIG from mm_task_new, never a failure
+     * after start. */
+    conf_set(conf, "emit.checkpoints.enabled", "true");
+    conf_set(conf, "consumer.fetch.wait.max.millis", "5");
+    CHECK_RESULT(mm_task_new(conf, &task), MM_RESULT_INVALID_CONFIG);
+    CHECK(starts_with(last(), "consumer.fetch.wait.max.millis: "));
+    CHECK_OK(mm_conf_unset(conf, "consumer.fetch.wait.max.millis"));
+    conf_set(conf, "emit.checkpoints.enabled", "false");
     /* Still the caller's: usable and freed here. */
     CHECK_OK(mm_conf_count(conf, &count));
     CHECK(count == 6);
 
     /* Partial properties text changes nothing. */
-    CHECK_RESULT(mm_conf_load_properties(conf, "topics = a\nrefresh.groups.interval.seconds = 0\n", err, sizeof err),
+    CHECK_RESULT(mm_conf_load_properties(conf, "topics = a\nrefresh.groups.interval.seconds = 0\n"),
                  MM_RESULT_INVALID_CONFIG);
-    CHECK(starts_with(err, "refresh.groups.interval.seconds: 0 seconds"));
+    CHECK(starts_with(last(), "refresh.groups.interval.seconds: 0 seconds"));
     size_t size = 0;
     CHECK_RESULT(mm_conf_get(conf, "topics", NULL, &size), MM_RESULT_NOT_FOUND);
-    CHECK_RESULT(mm_conf_set(conf, "topics", "\xff", err, sizeof err), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_conf_set(conf, "topics", "\xff"), MM_RESULT_INVALID_ARGUMENT);
     mm_conf_destroy(conf);
 }
 
 static void small_buffers_and_ranges(void) {
-    mm_conf_t *conf = mm_conf_new();
+    mm_conf_t *conf = new_conf();
     conf_set(conf, "topics", "orders");
     char buf[4] = "abc";
     size_t size = sizeof buf;
     CHECK_RESULT(mm_conf_get(conf, "topics", buf, &size), MM_RESULT_BUFFER_TOO_SMALL);
     CHECK(size == 7 && strcmp(buf, "abc") == 0);
     mm_conf_destroy(conf);
-    CHECK_RESULT(mm_set_log_callback(NULL, NULL, 6), MM_RESULT_INVALID_ARGUMENT);
+    /* Removing ignores the level; installing checks it and keeps the previous callback. */
+    CHECK_OK(mm_set_log_callback(NULL, NULL, 6));
     CHECK_RESULT(mm_set_log_callback(count_log, NULL, -1), MM_RESULT_INVALID_ARGUMENT);
 }
 
 static mm_task_t *new_task_every(const mm_embedded_t *e, const char *interval_seconds) {
-    char err[256] = "";
     mm_conf_t *conf = embedded_conf(e);
     conf_set(conf, "emit.checkpoints.interval.seconds", interval_seconds);
-    mm_task_t *task = mm_task_new(conf, err, sizeof err);
-    if (!task) fprintf(stderr, "mm_task_new: %s\n", err);
-    REQUIRE(task);
-    return task;
+    return new_task_from(conf);
 }
 
 static mm_task_t *new_task(const mm_embedded_t *e) { return new_task_every(e, "1"); }
@@ -386,14 +490,14 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
 
     /* A second poller while one is inside mm_task_poll gets BUSY; a stop from a third thread
      * ends a poll waiting 60 s for a cycle due in an hour. */
-    mm_task_destroy(task);
+    CHECK_OK(mm_task_destroy(task));
     task = new_task_every(e, "3600");
     CHECK_OK(mm_task_start(task));
     struct poller p = {task, 60000, 0, 0, MM_POLL_STATUS_NONE};
     pthread_t t;
     REQUIRE(pthread_create(&t, NULL, poll_until_stopped, &p) == 0);
     int busy = 0;
-    mm_task_stats stats = {0};
+    mm_task_stats stats = SIZED(mm_task_stats);
     double deadline = now_ms() + 30000;
     while ((!busy || stats.cycles == 0) && now_ms() < deadline) {
         sleep_us(5000);
@@ -416,39 +520,52 @@ static void lifecycle_out_of_order(mm_embedded_t *e) {
     CHECK_RESULT(mm_task_stop(task), MM_RESULT_ALREADY_STOPPED);
     b = NULL;
     CHECK_OK(mm_task_poll(task, 1000, &b));
-    CHECK(mm_batch_status(b) == MM_POLL_STATUS_STOPPED && mm_batch_len(b) == 0);
+    CHECK(GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_STOPPED && GET_VALUE(size_t, mm_batch_len, b) == 0);
     mm_batch_destroy(b);
     CHECK_RESULT(mm_task_start(task), MM_RESULT_ALREADY_STOPPED);
     char fatal[8] = "x";
-    CHECK_OK(mm_task_fatal_error(task, fatal, sizeof fatal));
-    CHECK(fatal[0] == '\0');
-    mm_task_destroy(task);
+    size_t fatal_size = sizeof fatal;
+    CHECK_RESULT(mm_task_fatal_error(task, fatal, &fatal_size), MM_RESULT_NOT_FOUND);
+    CHECK(strcmp(fatal, "x") == 0 && fatal_size == sizeof fatal);
+    CHECK_RESULT(mm_task_fatal_error(task, fatal, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_task_destroy(task));
 
     /* destroy without stop, running and never started */
     task = new_task(e);
     CHECK_OK(mm_task_start(task));
-    mm_task_destroy(task);
-    mm_task_destroy(new_task(e));
+    CHECK_OK(mm_task_destroy(task));
+    CHECK_OK(mm_task_destroy(new_task(e)));
 
-    /* list indices out of range */
+    /* every accessor of a task's lists, and of a batch past its end */
     task = new_task(e);
-    mm_partition_statuses_t *st = NULL;
-    CHECK_OK(mm_task_partition_statuses(task, &st));
-    CHECK(mm_partition_statuses_len(st) == 0);
-    CHECK(mm_partition_statuses_group(st, 0, NULL) == NULL);
-    last_error_is("index 0 is out of range: `statuses` has 0 items");
-    mm_partition_statuses_destroy(st);
-    mm_task_destroy(task);
+    task_list_misuse(task);
+    CHECK_OK(mm_task_destroy(task));
+    mm_batch_t *read = NULL;
+    CHECK_OK(mm_embedded_read_checkpoints(e, CHECKPOINTS_TOPIC, &read));
+    batch_misuse(read, GET_VALUE(size_t, mm_batch_len, read));
+
+    /* librdkafka's code is kept: a topic created twice is RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS (36), and
+     * the next successful call clears it. */
+    CHECK_RESULT(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "orders", 2), MM_RESULT_KAFKA);
+    CHECK(mm_last_error_kafka_code() == 36);
+    CHECK(strstr(last(), "Topic already exists") != NULL);
+    size_t n = 0;
+    CHECK_OK(mm_batch_len(read, &n));
+    CHECK(mm_last_error_kafka_code() == 0);
+    mm_batch_destroy(read);
 
     /* embedded arguments out of range */
-    CHECK(mm_embedded_bootstrap(e, 2) == NULL);
+    const char *servers = "untouched";
+    CHECK_RESULT(mm_embedded_bootstrap(e, 2, &servers, NULL), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_embedded_bootstrap(e, MM_SIDE_SOURCE, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(strcmp(servers, "untouched") == 0);
     CHECK_RESULT(mm_embedded_create_topic(e, -1, "t", 1), MM_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "t", 0), MM_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(mm_embedded_produce_offset_syncs(e, MM_SIDE_SOURCE, SYNCS_TOPIC, "t", 0, NULL, NULL, 3),
                  MM_RESULT_NULL_PARAMETER);
     CHECK_OK(mm_embedded_produce_offset_syncs(e, MM_SIDE_SOURCE, SYNCS_TOPIC, "t", 0, NULL, NULL, 0));
 
-    mm_diagnostics d;
+    mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));
     CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
 }
@@ -460,7 +577,7 @@ int main(void) {
     mm_embedded_t *e = embedded_clusters();
     lifecycle_out_of_order(e);
     failover_misuse(e);
-    mm_diagnostics d;
+    mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));
     CHECK(d.live_clients == 0 && d.live_threads == 0 && d.concurrent_client_access == 0);
     mm_embedded_destroy(e);

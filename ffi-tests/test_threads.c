@@ -35,10 +35,9 @@ static long recent_load_us;
 static double *latency;
 
 static mm_task_t *new_started_task(void) {
-    char err[256] = "";
-    mm_task_t *task = mm_task_new(mm_conf_dup(template_conf), err, sizeof err);
-    if (!task) fprintf(stderr, "mm_task_new: %s\n", err);
-    REQUIRE(task);
+    mm_conf_t *conf = NULL;
+    CHECK_OK(mm_conf_dup(template_conf, &conf));
+    mm_task_t *task = new_task_from(conf);
     CHECK_OK(mm_task_start(task));
     return task;
 }
@@ -98,7 +97,7 @@ static void one_lifecycle(struct lane *lane, long c) {
     CHECK(p.errors == 0);
     lane->polls += p.polls;
 
-    mm_task_stats stats;
+    mm_task_stats stats = SIZED(mm_task_stats);
     CHECK_OK(mm_task_get_stats(task, &stats));
     if (stats.initialized) {
         lane->after_load++;
@@ -107,11 +106,12 @@ static void one_lifecycle(struct lane *lane, long c) {
     else if (stats.syncs_loaded > 0) lane->during_syncs++;
     else lane->before_syncs++;
     char fatal[256];
-    if (mm_task_fatal_error(task, fatal, sizeof fatal) != MM_RESULT_OK) {
+    size_t fatal_size = sizeof fatal;
+    if (mm_task_fatal_error(task, fatal, &fatal_size) != MM_RESULT_NOT_FOUND) {
         fprintf(stderr, "cycle %ld: fatal error: %s\n", c, fatal);
         check_failed();
     }
-    mm_task_destroy(task);
+    CHECK_OK(mm_task_destroy(task));
 }
 
 static void *run_lane(void *arg) {
@@ -126,7 +126,7 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static void check_nothing_alive(const char *when) {
-    mm_diagnostics d;
+    mm_diagnostics d = SIZED(mm_diagnostics);
     CHECK_OK(mm_diagnostics_get(&d));
     if (d.live_clients || d.live_threads || d.concurrent_client_access) {
         fprintf(stderr, "%s: %llu clients, %llu threads alive, %llu overlapping calls\n", when,
@@ -162,7 +162,7 @@ int main(void) {
 
     /* Calibrate: when do the offset syncs get applied here (debug build, valgrind…)? */
     mm_task_t *task = new_started_task();
-    mm_task_stats stats = {0};
+    mm_task_stats stats = SIZED(mm_task_stats);
     double started = now_ms(), first_sync = 0, deadline = started + 300000;
     while (!stats.initialized && now_ms() < deadline) {
         sleep_us(500);
@@ -173,7 +173,7 @@ int main(void) {
     REQUIRE(stats.initialized);
     CHECK(stats.syncs_loaded == (uint64_t)syncs);
     CHECK_OK(mm_task_stop(task));
-    mm_task_destroy(task);
+    CHECK_OK(mm_task_destroy(task));
     printf("test_threads: loading took %.1f ms; offset syncs applied from %.1f to %.1f ms\n",
            stats.load_time_us / 1e3, first_sync, all_syncs);
     apply_us = (long)((all_syncs - first_sync) * 1e3);

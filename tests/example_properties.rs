@@ -53,3 +53,21 @@ fn the_tls_sasl_properties_reach_every_client_of_both_clusters_in_librdkafka_nam
         );
     }
 }
+
+#[test]
+fn the_elastic_properties_join_a_coordination_group_with_a_short_session_timeout() {
+    use mm2_checkpoint::group_coordination::TaskAssignment;
+    let c = load("mm2-elastic.properties");
+    let TaskAssignment::Group(g) = &c.task_assignment else {
+        panic!(
+            "task.assignment=group expected, got {:?}",
+            c.task_assignment
+        )
+    };
+    assert_eq!(g.group_id, "mm2-checkpoint-source-target");
+    assert_eq!(g.topic, "mm2-checkpoint-coordination.source.internal");
+    assert_eq!(g.partitions, 16);
+    let consumer = c.coordination_consumer_config();
+    assert_eq!(consumer["bootstrap.servers"], "127.0.0.1:29092");
+    assert_eq!(consumer["session.timeout.ms"], "6000");
+}

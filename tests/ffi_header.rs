@@ -99,7 +99,7 @@ fn result_names_match_the_header_constants() {
                 .and_then(|(n, v)| Some((n, v?)))
         })
         .collect();
-    assert!(constants.len() >= 18, "found only {constants:?}");
+    assert!(constants.len() >= 19, "found only {constants:?}");
     for (name, value) in constants {
         // SAFETY: mm_result_str accepts any int and returns static NUL-terminated text.
         let text = unsafe { std::ffi::CStr::from_ptr(mm_result_str(value)) }
@@ -132,4 +132,115 @@ fn every_declaration_is_documented() {
         }
     }
     assert!(undocumented.is_empty(), "undocumented: {undocumented:#?}");
+}
+
+fn header() -> String {
+    std::fs::read_to_string(header_path()).expect("the committed header")
+}
+
+/// The functions the header declares, sorted.
+fn declared_functions(header: &str) -> Vec<String> {
+    let mut names: Vec<String> = header
+        .lines()
+        .filter(|l| !l.starts_with(' ') && !l.starts_with('*') && !l.starts_with('/'))
+        .filter_map(|l| {
+            let open = l.find('(')?;
+            let name = l[..open].rsplit([' ', '*']).next()?;
+            name.starts_with("mm_").then(|| name.to_string())
+        })
+        .filter(|n| n != "mm_log_cb")
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A function may be added to the C ABI (with include/mm2_checkpoint.symbols updated), but none
+/// may disappear or appear unnoticed while the SONAME stays the same. (ffi-tests/run.sh checks
+/// the built library's dynamic symbols against the same list.)
+#[test]
+fn the_header_declares_exactly_the_listed_symbols() {
+    let listed: Vec<String> =
+        std::fs::read_to_string(root().join("include/mm2_checkpoint.symbols"))
+            .expect("include/mm2_checkpoint.symbols")
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(str::to_string)
+            .collect();
+    let declared = declared_functions(&header());
+    assert!(declared.len() > 80, "parsed only {declared:?}");
+    let missing: Vec<_> = listed.iter().filter(|s| !declared.contains(s)).collect();
+    let unlisted: Vec<_> = declared.iter().filter(|s| !listed.contains(s)).collect();
+    assert!(
+        missing.is_empty() && unlisted.is_empty(),
+        "removed from the ABI: {missing:?}; not in include/mm2_checkpoint.symbols: {unlisted:?}"
+    );
+}
+
+/// Every field of every public struct and every enum constant of the header has its line in
+/// include/mm2_checkpoint.layout (which ffi-tests/test_abi.c checks against the compiler and
+/// the Java bindings read), and the file names nothing else.
+#[test]
+fn the_layout_file_covers_every_struct_field_and_enum_constant() {
+    let header = header();
+    let mut expected = Vec::new();
+    let mut current: Option<String> = None;
+    for line in header.lines() {
+        if let Some(rest) = line
+            .strip_prefix("typedef struct ")
+            .or_else(|| line.strip_prefix("typedef enum "))
+        {
+            if let Some(name) = rest.strip_suffix(" {") {
+                expected.push(format!("{name}.size"));
+                current = Some(name.to_string());
+            }
+        } else if line.starts_with('}') {
+            current = None;
+        } else if let Some(owner) = &current {
+            let l = line.trim();
+            if l.starts_with('*') || l.starts_with('/') {
+                continue;
+            }
+            if l.starts_with("MM_") {
+                expected.push(l.split(" = ").next().unwrap().to_string());
+            } else if let Some(field) = l.strip_suffix(';') {
+                let name = field.rsplit(' ').next().unwrap();
+                expected.push(format!("{owner}.{name}"));
+            }
+        }
+    }
+    let file = std::fs::read_to_string(root().join("include/mm2_checkpoint.layout"))
+        .expect("include/mm2_checkpoint.layout");
+    let keys: Vec<String> = file
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split('=').next().unwrap().to_string())
+        .collect();
+    expected.sort();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted, expected,
+        "include/mm2_checkpoint.layout is stale: rebuild ffi-tests/test_abi and run it with --print"
+    );
+}
+
+/// The ABI macro, the SONAME build.rs sets and the version number agree.
+#[test]
+fn abi_and_version_number_macros_match_the_build() {
+    let header = header();
+    let abi = format!(
+        "#define MM2_CHECKPOINT_ABI_VERSION {}",
+        env!("MM2_CHECKPOINT_ABI_VERSION")
+    );
+    assert!(header.lines().any(|l| l == abi), "the header lacks `{abi}`");
+    let num = |s: &str| s.parse::<u32>().unwrap();
+    let packed = (num(env!("CARGO_PKG_VERSION_MAJOR")) << 16)
+        | (num(env!("CARGO_PKG_VERSION_MINOR")) << 8)
+        | num(env!("CARGO_PKG_VERSION_PATCH"));
+    let line = format!("#define MM2_CHECKPOINT_VERSION_NUM 0x{packed:06x}");
+    assert!(
+        header.lines().any(|l| l == line),
+        "the header lacks `{line}`"
+    );
 }

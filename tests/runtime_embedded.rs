@@ -100,10 +100,12 @@ impl Store {
             Store::Checkpoints => StartupHooks {
                 checkpoint_store_reading: Some(hook),
                 offset_sync_store_reading: None,
+                ..StartupHooks::default()
             },
             Store::OffsetSyncs => StartupHooks {
                 checkpoint_store_reading: None,
                 offset_sync_store_reading: Some(hook),
+                ..StartupHooks::default()
             },
         }
     }

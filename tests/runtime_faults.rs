@@ -284,6 +284,7 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
                 killed.wait(Duration::from_secs(60), "the test to kill the source");
             }
         })),
+        ..StartupHooks::default()
     };
     let task = CheckpointTask::with_hooks(
         task_config(&s, &t, &[("task.assigned.groups", "g1")]),

@@ -289,6 +289,7 @@ fn run_lane(
         let hooks = StartupHooks {
             checkpoint_store_reading: None,
             offset_sync_store_reading: Some(Arc::new(move |_: &StopSignal| r.open())),
+            ..StartupHooks::default()
         };
         let task = CheckpointTask::with_hooks(config.clone(), hooks).unwrap();
         task.start().unwrap();

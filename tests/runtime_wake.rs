@@ -134,6 +134,7 @@ fn wake_latency_of_stop_while_the_offset_sync_load_is_blocked_in_a_consumer_poll
                     ev.push("offset-sync load reading");
                     r.open();
                 })),
+                ..StartupHooks::default()
             };
             let task = CheckpointTask::with_hooks(config(&m, &[]), hooks).unwrap();
             events.observe(&task);

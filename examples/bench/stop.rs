@@ -98,6 +98,7 @@ fn during_load(
             offset_sync_store_reading: Some(Arc::new(move |_| {
                 let _ = tx.send(());
             })),
+            ..StartupHooks::default()
         };
         let config = task_config("stopload", &alias, &bootstrap, &[]);
         let task = CheckpointTask::with_hooks(config, hooks).expect("task");

@@ -74,6 +74,9 @@ pub enum Error {
         context: String,
         /// The client's error text.
         message: String,
+        /// librdkafka's `rd_kafka_resp_err_t` when the client reported one (C callers branch on
+        /// it through `mm_last_error_kafka_code`).
+        code: Option<i32>,
     },
     /// A Kafka failure that retrying cannot fix: a client setting librdkafka refuses, failed
     /// authentication, TLS, a denied ACL, or a client librdkafka declared fatal. It ends the task.
@@ -116,6 +119,20 @@ impl Error {
         Error::Kafka {
             context: context.into(),
             message: message.to_string(),
+            code: None,
+        }
+    }
+
+    /// A Kafka error that carries librdkafka's error code.
+    pub fn kafka_code(
+        context: impl Into<String>,
+        message: impl std::fmt::Display,
+        code: Option<i32>,
+    ) -> Self {
+        Error::Kafka {
+            context: context.into(),
+            message: message.to_string(),
+            code,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod checkpoint_store;
 pub mod error;
 pub mod filters;
 pub mod group_assignment;
+pub mod group_coordination;
 pub mod heartbeat;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;

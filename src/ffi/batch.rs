@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use super::boundary::{destroy, item, value, CText};
+use super::boundary::{borrow, destroy, give, item, lend, mm_result, run, CText};
 use crate::runtime::checkpoint_task::PollStatus;
 use crate::Checkpoint;
 
@@ -87,50 +87,56 @@ unsafe fn checkpoint<'a>(
     }
 }
 
-/// Number of checkpoints in the batch; 0 for NULL. Non-blocking, any thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_len(batch: *const mm_batch_t) -> usize {
-    value(0, || {
-        // SAFETY: this function's contract.
-        Ok(unsafe { super::boundary::borrow(batch, "batch") }?
-            .items
-            .len())
-    })
-}
-
-/// Why the poll that made this batch returned; `MM_POLL_STATUS_NONE` for a batch that is not a
-/// poll result, or NULL. Non-blocking, any thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_status(batch: *const mm_batch_t) -> mm_poll_status {
-    value(mm_poll_status::None, || {
-        // SAFETY: this function's contract.
-        Ok(unsafe { super::boundary::borrow(batch, "batch") }?.status)
-    })
-}
-
-/// Consumer group of checkpoint `index`: NUL-terminated text owned by the batch (valid until
-/// `mm_batch_destroy`). When `len_out` is not NULL, the text's length in bytes is written there
-/// (it tells text with an embedded NUL from a shorter one). NULL when `batch` is NULL or `index`
-/// is not below `mm_batch_len`. Non-blocking, any thread.
+/// Writes the number of checkpoints in the batch to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
 /// `batch` is NULL or a live batch; `len_out` is NULL or valid for writing.
 #[no_mangle]
+pub unsafe extern "C" fn mm_batch_len(batch: *const mm_batch_t, len_out: *mut usize) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(len_out, "len_out", || {
+            Ok(borrow(batch, "batch")?.items.len())
+        })
+    })
+}
+
+/// Writes why the poll that made this batch returned to `*status_out` (`MM_POLL_STATUS_NONE`
+/// for a batch that is not a poll result). Non-blocking, any thread.
+///
+/// # Safety
+/// `batch` is NULL or a live batch; `status_out` is NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_batch_status(
+    batch: *const mm_batch_t,
+    status_out: *mut mm_poll_status,
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(status_out, "status_out", || {
+            Ok(borrow(batch, "batch")?.status)
+        })
+    })
+}
+
+/// Consumer group of checkpoint `index`: writes to `*text_out` NUL-terminated text owned by the
+/// batch (valid until `mm_batch_destroy`) and, when `len_out` is not NULL, its length in bytes
+/// to `*len_out` (it tells text with an embedded NUL from a shorter one).
+/// `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the batch's length. Non-blocking, any
+/// thread.
+///
+/// # Safety
+/// `batch` is NULL or a live batch; `text_out` is NULL or valid for writing a pointer;
+/// `len_out` is NULL or valid for writing.
+#[no_mangle]
 pub unsafe extern "C" fn mm_batch_group(
     batch: *const mm_batch_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
-    value(std::ptr::null(), || {
-        // SAFETY: this function's contract.
-        unsafe { Ok(checkpoint(batch, index)?.group.lend(len_out)) }
-    })
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe { lend(text_out, len_out, || Ok(&checkpoint(batch, index)?.group)) })
 }
 
 /// Target (renamed) topic of checkpoint `index`, as `mm_batch_group` returns text.
@@ -141,12 +147,11 @@ pub unsafe extern "C" fn mm_batch_group(
 pub unsafe extern "C" fn mm_batch_topic(
     batch: *const mm_batch_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
-    value(std::ptr::null(), || {
-        // SAFETY: this function's contract.
-        unsafe { Ok(checkpoint(batch, index)?.topic.lend(len_out)) }
-    })
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe { lend(text_out, len_out, || Ok(&checkpoint(batch, index)?.topic)) })
 }
 
 /// The source commit's metadata of checkpoint `index` (often empty), as `mm_batch_group`
@@ -158,48 +163,75 @@ pub unsafe extern "C" fn mm_batch_topic(
 pub unsafe extern "C" fn mm_batch_metadata(
     batch: *const mm_batch_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
-    value(std::ptr::null(), || {
-        // SAFETY: this function's contract.
-        unsafe { Ok(checkpoint(batch, index)?.metadata.lend(len_out)) }
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        lend(
+            text_out,
+            len_out,
+            || Ok(&checkpoint(batch, index)?.metadata),
+        )
     })
 }
 
-/// Target partition of checkpoint `index`; -1 when `batch` is NULL or `index` is out of range.
-/// Non-blocking, any thread.
+/// Writes the target partition of checkpoint `index` to `*partition_out`.
+/// `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any thread.
 ///
 /// # Safety
-/// `batch` is NULL or a live batch.
+/// `batch` is NULL or a live batch; `partition_out` is NULL or valid for writing.
 #[no_mangle]
-pub unsafe extern "C" fn mm_batch_partition(batch: *const mm_batch_t, index: usize) -> i32 {
+pub unsafe extern "C" fn mm_batch_partition(
+    batch: *const mm_batch_t,
+    index: usize,
+    partition_out: *mut i32,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { checkpoint(batch, index) }?.partition))
-}
-
-/// The group's committed offset on the source cluster, for checkpoint `index`; -1 when `batch`
-/// is NULL or `index` is out of range. Non-blocking, any thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_upstream_offset(batch: *const mm_batch_t, index: usize) -> i64 {
-    // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { checkpoint(batch, index) }?.upstream_offset)
+    run(|| unsafe {
+        give(partition_out, "partition_out", || {
+            Ok(checkpoint(batch, index)?.partition)
+        })
     })
 }
 
-/// The translated offset on the target cluster, for checkpoint `index`; -1 when `batch` is NULL
-/// or `index` is out of range. Non-blocking, any thread.
+/// Writes the group's committed offset on the source cluster, for checkpoint `index`, to
+/// `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
+/// thread.
 ///
 /// # Safety
-/// `batch` is NULL or a live batch.
+/// `batch` is NULL or a live batch; `offset_out` is NULL or valid for writing.
 #[no_mangle]
-pub unsafe extern "C" fn mm_batch_downstream_offset(batch: *const mm_batch_t, index: usize) -> i64 {
+pub unsafe extern "C" fn mm_batch_upstream_offset(
+    batch: *const mm_batch_t,
+    index: usize,
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { checkpoint(batch, index) }?.downstream_offset)
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            Ok(checkpoint(batch, index)?.upstream_offset)
+        })
+    })
+}
+
+/// Writes the translated offset on the target cluster, for checkpoint `index`, to
+/// `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
+/// thread.
+///
+/// # Safety
+/// `batch` is NULL or a live batch; `offset_out` is NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_batch_downstream_offset(
+    batch: *const mm_batch_t,
+    index: usize,
+    offset_out: *mut i64,
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            Ok(checkpoint(batch, index)?.downstream_offset)
+        })
     })
 }
 

@@ -27,7 +27,8 @@ pub enum mm_result {
     Panic = 2,
     /// A configuration key or value was rejected (the message names the key and why).
     InvalidConfig = 3,
-    /// A parameter was out of its documented range, or text was not UTF-8.
+    /// A parameter was out of its documented range (including an index not below the list's
+    /// length, or a `struct_size` below 8), or text was not UTF-8.
     InvalidArgument = 4,
     /// The task was not started (poll or stop before `mm_task_start`).
     NotStarted = 5,
@@ -36,15 +37,17 @@ pub enum mm_result {
     /// The task is already stopped (a second stop, or start after stop).
     AlreadyStopped = 7,
     /// Another thread is inside `mm_task_poll` on this task, or inside a call on this
-    /// offset-sync writer, or a log callback tried to replace itself.
+    /// offset-sync writer.
     Busy = 8,
-    /// A Kafka client or request failed (the message names the topic, group or cluster).
+    /// A Kafka client or request failed (the message names the topic, group or cluster;
+    /// `mm_last_error_kafka_code` gives librdkafka's error code).
     Kafka = 9,
     /// A bounded wait ended before the broker answered.
     TimedOut = 10,
     /// The destination buffer is too small; the size it needs was written to the size parameter.
     BufferTooSmall = 11,
-    /// The key or item asked for does not exist.
+    /// The key asked for is not set, or the entry has no such value (e.g. no reason because a
+    /// checkpoint was written). Nothing is written to the outputs.
     NotFound = 12,
     /// The task hit a fatal error (`mm_task_fatal_error` returns it).
     Fatal = 13,
@@ -58,6 +61,9 @@ pub enum mm_result {
     /// The process already has a `log` logger that is not this library's (a Rust host installed
     /// its own), so a log callback cannot be installed.
     LoggerTaken = 17,
+    /// Called from inside the log callback, where it could deadlock: `mm_task_stop`,
+    /// `mm_task_destroy` and `mm_set_log_callback` refuse it and do nothing.
+    InLogCallback = 18,
 }
 
 /// The one mapping from the library's errors to C results.
@@ -77,11 +83,13 @@ pub(crate) fn result_of(e: &Error) -> mm_result {
     }
 }
 
-/// Why an exported call failed: its result and a message for `errstr` / [`mm_last_error`].
+/// Why an exported call failed: its result, a message for [`mm_last_error`] and, for a Kafka
+/// error, librdkafka's code for [`mm_last_error_kafka_code`].
 #[derive(Debug)]
 pub(crate) struct Failure {
     pub(crate) result: mm_result,
     pub(crate) message: String,
+    pub(crate) kafka_code: i32,
 }
 
 impl Failure {
@@ -89,11 +97,16 @@ impl Failure {
         Failure {
             result,
             message: message.into(),
+            kafka_code: 0,
         }
     }
 
     pub(crate) fn invalid_argument(message: impl Into<String>) -> Self {
         Failure::new(mm_result::InvalidArgument, message)
+    }
+
+    pub(crate) fn not_found(message: impl Into<String>) -> Self {
+        Failure::new(mm_result::NotFound, message)
     }
 
     fn null(name: &str) -> Self {
@@ -108,7 +121,14 @@ impl From<Error> for Failure {
             Error::Config(c) => format!("{}: {}", c.key, c.reason),
             other => other.to_string(),
         };
-        Failure::new(result_of(&e), message)
+        let mut f = Failure::new(result_of(&e), message);
+        if let Error::Kafka {
+            code: Some(code), ..
+        } = e
+        {
+            f.kafka_code = code;
+        }
+        f
     }
 }
 
@@ -118,66 +138,45 @@ impl From<ConfigError> for Failure {
     }
 }
 
-thread_local! {
-    static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+/// The calling thread's last result other than OK: its message and librdkafka code.
+struct LastError {
+    message: String,
+    kafka_code: i32,
 }
 
-fn catch<T>(body: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
+thread_local! {
+    static LAST_ERROR: RefCell<LastError> = const {
+        RefCell::new(LastError { message: String::new(), kafka_code: 0 })
+    };
+}
+
+/// Runs the body of every exported function that returns an [`mm_result`]: catches panics,
+/// and sets the calling thread's last error on failure or clears it on success (so
+/// `mm_last_error` always describes the latest such call on the thread).
+pub(crate) fn run(body: impl FnOnce() -> Result<(), Failure>) -> mm_result {
     let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
         Err(Failure::new(
             mm_result::Panic,
             format!("panic: {}", panic_message(&*payload)),
         ))
     });
-    if let Err(f) = &outcome {
-        LAST_ERROR.with(|last| f.message.clone_into(&mut last.borrow_mut()));
-    }
-    outcome
-}
-
-/// Runs the body of an exported function that returns an [`mm_result`].
-pub(crate) fn run(body: impl FnOnce() -> Result<(), Failure>) -> mm_result {
-    match catch(body) {
+    LAST_ERROR.with(|last| {
+        let mut last = last.borrow_mut();
+        match &outcome {
+            Ok(()) => {
+                last.message.clear();
+                last.kafka_code = 0;
+            }
+            Err(f) => {
+                f.message.clone_into(&mut last.message);
+                last.kafka_code = f.kafka_code;
+            }
+        }
+    });
+    match outcome {
         Ok(()) => mm_result::Ok,
         Err(f) => f.result,
     }
-}
-
-/// Like [`run`], also writing the failure's message into `errstr` (librdkafka's convention).
-pub(crate) fn run_errstr(
-    errstr: *mut c_char,
-    errstr_size: usize,
-    body: impl FnOnce() -> Result<(), Failure>,
-) -> mm_result {
-    match catch(body) {
-        Ok(()) => mm_result::Ok,
-        Err(f) => {
-            // SAFETY: the C contract of every function taking errstr: NULL or valid for
-            // errstr_size bytes.
-            unsafe { write_text(errstr, errstr_size, &f.message) };
-            f.result
-        }
-    }
-}
-
-/// Runs the body of an exported function that returns a value; `fallback` (NULL, 0, -1…) is
-/// returned on failure or panic.
-pub(crate) fn value<T>(fallback: T, body: impl FnOnce() -> Result<T, Failure>) -> T {
-    catch(body).unwrap_or(fallback)
-}
-
-/// Like [`value`], also writing the failure's message into `errstr`.
-pub(crate) fn value_errstr<T>(
-    fallback: T,
-    errstr: *mut c_char,
-    errstr_size: usize,
-    body: impl FnOnce() -> Result<T, Failure>,
-) -> T {
-    catch(body).unwrap_or_else(|f| {
-        // SAFETY: as in run_errstr.
-        unsafe { write_text(errstr, errstr_size, &f.message) };
-        fallback
-    })
 }
 
 /// Borrows a handle or struct the caller passed.
@@ -235,6 +234,101 @@ pub(crate) unsafe fn out<'a, T>(p: *mut T, name: &str) -> Result<Out<'a, T>, Fai
         .ok_or_else(|| Failure::null(name))
 }
 
+/// The body of a text accessor: checks `text_out` (required) and `len_out` (may be NULL),
+/// finds the text, then writes a pointer to it (owned by the handle) and its length in bytes
+/// without the NUL.
+///
+/// # Safety
+/// `text_out` is NULL or valid for writing a pointer; `len_out` is NULL or valid for writing.
+pub(crate) unsafe fn lend<'a>(
+    text_out: *mut *const c_char,
+    len_out: *mut usize,
+    find: impl FnOnce() -> Result<&'a CText, Failure>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's contract.
+    let text_out = unsafe { out(text_out, "text_out") }?;
+    let text = find()?;
+    text_out.write(text.as_ptr());
+    // SAFETY: the caller's contract.
+    if let Some(len) = unsafe { len_out.as_mut() } {
+        *len = text.len();
+    }
+    Ok(())
+}
+
+/// The body of a value accessor: checks `value_out`, finds the value, then writes it.
+///
+/// # Safety
+/// `value_out` is NULL or valid for writing a `T`.
+pub(crate) unsafe fn give<T>(
+    value_out: *mut T,
+    name: &str,
+    find: impl FnOnce() -> Result<T, Failure>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's contract.
+    let value_out = unsafe { out(value_out, name) }?;
+    value_out.write(find()?);
+    Ok(())
+}
+
+/// A struct the library fills that may grow in later versions.
+///
+/// # Safety
+/// Implementors are `#[repr(C)]`, start with a `u64` `struct_size` field, and have no padding
+/// (every field is 64 bits wide), so their bytes may be copied as they are.
+pub(crate) unsafe trait Growable: Copy {}
+
+/// The output of a growable struct: at most `size` bytes (the caller's `struct_size`, capped at
+/// the library's own size) are written.
+pub(crate) struct SizedOut<'a, T> {
+    p: *mut u8,
+    size: usize,
+    _out: std::marker::PhantomData<&'a mut T>,
+}
+
+impl<T: Growable> SizedOut<'_, T> {
+    /// Writes what fits of `v`, then `struct_size` = the number of bytes written, so a caller
+    /// built against a newer header learns which fields an older library filled.
+    pub(crate) fn write(self, v: T) {
+        // SAFETY: `Growable` promises plain bytes without padding; `self.p` is valid for
+        // `self.size` bytes (checked in `sized_out`), and 8 <= size <= size_of::<T>().
+        unsafe {
+            let bytes = std::slice::from_raw_parts((&v as *const T).cast::<u8>(), self.size);
+            std::ptr::copy_nonoverlapping(bytes.as_ptr().add(8), self.p.add(8), self.size - 8);
+            self.p.cast::<u64>().write_unaligned(self.size as u64);
+        }
+    }
+}
+
+/// Checks the output of a growable struct: not NULL, and its `struct_size` (set by the caller to
+/// `sizeof` of the struct it was compiled with) covers at least that field.
+///
+/// # Safety
+/// `p` is NULL or valid for reading 8 bytes and writing `struct_size` bytes, for `'a`.
+pub(crate) unsafe fn sized_out<'a, T: Growable>(
+    p: *mut T,
+    name: &str,
+) -> Result<SizedOut<'a, T>, Failure> {
+    if p.is_null() {
+        return Err(Failure::null(name));
+    }
+    // SAFETY: the caller's contract: the struct starts with its u64 size.
+    let declared = unsafe { p.cast::<u64>().read_unaligned() };
+    if declared < 8 {
+        return Err(Failure::invalid_argument(format!(
+            "`{name}->struct_size` is {declared}: set it to sizeof the struct before the call"
+        )));
+    }
+    let size = usize::try_from(declared).map_or(std::mem::size_of::<T>(), |d| {
+        d.min(std::mem::size_of::<T>())
+    });
+    Ok(SizedOut {
+        p: p.cast(),
+        size,
+        _out: std::marker::PhantomData,
+    })
+}
+
 /// Copies `s` into `dest` as NUL-terminated text, cut to `size - 1` bytes at a UTF-8 character
 /// boundary. Does nothing when `dest` is NULL or `size` is 0.
 ///
@@ -277,11 +371,11 @@ pub(crate) unsafe fn free_handle<T>(p: *mut T) {
 /// # Safety
 /// As for [`free_handle`].
 pub(crate) unsafe fn destroy<T>(p: *mut T) {
-    let _ = run(|| {
+    // Not through `run`: a destroy returns nothing, so it leaves the last error alone.
+    let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the caller's contract.
-        unsafe { free_handle(p) };
-        Ok(())
-    });
+        unsafe { free_handle(p) }
+    }));
 }
 
 /// Text owned by a handle and lent to C: UTF-8 followed by one NUL. Text with an embedded NUL
@@ -305,18 +399,6 @@ impl CText {
     pub(crate) fn len(&self) -> usize {
         self.0.len() - 1
     }
-
-    /// Lends the text to C, writing its length to `len_out` when that is not NULL.
-    ///
-    /// # Safety
-    /// `len_out` is NULL or valid for writing a `usize`.
-    pub(crate) unsafe fn lend(&self, len_out: *mut usize) -> *const c_char {
-        // SAFETY: the caller's contract.
-        if let Some(len) = unsafe { len_out.as_mut() } {
-            *len = self.len();
-        }
-        self.as_ptr()
-    }
 }
 
 /// Looks up item `index` of a list handle.
@@ -335,19 +417,16 @@ where
     // SAFETY: the caller's contract.
     let items = items(unsafe { borrow(list, name) }?);
     items.get(index).ok_or_else(|| {
-        Failure::new(
-            mm_result::NotFound,
-            format!(
-                "index {index} is out of range: `{name}` has {} items",
-                items.len()
-            ),
-        )
+        Failure::invalid_argument(format!(
+            "index {index} is out of range: `{name}` has {} items",
+            items.len()
+        ))
     })
 }
 
 impl mm_result {
     /// Every result, indexed by its value.
-    const ALL: [mm_result; 18] = [
+    const ALL: [mm_result; 19] = [
         mm_result::Ok,
         mm_result::NullParameter,
         mm_result::Panic,
@@ -366,6 +445,7 @@ impl mm_result {
         mm_result::Thread,
         mm_result::InvalidState,
         mm_result::LoggerTaken,
+        mm_result::InLogCallback,
     ];
 
     /// The constant's name and a short meaning (the header test checks the names).
@@ -399,6 +479,9 @@ impl mm_result {
             mm_result::LoggerTaken => {
                 c"MM_RESULT_LOGGER_TAKEN: another logger is installed in this process"
             }
+            mm_result::InLogCallback => {
+                c"MM_RESULT_IN_LOG_CALLBACK: not allowed from inside the log callback"
+            }
         }
     }
 }
@@ -415,24 +498,38 @@ pub extern "C" fn mm_result_str(result: c_int) -> *const c_char {
         .as_ptr()
 }
 
-/// Copies the message of the calling thread's last failed call (a result other than
-/// `MM_RESULT_OK`, or a NULL / fallback return) into `errstr`, NUL-terminated and cut to
-/// `errstr_size - 1` bytes. Writes `""` when this thread has had no failure. Successful calls do
-/// not clear it.
+/// Copies the message of the calling thread's last failed call into `errstr`, NUL-terminated
+/// and cut to `errstr_size - 1` bytes, and returns the message's full length in bytes (as
+/// `snprintf` does: a result >= `errstr_size` means it was cut). Every call that returns an
+/// `mm_result` sets this message when it fails and clears it (to `""`) when it returns
+/// `MM_RESULT_OK`; other calls (`mm_*_destroy` except `mm_task_destroy`, `mm_result_str`,
+/// `mm_version*`, `mm_last_error*`) leave it alone. Each thread has its own.
 ///
-/// `errstr` may be NULL (nothing is written). Any thread; reads only that thread's message.
+/// `errstr` may be NULL (only the length is returned). Non-blocking, any thread.
 ///
 /// # Safety
 /// `errstr` is NULL or valid for writing `errstr_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mm_last_error(errstr: *mut c_char, errstr_size: usize) {
+pub unsafe extern "C" fn mm_last_error(errstr: *mut c_char, errstr_size: usize) -> usize {
     // Not through `run`: reading the message must not replace it.
-    let _ = catch_unwind(|| {
+    catch_unwind(|| {
         LAST_ERROR.with(|last| {
+            let last = last.borrow();
             // SAFETY: the caller's contract.
-            unsafe { write_text(errstr, errstr_size, &last.borrow()) }
+            unsafe { write_text(errstr, errstr_size, &last.message) };
+            last.message.len()
         })
-    });
+    })
+    .unwrap_or(0)
+}
+
+/// librdkafka's error code (`rd_kafka_resp_err_t`, e.g. `RD_KAFKA_RESP_ERR__TRANSPORT` = -195)
+/// of the calling thread's last failed call when it failed with `MM_RESULT_KAFKA` and the
+/// client reported a code; 0 (`RD_KAFKA_RESP_ERR_NO_ERROR`) otherwise. Set and cleared with
+/// `mm_last_error`. Non-blocking, any thread.
+#[no_mangle]
+pub extern "C" fn mm_last_error_kafka_code() -> i32 {
+    catch_unwind(|| LAST_ERROR.with(|last| last.borrow().kafka_code)).unwrap_or(0)
 }
 
 /// The library version, e.g. `"0.1.0"`: static, NUL-terminated, never NULL. Equal to
@@ -440,6 +537,29 @@ pub unsafe extern "C" fn mm_last_error(errstr: *mut c_char, errstr_size: usize) 
 #[no_mangle]
 pub extern "C" fn mm_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The library version as one integer, `(major << 16) | (minor << 8) | patch` (0x000100 for
+/// 0.1.0): equal to `MM2_CHECKPOINT_VERSION_NUM` when header and library match. Any thread,
+/// non-blocking.
+#[no_mangle]
+pub extern "C" fn mm_version_num() -> u32 {
+    version_num(
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+    )
+}
+
+fn version_num(major: &str, minor: &str, patch: &str) -> u32 {
+    let n = |s: &str| s.parse::<u32>().unwrap_or(0) & 0xff;
+    (n(major) << 16) | (n(minor) << 8) | n(patch)
+}
+
+/// The calling thread's last error message, for the unit tests of the ffi modules.
+#[cfg(test)]
+pub(crate) fn last_error_text() -> String {
+    LAST_ERROR.with(|last| last.borrow().message.clone())
 }
 
 #[cfg(test)]
@@ -451,7 +571,8 @@ mod tests {
     fn last_error() -> String {
         let mut buf = [0 as c_char; 256];
         // SAFETY: a local buffer of the size given.
-        unsafe { mm_last_error(buf.as_mut_ptr(), buf.len()) };
+        let len = unsafe { mm_last_error(buf.as_mut_ptr(), buf.len()) };
+        assert_eq!(len, last_error_text().len());
         // SAFETY: mm_last_error NUL-terminates.
         unsafe { CStr::from_ptr(buf.as_ptr()) }
             .to_string_lossy()
@@ -463,8 +584,15 @@ mod tests {
         let r = run(|| panic!("boom in a test"));
         assert_eq!(r, mm_result::Panic);
         assert_eq!(last_error(), "panic: boom in a test");
-        let v: *const u8 = value(std::ptr::null(), || panic!("again"));
-        assert!(v.is_null());
+        // A success clears it, and a Kafka failure keeps librdkafka's code.
+        assert_eq!(run(|| Ok(())), mm_result::Ok);
+        assert_eq!(last_error(), "");
+        let r = run(|| Err(Error::kafka_code("reading `t`", "broker down", Some(-195)).into()));
+        assert_eq!(r, mm_result::Kafka);
+        assert_eq!(mm_last_error_kafka_code(), -195);
+        assert_eq!(last_error(), "reading `t`: broker down");
+        assert_eq!(run(|| Ok(())), mm_result::Ok);
+        assert_eq!(mm_last_error_kafka_code(), 0);
     }
 
     #[test]
@@ -523,6 +651,55 @@ mod tests {
     }
 
     #[test]
+    fn version_num_packs_major_minor_patch() {
+        assert_eq!(version_num("0", "1", "0"), 0x000100);
+        assert_eq!(version_num("1", "2", "3"), 0x010203);
+        assert_eq!(mm_version_num(), 0x000100);
+    }
+
+    #[derive(Clone, Copy)]
+    #[repr(C)]
+    struct Grows {
+        struct_size: u64,
+        a: u64,
+        b: u64,
+    }
+    // SAFETY: repr(C), u64 size first, no padding.
+    unsafe impl Growable for Grows {}
+
+    #[test]
+    fn growable_structs_are_written_only_as_far_as_the_caller_said() {
+        let full = Grows {
+            struct_size: 0,
+            a: 1,
+            b: 2,
+        };
+        // An older caller whose struct ends after `a`, followed by a guard word.
+        let mut old = [16u64, 0, 0x5555];
+        // SAFETY: old holds 24 bytes; struct_size says 16.
+        let r = run(|| {
+            unsafe { sized_out(old.as_mut_ptr().cast::<Grows>(), "s") }.map(|o| o.write(full))
+        });
+        assert_eq!(r, mm_result::Ok);
+        assert_eq!(old, [16, 1, 0x5555]);
+        // A newer caller's larger struct: the library fills what it has and says how much.
+        let mut new = [32u64, 0, 0, 0x5555];
+        // SAFETY: new holds 32 bytes.
+        let r = run(|| {
+            unsafe { sized_out(new.as_mut_ptr().cast::<Grows>(), "s") }.map(|o| o.write(full))
+        });
+        assert_eq!(r, mm_result::Ok);
+        assert_eq!(new, [24, 1, 2, 0x5555]);
+        let mut unset = [0u64, 7, 7];
+        // SAFETY: 24 bytes.
+        let r = run(|| {
+            unsafe { sized_out(unset.as_mut_ptr().cast::<Grows>(), "s") }.map(|o| o.write(full))
+        });
+        assert_eq!(r, mm_result::InvalidArgument);
+        assert_eq!(unset, [0, 7, 7]);
+    }
+
+    #[test]
     fn write_text_truncates_at_a_character_boundary_and_terminates() {
         let cases: [(&str, usize, &[u8]); 6] = [
             ("hello", 6, b"hello\0"),
@@ -572,7 +749,8 @@ mod tests {
                 .to_string()
         };
         assert!(name(8).starts_with("MM_RESULT_BUSY:"));
-        for unknown in [-1, 18, c_int::MAX] {
+        assert!(name(18).starts_with("MM_RESULT_IN_LOG_CALLBACK:"));
+        for unknown in [-1, 19, c_int::MAX] {
             assert_eq!(name(unknown), "MM_RESULT_UNKNOWN");
         }
     }

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::ffi::c_char;
 
 use super::boundary::{
-    borrow, borrow_mut, destroy, into_handle, mm_result, out, run, run_errstr, text, value,
-    write_text, Failure,
+    borrow, borrow_mut, destroy, give, into_handle, mm_result, out, run, text, Failure,
 };
+use super::task::copy_out;
 use crate::core::error::ConfigError;
 use crate::core::mirror_checkpoint_config::{
     parse_properties, ConfigWarning, MirrorCheckpointConfig,
@@ -56,12 +56,19 @@ fn check_one<'k>(key: &'k str, value: &str) -> Result<&'k str, Failure> {
     Ok(key)
 }
 
-/// Makes an empty configuration. Free it with `mm_conf_destroy`, or hand it to a successful
-/// `mm_task_new`, which takes it. Never NULL except on allocation panic. Any thread.
+/// Makes an empty configuration and writes it to `*conf_out`. Free it with `mm_conf_destroy`,
+/// or hand it to a successful `mm_task_new`, which takes it. `MM_RESULT_NULL_PARAMETER` when
+/// `conf_out` is NULL. Non-blocking, any thread.
+///
+/// # Safety
+/// `conf_out` is NULL or valid for writing a pointer.
 #[no_mangle]
-pub extern "C" fn mm_conf_new() -> *mut mm_conf_t {
-    value(std::ptr::null_mut(), || {
-        Ok(into_handle(mm_conf_t::default()))
+pub unsafe extern "C" fn mm_conf_new(conf_out: *mut *mut mm_conf_t) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(conf_out, "conf_out", || {
+            Ok(into_handle(mm_conf_t::default()))
+        })
     })
 }
 
@@ -70,28 +77,24 @@ pub extern "C" fn mm_conf_new() -> *mut mm_conf_t {
 ///
 /// The value is checked now when the key alone tells how (booleans, numbers, intervals, class
 /// names, regexes of MM2 keys): on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and
-/// `errstr` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
+/// `mm_last_error` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
 /// checked by `mm_task_new` (and by librdkafka when the clients are created).
 ///
 /// Returns `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `value` is NULL,
 /// `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text, `MM_RESULT_INVALID_CONFIG` for an empty key
-/// or a rejected value. `errstr` may be NULL; otherwise it receives a NUL-terminated message
-/// (cut to `errstr_size - 1` bytes) on failure and is untouched on success.
+/// or a rejected value.
 ///
 /// Non-blocking. One thread at a time per conf.
 ///
 /// # Safety
-/// `conf` is NULL or a live conf; `key` and `value` are NULL or NUL-terminated; `errstr` is
-/// NULL or valid for `errstr_size` bytes.
+/// `conf` is NULL or a live conf; `key` and `value` are NULL or NUL-terminated.
 #[no_mangle]
 pub unsafe extern "C" fn mm_conf_set(
     conf: *mut mm_conf_t,
     key: *const c_char,
     value: *const c_char,
-    errstr: *mut c_char,
-    errstr_size: usize,
 ) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
+    run(|| {
         // SAFETY: this function's contract.
         let (conf, key, value) = unsafe {
             (
@@ -159,35 +162,27 @@ pub unsafe extern "C" fn mm_conf_get(
             .entries
             .get(key)
             .ok_or_else(|| Failure::new(mm_result::NotFound, format!("`{key}` is not set")))?;
-        let needed = value.len() + 1;
-        let capacity = *size;
-        *size = needed;
-        if dest.is_null() {
-            return Ok(());
-        }
-        if capacity < needed {
-            return Err(Failure::new(
-                mm_result::BufferTooSmall,
-                format!("the value of `{key}` needs {needed} bytes, the buffer has {capacity}"),
-            ));
-        }
-        // SAFETY: dest holds capacity >= needed bytes by this function's contract.
-        unsafe { write_text(dest, needed, value) };
-        Ok(())
+        // SAFETY: this function's contract.
+        unsafe { copy_out(value, &format!("the value of `{key}`"), dest, size) }
     })
 }
 
-/// Copies a configuration. The copy is independent and freed with `mm_conf_destroy`. NULL when
-/// `conf` is NULL. Non-blocking; may run concurrently with reads of `conf`.
+/// Copies a configuration into `*conf_out`. The copy is independent and freed with
+/// `mm_conf_destroy`. `MM_RESULT_NULL_PARAMETER` when a pointer is NULL. Non-blocking; may run
+/// concurrently with reads of `conf`.
 ///
 /// # Safety
-/// `conf` is NULL or a live conf.
+/// `conf` is NULL or a live conf; `conf_out` is NULL or valid for writing a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn mm_conf_dup(conf: *const mm_conf_t) -> *mut mm_conf_t {
-    value(std::ptr::null_mut(), || {
-        // SAFETY: this function's contract.
-        let conf = unsafe { borrow(conf, "conf") }?;
-        Ok(into_handle(conf.clone()))
+pub unsafe extern "C" fn mm_conf_dup(
+    conf: *const mm_conf_t,
+    conf_out: *mut *mut mm_conf_t,
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(conf_out, "conf_out", || {
+            Ok(into_handle(borrow(conf, "conf")?.clone()))
+        })
     })
 }
 
@@ -203,8 +198,9 @@ pub unsafe extern "C" fn mm_conf_destroy(conf: *mut mm_conf_t) {
 }
 
 /// Sets every key of a Java `.properties` text (an `mm2.properties` file's content, UTF-8) as
-/// `mm_conf_set` would. A key given twice takes its last value, as in `java.util.Properties`. All or nothing: on any failure the conf is unchanged and `errstr` names
-/// the key (or line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
+/// `mm_conf_set` would. A key given twice takes its last value, as in `java.util.Properties`.
+/// All or nothing: on any failure the conf is unchanged and `mm_last_error` names the key (or
+/// line) and why. Returns as `mm_conf_set`. Non-blocking; one thread at a time per
 /// conf.
 ///
 /// # Safety
@@ -213,10 +209,8 @@ pub unsafe extern "C" fn mm_conf_destroy(conf: *mut mm_conf_t) {
 pub unsafe extern "C" fn mm_conf_load_properties(
     conf: *mut mm_conf_t,
     properties: *const c_char,
-    errstr: *mut c_char,
-    errstr_size: usize,
 ) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
+    run(|| {
         // SAFETY: this function's contract.
         let (conf, properties) =
             unsafe { (borrow_mut(conf, "conf")?, text(properties, "properties")?) };
@@ -255,6 +249,7 @@ pub unsafe extern "C" fn mm_conf_count(conf: *const mm_conf_t, count_out: *mut u
 
 #[cfg(test)]
 mod tests {
+    use super::super::boundary::last_error_text;
     use super::*;
     use std::ffi::{CStr, CString};
 
@@ -266,14 +261,18 @@ mod tests {
         }
     }
 
+    fn new_conf() -> Conf {
+        let mut p = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut p) }, mm_result::Ok);
+        Conf(p)
+    }
+
     fn set(conf: &Conf, key: &str, value: &str) -> (mm_result, String) {
         let (k, v) = (CString::new(key).unwrap(), CString::new(value).unwrap());
-        let mut err = [0 as c_char; 128];
-        // SAFETY: live conf, C strings, a local buffer of the size given.
-        let r = unsafe { mm_conf_set(conf.0, k.as_ptr(), v.as_ptr(), err.as_mut_ptr(), 128) };
-        // SAFETY: NUL-terminated by mm_conf_set (or still all zero).
-        let msg = unsafe { CStr::from_ptr(err.as_ptr()) };
-        (r, msg.to_string_lossy().into_owned())
+        // SAFETY: live conf, C strings.
+        let r = unsafe { mm_conf_set(conf.0, k.as_ptr(), v.as_ptr()) };
+        (r, last_error_text())
     }
 
     fn get(conf: &Conf, key: &str) -> Option<String> {
@@ -300,7 +299,7 @@ mod tests {
 
     #[test]
     fn set_checks_values_of_known_keys_and_names_the_key() {
-        let conf = Conf(mm_conf_new());
+        let conf = new_conf();
         let cases = [
             (
                 "emit.checkpoints.enabled",
@@ -360,7 +359,7 @@ mod tests {
 
     #[test]
     fn keys_are_trimmed_and_replaced_in_place() {
-        let conf = Conf(mm_conf_new());
+        let conf = new_conf();
         assert_eq!(set(&conf, " topics ", "a").0, mm_result::Ok);
         assert_eq!(set(&conf, "topics", "b").0, mm_result::Ok);
         assert_eq!(get(&conf, "topics").as_deref(), Some("b"));
@@ -380,7 +379,7 @@ mod tests {
 
     #[test]
     fn get_reports_the_size_needed_and_writes_nothing_when_too_small() {
-        let conf = Conf(mm_conf_new());
+        let conf = new_conf();
         set(&conf, "topics", "orders");
         let k = CString::new("topics").unwrap();
         let mut buf = [0x55 as c_char; 8];
@@ -406,19 +405,17 @@ mod tests {
 
     #[test]
     fn load_properties_is_all_or_nothing() {
-        let conf = Conf(mm_conf_new());
-        let mut err = [0 as c_char; 128];
+        let conf = new_conf();
         let good = CString::new("# flow\nsource.cluster.alias = A\ntopics=orders\n").unwrap();
         // SAFETY: live conf, C string, local buffer.
-        let r = unsafe { mm_conf_load_properties(conf.0, good.as_ptr(), err.as_mut_ptr(), 128) };
+        let r = unsafe { mm_conf_load_properties(conf.0, good.as_ptr()) };
         assert_eq!(r, mm_result::Ok);
         assert_eq!(get(&conf, "source.cluster.alias").as_deref(), Some("A"));
         let bad = CString::new("groups = g.*\nadmin.timeout.ms = -5\n").unwrap();
         // SAFETY: as above.
-        let r = unsafe { mm_conf_load_properties(conf.0, bad.as_ptr(), err.as_mut_ptr(), 128) };
+        let r = unsafe { mm_conf_load_properties(conf.0, bad.as_ptr()) };
         assert_eq!(r, mm_result::InvalidConfig);
-        // SAFETY: NUL-terminated by the failing call.
-        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        let msg = last_error_text();
         assert!(
             msg.starts_with("admin.timeout.ms: must be positive"),
             "{msg}"
@@ -428,29 +425,60 @@ mod tests {
 
     #[test]
     fn load_properties_keeps_the_last_value_of_a_repeated_key_and_checks_only_it() {
-        let conf = Conf(mm_conf_new());
-        let mut err = [0 as c_char; 128];
+        let conf = new_conf();
         let text = CString::new("admin.timeout.ms = -5\ntopics=a\nadmin.timeout.ms = 5\n").unwrap();
-        // SAFETY: live conf, C string, local buffer.
-        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr(), err.as_mut_ptr(), 128) };
+        // SAFETY: live conf, C string.
+        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr()) };
         assert_eq!(r, mm_result::Ok);
         assert_eq!(get(&conf, "admin.timeout.ms").as_deref(), Some("5"));
         let text = CString::new("admin.timeout.ms = 5\nadmin.timeout.ms = -5\n").unwrap();
         // SAFETY: as above.
-        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr(), err.as_mut_ptr(), 128) };
+        let r = unsafe { mm_conf_load_properties(conf.0, text.as_ptr()) };
         assert_eq!(r, mm_result::InvalidConfig);
     }
 
     #[test]
     fn dup_is_independent() {
-        let conf = Conf(mm_conf_new());
+        let conf = new_conf();
         set(&conf, "topics", "a");
-        // SAFETY: live conf.
-        let copy = Conf(unsafe { mm_conf_dup(conf.0) });
+        let mut p = std::ptr::null_mut();
+        // SAFETY: live conf, local out.
+        assert_eq!(unsafe { mm_conf_dup(conf.0, &mut p) }, mm_result::Ok);
+        let copy = Conf(p);
         set(&conf, "topics", "b");
         assert_eq!(get(&copy, "topics").as_deref(), Some("a"));
-        // SAFETY: NULL is accepted.
-        assert!(unsafe { mm_conf_dup(std::ptr::null()) }.is_null());
+        let mut untouched = 0x1 as *mut mm_conf_t;
+        // SAFETY: NULL conf is reported.
+        let r = unsafe { mm_conf_dup(std::ptr::null(), &mut untouched) };
+        assert_eq!(r, mm_result::NullParameter);
+        assert_eq!(
+            untouched, 0x1 as *mut mm_conf_t,
+            "an output was written on failure"
+        );
+    }
+
+    #[test]
+    fn the_elastic_mode_is_set_through_mm_conf_set_and_its_values_are_checked() {
+        let conf = Conf(mm_conf_new());
+        for (key, value) in [
+            ("task.assignment", "group"),
+            ("task.coordination.group.id", "my-flow"),
+            ("task.coordination.topic", "my-flow-coordination"),
+            ("task.coordination.partitions", "32"),
+        ] {
+            let (r, msg) = set(&conf, key, value);
+            assert_eq!(r, mm_result::Ok, "{key}={value}: {msg}");
+        }
+        let (r, msg) = set(&conf, "task.assignment", "dynamic");
+        assert_eq!(r, mm_result::InvalidConfig);
+        assert!(
+            msg.starts_with("task.assignment: must be `static` or `group`"),
+            "{msg}"
+        );
+        let (r, msg) = set(&conf, "task.coordination.partitions", "0");
+        assert_eq!(r, mm_result::InvalidConfig);
+        assert!(msg.starts_with("task.coordination.partitions:"), "{msg}");
+        assert_eq!(get(&conf, "task.assignment").as_deref(), Some("group"));
     }
 }
 
@@ -474,11 +502,12 @@ mod load_cost {
             let t = std::time::Instant::now();
             let pairs = parse_properties(text.to_str().unwrap()).unwrap().len();
             eprintln!("parse alone: {pairs} pairs in {:?}", t.elapsed());
-            let conf = mm_conf_new();
+            let mut conf = std::ptr::null_mut();
+            // SAFETY: a local out-pointer.
+            assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
             let t = std::time::Instant::now();
             // SAFETY: live conf, C string.
-            let r =
-                unsafe { mm_conf_load_properties(conf, text.as_ptr(), std::ptr::null_mut(), 0) };
+            let r = unsafe { mm_conf_load_properties(conf, text.as_ptr()) };
             let took = t.elapsed();
             assert_eq!(r, mm_result::Ok);
             eprintln!("{n} keys: {took:?} ({:?} per key)", took / n as u32);

@@ -3,15 +3,21 @@
 
 use std::ffi::c_char;
 
-use super::boundary::{borrow, destroy, into_handle, item, mm_result, out, run, value, CText};
+use super::boundary::{
+    borrow, destroy, give, into_handle, item, lend, mm_result, out, run, sized_out, CText, Failure,
+    Growable,
+};
 use super::task::mm_task_t;
 use crate::kafka::diagnostics;
 
-/// Process-wide counters, filled by `mm_diagnostics_get`.
+/// Process-wide counters, filled by `mm_diagnostics_get`. Set `struct_size` to
+/// `sizeof(mm_diagnostics)` first; fields are only ever added at the end.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct mm_diagnostics {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
     /// Kafka clients made by the library and not yet destroyed (0 when every task is stopped).
     pub live_clients: u64,
     /// Library threads started and not yet joined (0 when every task is stopped).
@@ -21,17 +27,24 @@ pub struct mm_diagnostics {
     pub concurrent_client_access: u64,
 }
 
-/// Fills `*diagnostics_out` with the process-wide counters. `MM_RESULT_NULL_PARAMETER` when it
-/// is NULL. Non-blocking, any thread.
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_diagnostics {}
+const _: () = assert!(std::mem::size_of::<mm_diagnostics>() == 4 * 8);
+
+/// Fills `*diagnostics_out` with the process-wide counters, at most
+/// `diagnostics_out->struct_size` bytes of them (on return it holds the bytes filled).
+/// `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when
+/// `diagnostics_out` is NULL. Non-blocking, any thread.
 ///
 /// # Safety
-/// `diagnostics_out` is NULL or valid for writing an `mm_diagnostics`.
+/// `diagnostics_out` is NULL or valid for reading and writing `struct_size` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mm_diagnostics_get(diagnostics_out: *mut mm_diagnostics) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let d = unsafe { out(diagnostics_out, "diagnostics_out") }?;
+        let d = unsafe { sized_out(diagnostics_out, "diagnostics_out") }?;
         d.write(mm_diagnostics {
+            struct_size: 0,
             live_clients: diagnostics::live_clients() as u64,
             live_threads: diagnostics::live_threads() as u64,
             concurrent_client_access: diagnostics::concurrent_client_access(),
@@ -99,7 +112,7 @@ pub unsafe extern "C" fn mm_task_partition_statuses(
 unsafe fn status<'a>(
     list: *const mm_partition_statuses_t,
     index: usize,
-) -> Result<&'a Status, super::boundary::Failure> {
+) -> Result<&'a Status, Failure> {
     // SAFETY: the caller's contract.
     unsafe {
         item(list, "statuses", index, |l: &'a mm_partition_statuses_t| {
@@ -108,94 +121,103 @@ unsafe fn status<'a>(
     }
 }
 
-/// Number of entries; 0 for NULL. Non-blocking, any thread.
+/// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
-/// `statuses` is NULL or a live list.
+/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_partition_statuses_len(
     statuses: *const mm_partition_statuses_t,
-) -> usize {
+    len_out: *mut usize,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(0, || {
-        Ok(unsafe { borrow(statuses, "statuses") }?.items.len())
+    run(|| unsafe {
+        give(len_out, "len_out", || {
+            Ok(borrow(statuses, "statuses")?.items.len())
+        })
     })
 }
 
-/// Consumer group of entry `index`: NUL-terminated text owned by the list (valid until it is
-/// destroyed); its length in bytes goes to `len_out` when that is not NULL. NULL when `statuses`
-/// is NULL or `index` is out of range. Non-blocking, any thread.
+/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the list
+/// (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
+/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `statuses` is NULL or a live list; `len_out` is NULL or valid for writing.
+/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_partition_statuses_group(
     statuses: *const mm_partition_statuses_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(status(statuses, index)?.group.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&status(statuses, index)?.group)) })
 }
 
 /// Upstream (source) topic of entry `index`, as `mm_partition_statuses_group` returns text.
 ///
 /// # Safety
-/// As `mm_partition_statuses_group`.
+/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_partition_statuses_topic(
     statuses: *const mm_partition_statuses_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(status(statuses, index)?.topic.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&status(statuses, index)?.topic)) })
 }
 
-/// Upstream partition of entry `index`; -1 when `statuses` is NULL or `index` is out of range.
+/// Writes the upstream partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `statuses` is NULL or a live list.
+/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_partition_statuses_partition(
     statuses: *const mm_partition_statuses_t,
     index: usize,
-) -> i32 {
+    partition_out: *mut i32,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { status(statuses, index) }?.partition))
+    run(|| unsafe {
+        give(partition_out, "partition_out", || {
+            Ok(status(statuses, index)?.partition)
+        })
+    })
 }
 
 /// Why the last cycle wrote no checkpoint for entry `index` (e.g. `"no_offset_sync"`), as
-/// `mm_partition_statuses_group` returns text; NULL when it wrote one (or for NULL / out of
-/// range).
+/// `mm_partition_statuses_group` returns text. `MM_RESULT_NOT_FOUND` (nothing written) when it
+/// wrote one: then `mm_partition_statuses_last_checkpoint` has it.
 ///
 /// # Safety
-/// As `mm_partition_statuses_group`.
+/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_partition_statuses_reason(
     statuses: *const mm_partition_statuses_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
-    value(std::ptr::null(), || {
-        // SAFETY: this function's contract.
-        let s = unsafe { status(statuses, index) }?;
-        // SAFETY: this function's contract.
-        Ok(s.reason
-            .as_ref()
-            .map_or(std::ptr::null(), |r| unsafe { r.lend(len_out) }))
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        lend(text_out, len_out, || {
+            status(statuses, index)?.reason.as_ref().ok_or_else(|| {
+                Failure::not_found(format!(
+                    "entry {index} has no reason: a checkpoint was written"
+                ))
+            })
+        })
     })
 }
 
 /// Writes the last checkpoint written for entry `index`: its upstream offset, downstream offset
 /// and metadata (text owned by the list; its length goes to `metadata_len_out`). Each output
 /// pointer may be NULL when not wanted. `MM_RESULT_NOT_FOUND` (nothing written) when no
-/// checkpoint was written for the entry yet, or `index` is out of range;
-/// `MM_RESULT_NULL_PARAMETER` when `statuses` is NULL. Non-blocking, any thread.
+/// checkpoint was written for the entry yet; `MM_RESULT_INVALID_ARGUMENT` when `index` is out
+/// of range; `MM_RESULT_NULL_PARAMETER` when `statuses` is NULL. Non-blocking, any thread.
 ///
 /// # Safety
 /// `statuses` is NULL or a live list; each output is NULL or valid for writing.
@@ -212,10 +234,9 @@ pub unsafe extern "C" fn mm_partition_statuses_last_checkpoint(
         // SAFETY: this function's contract.
         let s = unsafe { status(statuses, index) }?;
         let Some((up, down, metadata)) = &s.checkpoint else {
-            return Err(super::boundary::Failure::new(
-                mm_result::NotFound,
-                format!("no checkpoint was written for entry {index} yet"),
-            ));
+            return Err(Failure::not_found(format!(
+                "no checkpoint was written for entry {index} yet"
+            )));
         };
         // SAFETY: this function's contract: each output is NULL or valid for writing.
         unsafe {
@@ -226,8 +247,9 @@ pub unsafe extern "C" fn mm_partition_statuses_last_checkpoint(
                 *o = *down;
             }
             if let Some(o) = metadata_out.as_mut() {
-                *o = metadata.lend(metadata_len_out);
-            } else if let Some(len) = metadata_len_out.as_mut() {
+                *o = metadata.as_ptr();
+            }
+            if let Some(len) = metadata_len_out.as_mut() {
                 *len = metadata.len();
             }
         }
@@ -249,7 +271,7 @@ struct SyncResult {
     group: CText,
     topic: CText,
     partition: i32,
-    written_offset: i64,
+    written_offset: Option<i64>,
     reason: CText,
     error: Option<CText>,
 }
@@ -285,7 +307,7 @@ pub unsafe extern "C" fn mm_task_group_offset_sync_results(
                 group: CText::new(&r.group),
                 topic: CText::new(&r.topic_partition.topic),
                 partition: r.topic_partition.partition,
-                written_offset: r.written_offset.unwrap_or(-1),
+                written_offset: r.written_offset,
                 reason: CText::new(&r.reason),
                 error: r.error.as_deref().map(CText::new),
             })
@@ -300,7 +322,7 @@ pub unsafe extern "C" fn mm_task_group_offset_sync_results(
 unsafe fn sync_result<'a>(
     list: *const mm_group_sync_results_t,
     index: usize,
-) -> Result<&'a SyncResult, super::boundary::Failure> {
+) -> Result<&'a SyncResult, Failure> {
     // SAFETY: the caller's contract.
     unsafe {
         item(list, "results", index, |l: &'a mm_group_sync_results_t| {
@@ -309,78 +331,104 @@ unsafe fn sync_result<'a>(
     }
 }
 
-/// Number of entries; 0 for NULL. Non-blocking, any thread.
+/// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
-/// `results` is NULL or a live list.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_len(
     results: *const mm_group_sync_results_t,
-) -> usize {
+    len_out: *mut usize,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(0, || Ok(unsafe { borrow(results, "results") }?.items.len()))
+    run(|| unsafe {
+        give(len_out, "len_out", || {
+            Ok(borrow(results, "results")?.items.len())
+        })
+    })
 }
 
-/// Target consumer group of entry `index`: NUL-terminated text owned by the list (valid until
-/// it is destroyed); its length in bytes goes to `len_out` when that is not NULL. NULL when
-/// `results` is NULL or `index` is out of range. Non-blocking, any thread.
+/// Target consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by
+/// the list (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
+/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `results` is NULL or a live list; `len_out` is NULL or valid for writing.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_group(
     results: *const mm_group_sync_results_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(sync_result(results, index)?.group.lend(len_out))
+    run(|| unsafe {
+        lend(
+            text_out,
+            len_out,
+            || Ok(&sync_result(results, index)?.group),
+        )
     })
 }
 
 /// Target topic of entry `index`, as `mm_group_sync_results_group` returns text.
 ///
 /// # Safety
-/// As `mm_group_sync_results_group`.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_topic(
     results: *const mm_group_sync_results_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(sync_result(results, index)?.topic.lend(len_out))
+    run(|| unsafe {
+        lend(
+            text_out,
+            len_out,
+            || Ok(&sync_result(results, index)?.topic),
+        )
     })
 }
 
-/// Target partition of entry `index`; -1 when `results` is NULL or `index` is out of range.
+/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `results` is NULL or a live list.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_partition(
     results: *const mm_group_sync_results_t,
     index: usize,
-) -> i32 {
+    partition_out: *mut i32,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { sync_result(results, index) }?.partition))
+    run(|| unsafe {
+        give(partition_out, "partition_out", || {
+            Ok(sync_result(results, index)?.partition)
+        })
+    })
 }
 
-/// The offset committed into the target group for entry `index`; -1 when none was written (see
-/// the reason), or for NULL / out of range.
+/// Writes the offset committed into the target group for entry `index` to `*offset_out`.
+/// `MM_RESULT_NOT_FOUND` (nothing written) when none was written (the reason says why);
+/// `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range.
 ///
 /// # Safety
-/// `results` is NULL or a live list.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_written_offset(
     results: *const mm_group_sync_results_t,
     index: usize,
-) -> i64 {
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { sync_result(results, index) }?.written_offset)
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            sync_result(results, index)?.written_offset.ok_or_else(|| {
+                Failure::not_found(format!("no offset was written for entry {index}"))
+            })
+        })
     })
 }
 
@@ -388,37 +436,42 @@ pub unsafe extern "C" fn mm_group_sync_results_written_offset(
 /// `mm_group_sync_results_group` returns text.
 ///
 /// # Safety
-/// As `mm_group_sync_results_group`.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_reason(
     results: *const mm_group_sync_results_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(sync_result(results, index)?.reason.lend(len_out))
+    run(|| unsafe {
+        lend(text_out, len_out, || {
+            Ok(&sync_result(results, index)?.reason)
+        })
     })
 }
 
 /// The broker's error when writing entry `index` failed, as `mm_group_sync_results_group`
-/// returns text; NULL when it did not fail (or for NULL / out of range).
+/// returns text. `MM_RESULT_NOT_FOUND` (nothing written) when the write did not fail.
 ///
 /// # Safety
-/// As `mm_group_sync_results_group`.
+/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_group_sync_results_error(
     results: *const mm_group_sync_results_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
-    value(std::ptr::null(), || {
-        // SAFETY: this function's contract.
-        let r = unsafe { sync_result(results, index) }?;
-        // SAFETY: this function's contract.
-        Ok(r.error
-            .as_ref()
-            .map_or(std::ptr::null(), |e| unsafe { e.lend(len_out) }))
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        lend(text_out, len_out, || {
+            sync_result(results, index)?
+                .error
+                .as_ref()
+                .ok_or_else(|| Failure::not_found(format!("entry {index} did not fail")))
+        })
     })
 }
 

@@ -1,3 +1,5 @@
+//! Test and demo API, not part of the stable surface (it may change in any release).
+//!
 //! `mm_embedded_t`: two in-process mock Kafka clusters (source and target) for C examples and
 //! tests, with the few operations a demo needs: create topics, write data and offset syncs as a
 //! mirror would, commit a group's offsets, read the checkpoints back.
@@ -6,7 +8,7 @@ use std::ffi::{c_char, c_int};
 
 use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
-    borrow, destroy, into_handle, mm_result, out, run, text, value, value_errstr, CText, Failure,
+    borrow, destroy, into_handle, lend, mm_result, out, run, text, CText, Failure,
 };
 use crate::kafka::embedded::{EmbeddedClusters, Side};
 use crate::{OffsetSync, TopicPartition};
@@ -23,6 +25,9 @@ pub enum mm_side {
     Target = 1,
 }
 
+/// **Test and demo API, not part of the stable surface**: the `mm_embedded_*` functions may
+/// change in any release.
+///
 /// Two mock clusters with one broker each, on 127.0.0.1 ports. Opaque; made by
 /// `mm_embedded_new`, freed by `mm_embedded_destroy`. Use one from one thread at a time.
 ///
@@ -54,27 +59,27 @@ unsafe fn clusters<'a>(
     Ok((e, side))
 }
 
-/// Starts the two clusters. NULL on failure, with the reason in `errstr` (may be NULL;
-/// NUL-terminated, cut to `errstr_size - 1` bytes). Blocks briefly (the brokers start in
-/// threads of librdkafka). Any thread.
+/// Starts the two clusters and writes them to `*embedded_out`. Blocks briefly (the brokers
+/// start in threads of librdkafka). `MM_RESULT_KAFKA` when they cannot start;
+/// `MM_RESULT_NULL_PARAMETER`. Any thread. Test and demo API.
 ///
 /// # Safety
-/// `errstr` is NULL or valid for `errstr_size` bytes.
+/// `embedded_out` is NULL or valid for writing a pointer.
 #[no_mangle]
-pub unsafe extern "C" fn mm_embedded_new(
-    errstr: *mut c_char,
-    errstr_size: usize,
-) -> *mut mm_embedded_t {
-    value_errstr(std::ptr::null_mut(), errstr, errstr_size, || {
+pub unsafe extern "C" fn mm_embedded_new(embedded_out: *mut *mut mm_embedded_t) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let embedded_out = unsafe { out(embedded_out, "embedded_out") }?;
         let clusters = EmbeddedClusters::new()?;
         let bootstrap = [
             CText::new(&clusters.bootstrap(Side::Source)),
             CText::new(&clusters.bootstrap(Side::Target)),
         ];
-        Ok(into_handle(mm_embedded_t {
+        embedded_out.write(into_handle(mm_embedded_t {
             clusters,
             bootstrap,
-        }))
+        }));
+        Ok(())
     })
 }
 
@@ -89,25 +94,32 @@ pub unsafe extern "C" fn mm_embedded_destroy(embedded: *mut mm_embedded_t) {
     unsafe { destroy(embedded) };
 }
 
-/// The `bootstrap.servers` of one side (e.g. `"127.0.0.1:40123"`): NUL-terminated text owned by
-/// `embedded`, valid until it is destroyed. NULL when `embedded` is NULL or `side` is not an
-/// `mm_side`. Non-blocking.
+/// The `bootstrap.servers` of one side (e.g. `"127.0.0.1:40123"`): writes to `*text_out`
+/// NUL-terminated text owned by `embedded` (valid until it is destroyed) and, when `len_out` is
+/// not NULL, its length to `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `side` is not an
+/// `mm_side`. Non-blocking. Test and demo API.
 ///
 /// # Safety
-/// `embedded` is NULL or live.
+/// `embedded` is NULL or live; `text_out` is NULL or valid for writing a pointer; `len_out` is
+/// NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_embedded_bootstrap(
     embedded: *const mm_embedded_t,
     side: c_int,
-) -> *const c_char {
-    value(std::ptr::null(), || {
+    text_out: *mut *const c_char,
+    len_out: *mut usize,
+) -> mm_result {
+    run(|| {
         // SAFETY: this function's contract.
-        let (e, side) = unsafe { clusters(embedded, side) }?;
-        let i = match side {
-            Side::Source => 0,
-            Side::Target => 1,
-        };
-        Ok(e.bootstrap[i].as_ptr())
+        unsafe {
+            lend(text_out, len_out, || {
+                let (e, side) = clusters(embedded, side)?;
+                Ok(match side {
+                    Side::Source => &e.bootstrap[0],
+                    Side::Target => &e.bootstrap[1],
+                })
+            })
+        }
     })
 }
 

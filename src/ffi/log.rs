@@ -30,7 +30,7 @@ pub enum mm_log_level {
 }
 
 /// A log callback: `level` is an `mm_log_level` value (1 = error … 5 = trace), `target` the
-/// emitting module (e.g. `"mm2_checkpoint::checkpoint_task"`, or `"librdkafka"`), `message` the
+/// emitting module (e.g. `"mm2_checkpoint::runtime::checkpoint_task"`, or `"librdkafka"`), `message` the
 /// text. Both strings are NUL-terminated and valid only during the call. `opaque` is the pointer
 /// given to `mm_set_log_callback`.
 #[allow(non_camel_case_types)]
@@ -114,6 +114,18 @@ fn deliver(record: &log::Record<'_>) {
     IN_CALLBACK.with(|f| f.set(false));
 }
 
+/// Refuses a call made from inside the log callback on this thread: stop, destroy and
+/// replacing the callback would wait for work that waits for the callback to return.
+pub(crate) fn refuse_in_log_callback(call: &str) -> Result<(), Failure> {
+    if IN_CALLBACK.with(Cell::get) {
+        return Err(Failure::new(
+            mm_result::InLogCallback,
+            format!("{call} was called from inside the log callback; call it from elsewhere"),
+        ));
+    }
+    Ok(())
+}
+
 fn level_filter(max_level: c_int) -> Result<log::LevelFilter, Failure> {
     Ok(match max_level {
         0 => log::LevelFilter::Off,
@@ -141,9 +153,9 @@ fn level_filter(max_level: c_int) -> Result<log::LevelFilter, Failure> {
 /// `"librdkafka"`) are queued by librdkafka and delivered on whichever of these threads serves
 /// that client, never on librdkafka's internal threads. Calls can therefore be concurrent: the
 /// callback and `opaque` must be thread-safe. The callback must not block for long (it delays
-/// that thread's work) and must not call `mm_set_log_callback`, `mm_task_stop` or
-/// `mm_task_destroy`; records logged by library calls made from inside the callback are
-/// dropped.
+/// that thread's work). From inside it, `mm_set_log_callback`, `mm_task_stop` and
+/// `mm_task_destroy` return `MM_RESULT_IN_LOG_CALLBACK` and do nothing; records logged by
+/// library calls made from inside the callback are dropped.
 ///
 /// When this returns, the previous callback is not running and will not be called again (the
 /// call waits for invocations in progress on other threads), so its `opaque` may be freed.
@@ -151,8 +163,9 @@ fn level_filter(max_level: c_int) -> Result<log::LevelFilter, Failure> {
 /// The first call with a callback registers the library's logger with Rust's `log` crate for
 /// the rest of the process. `MM_RESULT_LOGGER_TAKEN` when the process already has another `log`
 /// logger (a Rust host installed its own: its logger then receives the library's records);
-/// `MM_RESULT_INVALID_ARGUMENT` for a `max_level` out of range; `MM_RESULT_BUSY` when called
-/// from inside the callback. Blocks only while callbacks run. Any thread.
+/// `MM_RESULT_INVALID_ARGUMENT` for a `max_level` out of range when installing (the previous
+/// callback then stays); `MM_RESULT_IN_LOG_CALLBACK` when called from inside the callback.
+/// Blocks only while callbacks run. Any thread.
 ///
 /// # Safety
 /// `cb` is NULL or a function that may be called from any thread with `opaque` until this
@@ -164,16 +177,12 @@ pub unsafe extern "C" fn mm_set_log_callback(
     max_level: c_int,
 ) -> mm_result {
     run(|| {
-        if IN_CALLBACK.with(Cell::get) {
-            return Err(Failure::new(
-                mm_result::Busy,
-                "mm_set_log_callback was called from inside the log callback",
-            ));
-        }
-        let level = level_filter(max_level)?;
+        refuse_in_log_callback("mm_set_log_callback")?;
         let mut installed = INSTALLED
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Removal ignores `max_level`: a caller tearing down must never keep a callback whose
+        // opaque it is about to free.
         let Some(callback) = cb else {
             *SINK
                 .write()
@@ -183,6 +192,7 @@ pub unsafe extern "C" fn mm_set_log_callback(
             }
             return Ok(());
         };
+        let level = level_filter(max_level)?;
         if !*installed {
             log::set_logger(&LOGGER).map_err(|_| {
                 Failure::new(
@@ -224,7 +234,7 @@ mod tests {
         // Re-entering from the callback is refused, and logging from it is dropped.
         // SAFETY: NULL callback.
         let r = unsafe { mm_set_log_callback(None, std::ptr::null_mut(), 0) };
-        assert_eq!(r, mm_result::Busy);
+        assert_eq!(r, mm_result::InLogCallback);
         log::error!("from inside the callback");
     }
 
@@ -238,8 +248,8 @@ mod tests {
         log::info!(target: "t1", "shown {}", 1);
         log::debug!(target: "t1", "hidden");
         log::warn!(target: "t2", "nul\0inside");
-        // SAFETY: removal.
-        let r = unsafe { mm_set_log_callback(None, std::ptr::null_mut(), 0) };
+        // SAFETY: removal, with a level out of range that removal ignores.
+        let r = unsafe { mm_set_log_callback(None, std::ptr::null_mut(), 99) };
         assert_eq!(r, mm_result::Ok);
         log::error!(target: "t1", "after removal");
         // SAFETY: as above; 6 is out of range.

@@ -8,7 +8,7 @@ use std::ffi::c_char;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::boundary::{
-    borrow, destroy, into_handle, mm_result, out, run, text, value_errstr, Failure,
+    borrow, destroy, into_handle, mm_result, out, run, sized_out, text, Failure, Growable,
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
@@ -20,11 +20,15 @@ use crate::TopicPartition;
 /// Keys of a writer conf that configure the writer rather than its librdkafka producer.
 const WRITER_KEYS: [&str; 2] = ["offset.lag.max", "offset.flush.interval.ms"];
 
-/// Counters of an offset-sync writer, filled by `mm_offset_sync_writer_get_stats`.
+/// Counters of an offset-sync writer, filled by `mm_offset_sync_writer_get_stats`. Set
+/// `struct_size` to `sizeof(mm_offset_sync_writer_stats)` first; fields are only ever added at
+/// the end.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct mm_offset_sync_writer_stats {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
     /// Mirrored records reported.
     pub records_reported: u64,
     /// Syncs handed to the producer.
@@ -43,12 +47,17 @@ pub struct mm_offset_sync_writer_stats {
     /// Sends not yet acknowledged.
     pub outstanding: u64,
     /// 1 once `mm_offset_sync_writer_close` ran (the counters are then final), else 0.
-    pub closed: u8,
+    pub closed: u64,
 }
+
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_offset_sync_writer_stats {}
+const _: () = assert!(std::mem::size_of::<mm_offset_sync_writer_stats>() == 10 * 8);
 
 impl mm_offset_sync_writer_stats {
     fn new(s: &OffsetSyncWriterStats, closed: bool) -> Self {
         mm_offset_sync_writer_stats {
+            struct_size: 0,
             records_reported: s.records_reported,
             syncs_sent: s.syncs_sent,
             syncs_delivered: s.syncs_delivered,
@@ -57,7 +66,7 @@ impl mm_offset_sync_writer_stats {
             pending: s.pending as u64,
             delayed: s.delayed as u64,
             outstanding: s.outstanding as u64,
-            closed: u8::from(closed),
+            closed: u64::from(closed),
         }
     }
 }
@@ -129,28 +138,28 @@ unsafe fn with_open<T>(
 /// true, the producer is limited to one request in flight, so syncs cannot be reordered by a
 /// retry. The conf is only read; it stays the caller's.
 ///
-/// Returns NULL on failure with the reason in `errstr` (may be NULL; cut to
-/// `errstr_size - 1` bytes) and `mm_last_error`: `"<key>: <reason>"` for a bad writer setting,
-/// librdkafka's message for a rejected producer setting, `` "`conf` is NULL" `` and the like for
-/// NULL parameters, an empty topic, or non-UTF-8 text. No blocking I/O (the producer connects
-/// in librdkafka's threads). Any thread; others may read `conf` meanwhile.
+/// On success writes the writer to `*writer_out`. `MM_RESULT_INVALID_CONFIG` for a bad writer
+/// setting or a producer setting librdkafka rejects (`mm_last_error`: `"<key>: <reason>"`);
+/// `MM_RESULT_INVALID_ARGUMENT` for an empty topic or non-UTF-8 text;
+/// `MM_RESULT_NULL_PARAMETER`. No blocking I/O (the producer connects in librdkafka's threads).
+/// Any thread; others may read `conf` meanwhile.
 ///
 /// # Safety
-/// `conf` is NULL or a live conf; `offset_syncs_topic` is NULL or NUL-terminated; `errstr` is
-/// NULL or valid for `errstr_size` bytes.
+/// `conf` is NULL or a live conf; `offset_syncs_topic` is NULL or NUL-terminated; `writer_out`
+/// is NULL or valid for writing a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn mm_offset_sync_writer_new(
     conf: *const mm_conf_t,
     offset_syncs_topic: *const c_char,
-    errstr: *mut c_char,
-    errstr_size: usize,
-) -> *mut mm_offset_sync_writer_t {
-    value_errstr(std::ptr::null_mut(), errstr, errstr_size, || {
+    writer_out: *mut *mut mm_offset_sync_writer_t,
+) -> mm_result {
+    run(|| {
         // SAFETY: this function's contract.
-        let (conf, topic) = unsafe {
+        let (conf, topic, writer_out) = unsafe {
             (
                 borrow(conf, "conf")?,
                 text(offset_syncs_topic, "offset_syncs_topic")?,
+                out(writer_out, "writer_out")?,
             )
         };
         if topic.is_empty() {
@@ -163,9 +172,10 @@ pub unsafe extern "C" fn mm_offset_sync_writer_new(
         let mut producer = entries.clone();
         producer.retain(|k, _| !WRITER_KEYS.contains(&k.as_str()));
         let writer = OffsetSyncWriter::new(&producer, topic, &config)?;
-        Ok(into_handle(mm_offset_sync_writer_t {
+        writer_out.write(into_handle(mm_offset_sync_writer_t {
             state: Mutex::new(State::Open(Box::new(writer))),
-        }))
+        }));
+        Ok(())
     })
 }
 
@@ -317,13 +327,15 @@ pub unsafe extern "C" fn mm_offset_sync_writer_close(
     })
 }
 
-/// Fills `*stats_out` with a snapshot of the writer's counters (final ones after close).
+/// Fills `*stats_out` with a snapshot of the writer's counters (final ones after close), at
+/// most `stats_out->struct_size` bytes of it (on return it holds the bytes filled).
 /// `MM_RESULT_BUSY` when another thread is inside a call on this writer (nothing written);
-/// `MM_RESULT_NULL_PARAMETER`. Non-blocking.
+/// `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER`.
+/// Non-blocking.
 ///
 /// # Safety
-/// `writer` is NULL or a live writer; `stats_out` is NULL or valid for writing an
-/// `mm_offset_sync_writer_stats`.
+/// `writer` is NULL or a live writer; `stats_out` is NULL or valid for reading and writing
+/// `stats_out->struct_size` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mm_offset_sync_writer_get_stats(
     writer: *const mm_offset_sync_writer_t,
@@ -331,7 +343,7 @@ pub unsafe extern "C" fn mm_offset_sync_writer_get_stats(
 ) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let (state, stats_out) = unsafe { (lock(writer)?, out(stats_out, "stats_out")?) };
+        let (state, stats_out) = unsafe { (lock(writer)?, sized_out(stats_out, "stats_out")?) };
         stats_out.write(match &*state {
             State::Open(w) => mm_offset_sync_writer_stats::new(&w.stats(), false),
             State::Closed(s) => mm_offset_sync_writer_stats::new(s, true),
@@ -354,9 +366,10 @@ pub unsafe extern "C" fn mm_offset_sync_writer_destroy(writer: *mut mm_offset_sy
 
 #[cfg(test)]
 mod tests {
+    use super::super::boundary::last_error_text;
     use super::*;
     use crate::kafka::embedded::{EmbeddedClusters, Side};
-    use std::ffi::{CStr, CString};
+    use std::ffi::CString;
 
     const SYNCS: &str = "mm2-offset-syncs.target.internal";
 
@@ -370,31 +383,24 @@ mod tests {
     }
 
     fn new_writer(entries: &[(&str, &str)]) -> Result<*mut mm_offset_sync_writer_t, String> {
-        let conf = super::super::conf::mm_conf_new();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out.
+        let r = unsafe { super::super::conf::mm_conf_new(&mut conf) };
+        assert_eq!(r, mm_result::Ok);
         for (k, v) in entries {
             let (k, v) = (CString::new(*k).unwrap(), CString::new(*v).unwrap());
             // SAFETY: a live conf and C strings.
-            let r = unsafe {
-                super::super::conf::mm_conf_set(
-                    conf,
-                    k.as_ptr(),
-                    v.as_ptr(),
-                    std::ptr::null_mut(),
-                    0,
-                )
-            };
+            let r = unsafe { super::super::conf::mm_conf_set(conf, k.as_ptr(), v.as_ptr()) };
             assert_eq!(r, mm_result::Ok, "{k:?}");
         }
         let topic = CString::new(SYNCS).unwrap();
-        let mut err = [0 as c_char; 256];
-        // SAFETY: a live conf, a C string, a local buffer.
-        let w = unsafe { mm_offset_sync_writer_new(conf, topic.as_ptr(), err.as_mut_ptr(), 256) };
+        let mut w = std::ptr::null_mut();
+        // SAFETY: a live conf, a C string, a local out.
+        let r = unsafe { mm_offset_sync_writer_new(conf, topic.as_ptr(), &mut w) };
         // SAFETY: from mm_conf_new; the writer does not take it.
         unsafe { super::super::conf::mm_conf_destroy(conf) };
-        if w.is_null() {
-            // SAFETY: NUL-terminated by the failed call.
-            let msg = unsafe { CStr::from_ptr(err.as_ptr()) };
-            return Err(msg.to_string_lossy().into_owned());
+        if r != mm_result::Ok {
+            return Err(format!("{r:?} {}", last_error_text()));
         }
         Ok(w)
     }
@@ -413,11 +419,11 @@ mod tests {
             ),
             (
                 &[("offset.flush.interval.ms", "0")],
-                Err("offset.flush.interval.ms: must be a positive number of ms"),
+                Err("InvalidConfig offset.flush.interval.ms: must be a positive number of ms"),
             ),
             (
                 &[("no.such.librdkafka.property", "1")],
-                Err("no.such.librdkafka.property"),
+                Err("InvalidConfig no.such.librdkafka.property"),
             ),
         ];
         for (entries, expected) in cases {
@@ -431,7 +437,10 @@ mod tests {
     }
 
     fn stats(w: *const mm_offset_sync_writer_t) -> mm_offset_sync_writer_stats {
-        let mut s = mm_offset_sync_writer_stats::default();
+        let mut s = mm_offset_sync_writer_stats {
+            struct_size: std::mem::size_of::<mm_offset_sync_writer_stats>() as u64,
+            ..Default::default()
+        };
         // SAFETY: a live writer and a local out.
         assert_eq!(
             unsafe { mm_offset_sync_writer_get_stats(w, &mut s) },
@@ -472,7 +481,10 @@ mod tests {
                 // Another thread inside a call on the writer.
                 let _held = (*w).state.lock().unwrap();
                 assert_eq!(mm_offset_sync_writer_tick(w), mm_result::Busy);
-                let mut s = mm_offset_sync_writer_stats::default();
+                let mut s = mm_offset_sync_writer_stats {
+                    struct_size: 80,
+                    ..Default::default()
+                };
                 assert_eq!(mm_offset_sync_writer_get_stats(w, &mut s), mm_result::Busy);
             }
             assert_eq!(mm_offset_sync_writer_close(w, 30_000), mm_result::Ok);

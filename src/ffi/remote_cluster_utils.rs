@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int};
 
 use super::boundary::{
-    borrow, borrow_mut, destroy, into_handle, item, mm_result, out, run, run_errstr, text, value,
-    CText, Failure,
+    borrow, borrow_mut, destroy, give, into_handle, item, lend, mm_result, out, run, sized_out,
+    text, CText, Failure, Growable,
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
@@ -112,11 +112,15 @@ impl Entry {
     }
 }
 
-/// What `mm_translate_offsets` read, filled by `mm_translated_offsets_get_counts`.
+/// What `mm_translate_offsets` read, filled by `mm_translated_offsets_get_counts`. Set
+/// `struct_size` to `sizeof(mm_translation_counts)` first; fields are only ever added at the
+/// end.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct mm_translation_counts {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
     /// Records read from the checkpoints topic (all groups).
     pub records_read: u64,
     /// Records that failed to decode (including tombstones), skipped.
@@ -124,6 +128,10 @@ pub struct mm_translation_counts {
     /// Checkpoints of selected groups with a negative downstream offset, skipped.
     pub negative_offset_records: u64,
 }
+
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_translation_counts {}
+const _: () = assert!(std::mem::size_of::<mm_translation_counts>() == 4 * 8);
 
 /// Translated offsets: one entry per group and **target** topic-partition (the topic already
 /// renamed, ready for a consumer's seek or commit), ordered by group, topic, partition. Made by
@@ -153,6 +161,7 @@ impl mm_translated_offsets_t {
             checkpoints_topic: CText::new(&t.checkpoints_topic),
             checkpoints_topic_name: t.checkpoints_topic.clone(),
             counts: mm_translation_counts {
+                struct_size: 0,
                 records_read: t.records_read,
                 malformed_records: t.malformed_records,
                 negative_offset_records: t.negative_offset_records,
@@ -221,18 +230,16 @@ impl mm_translated_offsets_t {
 /// Other results: `MM_RESULT_NULL_PARAMETER` for a NULL `target_conf`, `source_alias`, `groups`
 /// or `translated_out`; `MM_RESULT_INVALID_ARGUMENT` for a bad `kind`, an empty group, a regex
 /// that does not compile (the message says why), a timeout below -1, or non-UTF-8 text;
-/// `MM_RESULT_INVALID_CONFIG` for an unsupported policy class; `MM_RESULT_KAFKA` when the client
-/// cannot be made (e.g. an unknown librdkafka property) or reading fails. On failure
-/// `*translated_out` is untouched and `errstr` (may be NULL; cut to `errstr_size - 1` bytes)
-/// receives the message; on success `errstr` is untouched.
+/// `MM_RESULT_INVALID_CONFIG` for an unsupported policy class or a librdkafka setting it
+/// rejects (e.g. an unknown property); `MM_RESULT_KAFKA` when reading fails. On failure
+/// `*translated_out` is untouched.
 ///
 /// Any thread; calls may run concurrently (each uses its own consumer). `target_conf` may be
 /// read by other threads meanwhile, not changed.
 ///
 /// # Safety
 /// `target_conf` is NULL or a live conf; `source_alias` and `groups` are NULL or
-/// NUL-terminated; `translated_out` is NULL or valid for writing a pointer; `errstr` is NULL or
-/// valid for `errstr_size` bytes.
+/// NUL-terminated; `translated_out` is NULL or valid for writing a pointer.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn mm_translate_offsets(
@@ -242,10 +249,8 @@ pub unsafe extern "C" fn mm_translate_offsets(
     groups: *const c_char,
     timeout_ms: i32,
     translated_out: *mut *mut mm_translated_offsets_t,
-    errstr: *mut c_char,
-    errstr_size: usize,
 ) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
+    run(|| {
         // SAFETY: this function's contract.
         let (conf, alias, groups, translated_out) = unsafe {
             (
@@ -269,13 +274,22 @@ pub unsafe extern "C" fn mm_translate_offsets(
     })
 }
 
-/// Makes an empty list of translated offsets, to fill with `mm_translated_offsets_add` and pass
-/// to `mm_failover_report` (e.g. a plan kept from an earlier translation, or edited). Free it
-/// with `mm_translated_offsets_destroy`. NULL only on allocation panic. Non-blocking; any thread.
+/// Makes an empty list of translated offsets and writes it to `*translated_out`, to fill with
+/// `mm_translated_offsets_add` and pass to `mm_failover_report` (e.g. a plan kept from an
+/// earlier translation, or edited). Free it with `mm_translated_offsets_destroy`.
+/// `MM_RESULT_NULL_PARAMETER` when `translated_out` is NULL. Non-blocking; any thread.
+///
+/// # Safety
+/// `translated_out` is NULL or valid for writing a pointer.
 #[no_mangle]
-pub extern "C" fn mm_translated_offsets_new() -> *mut mm_translated_offsets_t {
-    value(std::ptr::null_mut(), || {
-        Ok(into_handle(mm_translated_offsets_t::empty()))
+pub unsafe extern "C" fn mm_translated_offsets_new(
+    translated_out: *mut *mut mm_translated_offsets_t,
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        give(translated_out, "translated_out", || {
+            Ok(into_handle(mm_translated_offsets_t::empty()))
+        })
     })
 }
 
@@ -350,150 +364,162 @@ unsafe fn entry<'a>(
     }
 }
 
-/// Number of entries; 0 for NULL. Non-blocking, any thread.
+/// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_len(
     translated: *const mm_translated_offsets_t,
-) -> usize {
+    len_out: *mut usize,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(0, || {
-        Ok(unsafe { borrow(translated, "translated") }?.entries.len())
+    run(|| unsafe {
+        give(len_out, "len_out", || {
+            Ok(borrow(translated, "translated")?.entries.len())
+        })
     })
 }
 
-/// Consumer group of entry `index`: NUL-terminated text owned by the list (valid until it is
-/// destroyed or added to); its length in bytes goes to `len_out` when that is not NULL. NULL
-/// when `translated` is NULL or `index` is not below `mm_translated_offsets_len`.
-/// Non-blocking, any thread.
+/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the list
+/// (valid until it is destroyed or added to) and, when `len_out` is not NULL, its length in bytes
+/// to `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list; `len_out` is NULL or valid for writing.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_group(
     translated: *const mm_translated_offsets_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(entry(translated, index)?.c_group.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&entry(translated, index)?.c_group)) })
 }
 
 /// Target (renamed) topic of entry `index`, as `mm_translated_offsets_group` returns text.
 ///
 /// # Safety
-/// As `mm_translated_offsets_group`.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_topic(
     translated: *const mm_translated_offsets_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(entry(translated, index)?.c_topic.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&entry(translated, index)?.c_topic)) })
 }
 
 /// The source commit's metadata of entry `index` (often empty), as
 /// `mm_translated_offsets_group` returns text.
 ///
 /// # Safety
-/// As `mm_translated_offsets_group`.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_metadata(
     translated: *const mm_translated_offsets_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(entry(translated, index)?.c_metadata.lend(len_out))
+    run(|| unsafe {
+        lend(text_out, len_out, || {
+            Ok(&entry(translated, index)?.c_metadata)
+        })
     })
 }
 
-/// Target partition of entry `index`; -1 when `translated` is NULL or `index` is out of range.
-/// Non-blocking, any thread.
+/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_partition(
     translated: *const mm_translated_offsets_t,
     index: usize,
-) -> i32 {
+    partition_out: *mut i32,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { entry(translated, index) }?
-            .topic_partition
-            .partition)
+    run(|| unsafe {
+        give(partition_out, "partition_out", || {
+            Ok(entry(translated, index)?.topic_partition.partition)
+        })
     })
 }
 
-/// Where the group should resume on the target for entry `index` (the checkpoint's downstream
-/// offset); -1 when `translated` is NULL or `index` is out of range. Non-blocking, any thread.
+/// Writes where the group should resume on the target for entry `index` (the checkpoint's
+/// downstream offset) to `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_offset(
     translated: *const mm_translated_offsets_t,
     index: usize,
-) -> i64 {
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { entry(translated, index) }?.translated.offset)
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            Ok(entry(translated, index)?.translated.offset)
+        })
     })
 }
 
-/// The group's committed offset on the source that entry `index` translates; -1 when unknown
-/// (an entry added without it), or for NULL / out of range. Non-blocking, any thread.
+/// Writes the group's committed offset on the source that entry `index` translates to
+/// `*offset_out`. `MM_RESULT_NOT_FOUND` (nothing written) when it is unknown (an entry added
+/// without it); `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
+/// thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_upstream_offset(
     translated: *const mm_translated_offsets_t,
     index: usize,
-) -> i64 {
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || {
-        Ok(unsafe { entry(translated, index) }?
-            .translated
-            .upstream_offset)
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            Some(entry(translated, index)?.translated.upstream_offset)
+                .filter(|o| *o >= 0)
+                .ok_or_else(|| Failure::not_found(format!("entry {index} has no upstream offset")))
+        })
     })
 }
 
 /// The checkpoints topic that was read (e.g. `"primary.checkpoints.internal"`; `""` for a list
-/// from `mm_translated_offsets_new`), as `mm_translated_offsets_group` returns text; NULL when
-/// `translated` is NULL.
+/// from `mm_translated_offsets_new`), as `mm_translated_offsets_group` returns text.
 ///
 /// # Safety
-/// `translated` is NULL or a live list; `len_out` is NULL or valid for writing.
+/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_checkpoints_topic(
     translated: *const mm_translated_offsets_t,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(borrow(translated, "translated")?
-            .checkpoints_topic
-            .lend(len_out))
+    run(|| unsafe {
+        lend(text_out, len_out, || {
+            Ok(&borrow(translated, "translated")?.checkpoints_topic)
+        })
     })
 }
 
 /// Fills `*counts_out` with what the translation read and skipped (all 0 for a list from
 /// `mm_translated_offsets_new`). `MM_RESULT_NULL_PARAMETER` when a pointer is NULL (nothing
-/// written). Non-blocking, any thread.
+/// written), `MM_RESULT_INVALID_ARGUMENT` when `counts_out->struct_size` is below 8; at most
+/// `struct_size` bytes are written and it then holds the bytes filled. Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list; `counts_out` is NULL or valid for writing an
-/// `mm_translation_counts`.
+/// `translated` is NULL or a live list; `counts_out` is NULL or valid for reading and writing
+/// `counts_out->struct_size` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mm_translated_offsets_get_counts(
     translated: *const mm_translated_offsets_t,
@@ -504,7 +530,7 @@ pub unsafe extern "C" fn mm_translated_offsets_get_counts(
         let (list, counts_out) = unsafe {
             (
                 borrow(translated, "translated")?,
-                out(counts_out, "counts_out")?,
+                sized_out(counts_out, "counts_out")?,
             )
         };
         counts_out.write(list.counts);
@@ -523,11 +549,14 @@ pub unsafe extern "C" fn mm_translated_offsets_destroy(translated: *mut mm_trans
     unsafe { destroy(translated) };
 }
 
-/// Totals of a failover report, filled by `mm_failover_report_get_totals`.
+/// Totals of a failover report, filled by `mm_failover_report_get_totals`. Set `struct_size` to
+/// `sizeof(mm_failover_totals)` first; fields are only ever added at the end.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct mm_failover_totals {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
     /// Entries (group and target partition pairs).
     pub partitions: u64,
     /// Entries whose group has no committed offset on the partition on the target yet.
@@ -538,12 +567,16 @@ pub struct mm_failover_totals {
     pub reread: u64,
 }
 
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_failover_totals {}
+const _: () = assert!(std::mem::size_of::<mm_failover_totals>() == 5 * 8);
+
 struct Row {
     group: CText,
     topic: CText,
     partition: i32,
     translated_offset: i64,
-    current_offset: i64,
+    current_offset: Option<i64>,
     skipped: i64,
     reread: i64,
 }
@@ -571,12 +604,13 @@ impl mm_failover_report_t {
                 topic: CText::new(&p.topic_partition.topic),
                 partition: p.topic_partition.partition,
                 translated_offset: p.translated_offset,
-                current_offset: p.current_offset.unwrap_or(-1),
+                current_offset: p.current_offset,
                 skipped: clamp(p.skipped),
                 reread: clamp(p.reread),
             })
             .collect();
         let totals = mm_failover_totals {
+            struct_size: 0,
             partitions: report.partitions.len() as u64,
             without_current_offset: report
                 .partitions
@@ -600,25 +634,22 @@ impl mm_failover_report_t {
 /// time; `MM_RESULT_KAFKA` when a group's offsets cannot be fetched (the message names the
 /// group); `MM_RESULT_INVALID_ARGUMENT` for a timeout below -1; `MM_RESULT_NULL_PARAMETER`. An
 /// empty `translated` gives an empty report without contacting the cluster. On failure
-/// `*report_out` is untouched and `errstr` (may be NULL; cut to `errstr_size - 1` bytes)
-/// receives the message.
+/// `*report_out` is untouched.
 ///
 /// Any thread; concurrent calls are fine. Other threads may read `target_conf` and
 /// `translated` meanwhile, not change them.
 ///
 /// # Safety
 /// `target_conf` is NULL or a live conf; `translated` is NULL or a live list; `report_out` is
-/// NULL or valid for writing a pointer; `errstr` is NULL or valid for `errstr_size` bytes.
+/// NULL or valid for writing a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report(
     target_conf: *const mm_conf_t,
     translated: *const mm_translated_offsets_t,
     timeout_ms: i32,
     report_out: *mut *mut mm_failover_report_t,
-    errstr: *mut c_char,
-    errstr_size: usize,
 ) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
+    run(|| {
         // SAFETY: this function's contract.
         let (conf, list, report_out) = unsafe {
             (
@@ -646,126 +677,154 @@ unsafe fn row<'a>(report: *const mm_failover_report_t, index: usize) -> Result<&
     }
 }
 
-/// Number of entries; 0 for NULL. Non-blocking, any thread.
+/// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_len(report: *const mm_failover_report_t) -> usize {
+pub unsafe extern "C" fn mm_failover_report_len(
+    report: *const mm_failover_report_t,
+    len_out: *mut usize,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(0, || Ok(unsafe { borrow(report, "report") }?.rows.len()))
+    run(|| unsafe {
+        give(len_out, "len_out", || {
+            Ok(borrow(report, "report")?.rows.len())
+        })
+    })
 }
 
-/// Consumer group of entry `index`: NUL-terminated text owned by the report (valid until it is
-/// destroyed); its length in bytes goes to `len_out` when that is not NULL. NULL when `report`
-/// is NULL or `index` is out of range. Non-blocking, any thread.
+/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the
+/// report (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
+/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report; `len_out` is NULL or valid for writing.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_group(
     report: *const mm_failover_report_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(row(report, index)?.group.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&row(report, index)?.group)) })
 }
 
 /// Target topic of entry `index`, as `mm_failover_report_group` returns text.
 ///
 /// # Safety
-/// As `mm_failover_report_group`.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_topic(
     report: *const mm_failover_report_t,
     index: usize,
+    text_out: *mut *const c_char,
     len_out: *mut usize,
-) -> *const c_char {
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(std::ptr::null(), || unsafe {
-        Ok(row(report, index)?.topic.lend(len_out))
-    })
+    run(|| unsafe { lend(text_out, len_out, || Ok(&row(report, index)?.topic)) })
 }
 
-/// Target partition of entry `index`; -1 for NULL or out of range. Non-blocking, any thread.
+/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_partition(
     report: *const mm_failover_report_t,
     index: usize,
-) -> i32 {
+    partition_out: *mut i32,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { row(report, index) }?.partition))
+    run(|| unsafe {
+        give(partition_out, "partition_out", || {
+            Ok(row(report, index)?.partition)
+        })
+    })
 }
 
-/// The translated offset of entry `index`; -1 for NULL or out of range. Non-blocking, any
-/// thread.
+/// Writes the translated offset of entry `index` to `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_translated_offset(
     report: *const mm_failover_report_t,
     index: usize,
-) -> i64 {
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { row(report, index) }?.translated_offset))
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            Ok(row(report, index)?.translated_offset)
+        })
+    })
 }
 
-/// The group's committed offset on the target for entry `index` when the report was made; -1
-/// when it has none (skipped and reread are then 0), or for NULL / out of range. Non-blocking,
+/// Writes the group's committed offset on the target for entry `index` when the report was made
+/// to `*offset_out`. `MM_RESULT_NOT_FOUND` (nothing written) when it had none (skipped and
+/// reread are then 0); `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking,
 /// any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_current_offset(
     report: *const mm_failover_report_t,
     index: usize,
-) -> i64 {
+    offset_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { row(report, index) }?.current_offset))
+    run(|| unsafe {
+        give(offset_out, "offset_out", || {
+            row(report, index)?.current_offset.ok_or_else(|| {
+                Failure::not_found(format!(
+                    "entry {index} has no committed offset on the target"
+                ))
+            })
+        })
+    })
 }
 
-/// Offsets a consumer of the group would jump over on entry `index` (translated ahead of
-/// current), saturated at `INT64_MAX`; -1 for NULL or out of range. Non-blocking, any thread.
+/// Writes the offsets a consumer of the group would jump over on entry `index` (translated
+/// ahead of current), saturated at `INT64_MAX`, to `*count_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_skipped(
     report: *const mm_failover_report_t,
     index: usize,
-) -> i64 {
+    count_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { row(report, index) }?.skipped))
+    run(|| unsafe { give(count_out, "count_out", || Ok(row(report, index)?.skipped)) })
 }
 
-/// Offsets a consumer of the group would read again on entry `index` (translated behind
-/// current), saturated at `INT64_MAX`; -1 for NULL or out of range. Non-blocking, any thread.
+/// Writes the offsets a consumer of the group would read again on entry `index` (translated
+/// behind current), saturated at `INT64_MAX`, to `*count_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report.
+/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_reread(
     report: *const mm_failover_report_t,
     index: usize,
-) -> i64 {
+    count_out: *mut i64,
+) -> mm_result {
     // SAFETY: this function's contract.
-    value(-1, || Ok(unsafe { row(report, index) }?.reread))
+    run(|| unsafe { give(count_out, "count_out", || Ok(row(report, index)?.reread)) })
 }
 
-/// Fills `*totals_out` with the report's totals. `MM_RESULT_NULL_PARAMETER` when a pointer is
-/// NULL (nothing written). Non-blocking, any thread.
+/// Fills `*totals_out` with the report's totals, at most `totals_out->struct_size` bytes of
+/// them (on return it holds the bytes filled). `MM_RESULT_NULL_PARAMETER` when a pointer is
+/// NULL, `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8 (nothing written).
+/// Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report; `totals_out` is NULL or valid for writing an
-/// `mm_failover_totals`.
+/// `report` is NULL or a live report; `totals_out` is NULL or valid for reading and writing
+/// `totals_out->struct_size` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mm_failover_report_get_totals(
     report: *const mm_failover_report_t,
@@ -773,8 +832,12 @@ pub unsafe extern "C" fn mm_failover_report_get_totals(
 ) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let (report, totals_out) =
-            unsafe { (borrow(report, "report")?, out(totals_out, "totals_out")?) };
+        let (report, totals_out) = unsafe {
+            (
+                borrow(report, "report")?,
+                sized_out(totals_out, "totals_out")?,
+            )
+        };
         totals_out.write(report.totals);
         Ok(())
     })
@@ -802,15 +865,7 @@ mod tests {
         for (k, v) in entries {
             let (k, v) = (CString::new(*k).unwrap(), CString::new(*v).unwrap());
             // SAFETY: a live conf and C strings.
-            let r = unsafe {
-                super::super::conf::mm_conf_set(
-                    &mut c,
-                    k.as_ptr(),
-                    v.as_ptr(),
-                    std::ptr::null_mut(),
-                    0,
-                )
-            };
+            let r = unsafe { super::super::conf::mm_conf_set(&mut c, k.as_ptr(), v.as_ptr()) };
             assert_eq!(r, mm_result::Ok);
         }
         c
@@ -900,15 +955,31 @@ mod tests {
         }
     }
 
-    fn text_of(p: *const c_char) -> String {
-        assert!(!p.is_null());
+    /// Reads text through an accessor of the C ABI, checking its result.
+    fn text_of(f: impl FnOnce(*mut *const c_char, *mut usize) -> mm_result) -> String {
+        let (mut p, mut len) = (std::ptr::null(), 0usize);
+        assert_eq!(f(&mut p, &mut len), mm_result::Ok);
         // SAFETY: the library's NUL-terminated text.
-        unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string()
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        assert_eq!(s.len(), len);
+        s
+    }
+
+    /// Reads a value through an accessor of the C ABI, checking its result.
+    fn value_of<T: Default>(f: impl FnOnce(*mut T) -> mm_result) -> T {
+        let mut v = T::default();
+        assert_eq!(f(&mut v), mm_result::Ok);
+        v
     }
 
     #[test]
     fn added_entries_stay_ordered_replace_their_pair_and_round_trip() {
-        let list = mm_translated_offsets_new();
+        let mut list = std::ptr::null_mut();
+        // SAFETY: a local out.
+        assert_eq!(
+            unsafe { mm_translated_offsets_new(&mut list) },
+            mm_result::Ok
+        );
         let add = |g: &str, t: &str, p: i32, o: i64| {
             let (g, t, m) = (
                 CString::new(g).unwrap(),
@@ -930,21 +1001,17 @@ mod tests {
         assert_eq!(add("a", "x", -1, 0), mm_result::InvalidArgument);
         assert_eq!(add("a", "x", 0, -1), mm_result::InvalidArgument);
         assert_eq!(add("", "x", 0, 0), mm_result::InvalidArgument);
-        // SAFETY: a live list; indices below its length.
+        // SAFETY: a live list; indices below its length unless said otherwise.
         unsafe {
-            let n = mm_translated_offsets_len(list);
+            let n = value_of(|o| mm_translated_offsets_len(list, o));
             let got: Vec<(String, String, i32, i64, String)> = (0..n)
                 .map(|i| {
                     (
-                        text_of(mm_translated_offsets_group(list, i, std::ptr::null_mut())),
-                        text_of(mm_translated_offsets_topic(list, i, std::ptr::null_mut())),
-                        mm_translated_offsets_partition(list, i),
-                        mm_translated_offsets_offset(list, i),
-                        text_of(mm_translated_offsets_metadata(
-                            list,
-                            i,
-                            std::ptr::null_mut(),
-                        )),
+                        text_of(|t, l| mm_translated_offsets_group(list, i, t, l)),
+                        text_of(|t, l| mm_translated_offsets_topic(list, i, t, l)),
+                        value_of(|o| mm_translated_offsets_partition(list, i, o)),
+                        value_of(|o| mm_translated_offsets_offset(list, i, o)),
+                        text_of(|t, l| mm_translated_offsets_metadata(list, i, t, l)),
                     )
                 })
                 .collect();
@@ -959,8 +1026,16 @@ mod tests {
                 .map(|(g, t, p, o)| (g.to_string(), t.to_string(), *p, *o, format!("m{o}")))
                 .collect();
             assert_eq!(got, expected);
-            assert_eq!(mm_translated_offsets_upstream_offset(list, 0), -1);
-            assert_eq!(mm_translated_offsets_offset(list, n), -1);
+            let mut untouched = 77i64;
+            assert_eq!(
+                mm_translated_offsets_upstream_offset(list, 0, &mut untouched),
+                mm_result::NotFound
+            );
+            assert_eq!(
+                mm_translated_offsets_offset(list, n, &mut untouched),
+                mm_result::InvalidArgument
+            );
+            assert_eq!(untouched, 77, "an output was written on failure");
             let back = (*list).to_translated();
             assert_eq!(back.groups.len(), 2);
             assert_eq!(
@@ -993,15 +1068,19 @@ mod tests {
             ],
         };
         let r = mm_failover_report_t::new(&report);
-        let rows: Vec<(i64, i64, i64)> = r
+        let rows: Vec<(Option<i64>, i64, i64)> = r
             .rows
             .iter()
             .map(|r| (r.current_offset, r.skipped, r.reread))
             .collect();
-        assert_eq!(rows, vec![(1, i64::MAX, 0), (-1, 0, 0), (9, 0, 2)]);
+        assert_eq!(
+            rows,
+            vec![(Some(1), i64::MAX, 0), (None, 0, 0), (Some(9), 0, 2)]
+        );
         assert_eq!(
             r.totals,
             mm_failover_totals {
+                struct_size: 0,
                 partitions: 3,
                 without_current_offset: 1,
                 skipped: u64::MAX,

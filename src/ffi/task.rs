@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
-    borrow, destroy, free_handle, into_handle, mm_result, out, run, run_errstr, value_errstr,
-    write_text, Failure,
+    borrow, free_handle, into_handle, mm_result, out, run, sized_out, write_text, Failure, Growable,
 };
 use super::conf::mm_conf_t;
+use super::log::refuse_in_log_callback;
 use crate::runtime::checkpoint_task::{CheckpointTask, StopOutcome};
 
 /// `mm_task_poll` timeout meaning "until the next cycle, a stop or a fatal error" (a macro of
@@ -26,11 +26,16 @@ pub struct mm_task_t {
     pub(crate) task: CheckpointTask,
 }
 
-/// Per-task counters, filled by `mm_task_get_stats`.
+/// Per-task counters, filled by `mm_task_get_stats`. Set `struct_size` to
+/// `sizeof(mm_task_stats)` before the call: the library writes at most that many bytes, so a
+/// program built against an older, shorter version of this struct keeps working. Fields are
+/// only ever added at the end.
 #[allow(non_camel_case_types)]
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct mm_task_stats {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
     /// Checkpoints written and confirmed by the target.
     pub checkpoints_emitted: u64,
     /// Malformed records skipped in the offset-syncs and checkpoints topics.
@@ -50,11 +55,15 @@ pub struct mm_task_stats {
     /// Microseconds the last `mm_task_stop` took; -1 before the first stop.
     pub last_stop_time_us: i64,
     /// 1 once both stores finished loading, else 0.
-    pub initialized: u8,
+    pub initialized: u64,
     /// 1 when the checkpoints loaded at start were read successfully (otherwise translation
     /// starts pessimistic, as in MM2), else 0.
-    pub checkpoints_load_ok: u8,
+    pub checkpoints_load_ok: u64,
 }
+
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_task_stats {}
+const _: () = assert!(std::mem::size_of::<mm_task_stats>() == 12 * 8);
 
 fn micros(d: Option<Duration>) -> i64 {
     d.map_or(-1, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
@@ -79,29 +88,30 @@ unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Fai
     Ok(&unsafe { borrow(task, "task") }?.task)
 }
 
-/// Makes a task from a configuration. Does no I/O and starts no thread.
+/// Makes a task from a configuration and writes it to `*task_out`. Does no I/O and starts no
+/// thread.
 ///
 /// The whole configuration is parsed here; warnings (unknown or ignored keys) are logged at
 /// warn level through the log callback. On success the task takes `conf` (do not use or free it
-/// again) and a task is returned. On failure NULL is returned, `conf` stays the caller's, and
-/// `errstr` receives why: `"<key>: <reason>"` for a rejected configuration, `"`conf` is NULL"`
-/// for NULL. `errstr` may be NULL; it is NUL-terminated and cut to `errstr_size - 1` bytes, and
-/// untouched on success. `mm_last_error` also has the message.
+/// again). On failure `conf` stays the caller's, `*task_out` is untouched, and `mm_last_error`
+/// says why: `"<key>: <reason>"` with `MM_RESULT_INVALID_CONFIG` for a rejected configuration,
+/// including a client setting librdkafka rejects (checked here, without making a client).
+/// `MM_RESULT_NULL_PARAMETER` when a pointer is NULL.
 ///
 /// Non-blocking. Any thread; `conf` must not be used by another thread meanwhile.
 ///
 /// # Safety
-/// `conf` is NULL or a live conf; `errstr` is NULL or valid for `errstr_size` bytes.
+/// `conf` is NULL or a live conf; `task_out` is NULL or valid for writing a pointer.
 #[no_mangle]
 pub unsafe extern "C" fn mm_task_new(
     conf: *mut mm_conf_t,
-    errstr: *mut c_char,
-    errstr_size: usize,
-) -> *mut mm_task_t {
-    value_errstr(std::ptr::null_mut(), errstr, errstr_size, || {
+    task_out: *mut *mut mm_task_t,
+) -> mm_result {
+    run(|| {
         // SAFETY: this function's contract.
-        let parsed = unsafe { borrow(conf, "conf") }?.parse()?;
-        let (config, warnings) = parsed;
+        let (parsed, task_out) =
+            unsafe { (borrow(conf, "conf")?.parse(), out(task_out, "task_out")?) };
+        let (config, warnings) = parsed?;
         for w in warnings {
             log::warn!("configuration `{}`: {}", w.key, w.message);
         }
@@ -109,7 +119,8 @@ pub unsafe extern "C" fn mm_task_new(
         // Taken only now that nothing can fail any more.
         // SAFETY: conf is live and ours from here on by this function's contract.
         unsafe { free_handle(conf) };
-        Ok(into_handle(mm_task_t { task }))
+        task_out.write(into_handle(mm_task_t { task }));
+        Ok(())
     })
 }
 
@@ -183,13 +194,15 @@ pub unsafe extern "C" fn mm_task_poll(
 ///
 /// Any thread, including while another thread is inside `mm_task_poll` on this task (that poll
 /// returns with status `STOPPED`). Concurrent stops are safe: one stops, the others return
-/// `MM_RESULT_ALREADY_STOPPED` once it is done. Must not be called from the log callback.
+/// `MM_RESULT_ALREADY_STOPPED` once it is done. From inside the log callback it returns
+/// `MM_RESULT_IN_LOG_CALLBACK` and does nothing (it would wait for the thread it runs on).
 ///
 /// # Safety
 /// `task` is NULL or a live task.
 #[no_mangle]
 pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
     run(|| {
+        refuse_in_log_callback("mm_task_stop")?;
         // SAFETY: this function's contract.
         match unsafe { task_ref(task) }?.stop()? {
             StopOutcome::Stopped(_) => Ok(()),
@@ -201,83 +214,134 @@ pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
     })
 }
 
-/// Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored.
+/// Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored
+/// (`MM_RESULT_OK`). From inside the log callback it returns `MM_RESULT_IN_LOG_CALLBACK` and
+/// does nothing: the task stays alive, destroy it later from another place. Unlike the other
+/// `mm_*_destroy` functions it returns a result, because of that case.
 ///
 /// Any thread, but no other call may be using `task` during or after it: destroying a task
 /// while another thread is inside `mm_task_poll` on it is undefined behaviour (stop it first,
-/// join the polling thread, then destroy). Must not be called from the log callback.
+/// join the polling thread, then destroy).
 ///
 /// # Safety
 /// `task` is NULL or a task from `mm_task_new` not freed yet, and not in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn mm_task_destroy(task: *mut mm_task_t) {
-    // Dropping the task stops it first (CheckpointTask's Drop).
-    // SAFETY: this function's contract.
-    unsafe { destroy(task) };
-}
-
-/// Reads the error that stopped the task's work, if any (a failed or panicked start-up or
-/// periodic job). Returns `MM_RESULT_FATAL` and writes the message into `errstr` when there is
-/// one; returns `MM_RESULT_OK` and writes `""` when there is none. `MM_RESULT_NULL_PARAMETER`
-/// when `task` is NULL. `errstr` may be NULL; it is NUL-terminated and cut to
-/// `errstr_size - 1` bytes.
-///
-/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
-///
-/// # Safety
-/// `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn mm_task_fatal_error(
-    task: *const mm_task_t,
-    errstr: *mut c_char,
-    errstr_size: usize,
-) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
+pub unsafe extern "C" fn mm_task_destroy(task: *mut mm_task_t) -> mm_result {
+    run(|| {
+        refuse_in_log_callback("mm_task_destroy")?;
+        // Dropping the task stops it first (CheckpointTask's Drop).
         // SAFETY: this function's contract.
-        match unsafe { task_ref(task) }?.fatal_error() {
-            Some(message) => Err(Failure::new(mm_result::Fatal, message)),
-            None => {
-                // SAFETY: this function's contract.
-                unsafe { write_text(errstr, errstr_size, "") };
-                Ok(())
-            }
-        }
-    })
-}
-
-/// Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
-/// cluster `B` unreachable for 30 s: …"). Writes it into `errstr` (`""` when nothing is being
-/// retried: loaded, failed, or not yet waiting) and returns `MM_RESULT_OK`;
-/// `MM_RESULT_NULL_PARAMETER` when `task` is NULL. `errstr` may be NULL; it is NUL-terminated
-/// and cut to `errstr_size - 1` bytes.
-///
-/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
-///
-/// # Safety
-/// `task` is NULL or a live task; `errstr` is NULL or valid for `errstr_size` bytes.
-#[no_mangle]
-pub unsafe extern "C" fn mm_task_retry_reason(
-    task: *const mm_task_t,
-    errstr: *mut c_char,
-    errstr_size: usize,
-) -> mm_result {
-    run_errstr(errstr, errstr_size, || {
-        // SAFETY: this function's contract.
-        let reason = unsafe { task_ref(task) }?
-            .retry_reason()
-            .unwrap_or_default();
-        // SAFETY: this function's contract.
-        unsafe { write_text(errstr, errstr_size, &reason) };
+        unsafe { free_handle(task) };
         Ok(())
     })
 }
 
-/// Fills `*stats_out` with a snapshot of the task's counters. `MM_RESULT_NULL_PARAMETER` when a
-/// pointer is NULL (nothing written). Non-blocking. Any thread, concurrently with every call but
-/// `mm_task_destroy`.
+/// Reads the error that stopped the task's work (a failed or panicked start-up or periodic
+/// job) into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the
+/// capacity of `dest` and receives the size the message needs (length + 1); `dest` NULL asks
+/// only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
+/// `MM_RESULT_NOT_FOUND` when the task has no fatal error (nothing written);
+/// `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
+///
+/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
 ///
 /// # Safety
-/// `task` is NULL or a live task; `stats_out` is NULL or valid for writing an `mm_task_stats`.
+/// `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_task_fatal_error(
+    task: *const mm_task_t,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (task, size) = unsafe {
+            (
+                task_ref(task)?,
+                super::boundary::borrow_mut(dest_size, "dest_size")?,
+            )
+        };
+        let message = task
+            .fatal_error()
+            .ok_or_else(|| Failure::not_found("the task has no fatal error"))?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(&message, "the fatal error", dest, size) }
+    })
+}
+
+/// Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
+/// cluster `B` unreachable for 30 s: …"), into `dest`, NUL-terminated, as `mm_conf_get` reads a
+/// value: `*dest_size` is the capacity of `dest` and receives the size the text needs; `dest`
+/// NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
+/// `MM_RESULT_NOT_FOUND` when nothing is being retried (loaded, failed, or not yet waiting);
+/// `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
+///
+/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+///
+/// # Safety
+/// `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_task_retry_reason(
+    task: *const mm_task_t,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (task, size) = unsafe {
+            (
+                task_ref(task)?,
+                super::boundary::borrow_mut(dest_size, "dest_size")?,
+            )
+        };
+        let reason = task
+            .retry_reason()
+            .ok_or_else(|| Failure::not_found("start-up is not retrying anything"))?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(&reason, "the retry reason", dest, size) }
+    })
+}
+
+/// The output half of `mm_conf_get`, `mm_task_fatal_error` and `mm_task_retry_reason`: writes
+/// the size `text` needs to `*size`, and the text to `dest` when it is not NULL and large
+/// enough.
+///
+/// # Safety
+/// `dest` is NULL or valid for writing the capacity `*size` held on entry.
+pub(crate) unsafe fn copy_out(
+    text: &str,
+    what: &str,
+    dest: *mut c_char,
+    size: &mut usize,
+) -> Result<(), Failure> {
+    let needed = text.len() + 1;
+    let capacity = *size;
+    *size = needed;
+    if dest.is_null() {
+        return Ok(());
+    }
+    if capacity < needed {
+        return Err(Failure::new(
+            mm_result::BufferTooSmall,
+            format!("{what} needs {needed} bytes, the buffer has {capacity}"),
+        ));
+    }
+    // SAFETY: the caller's contract; needed <= capacity.
+    unsafe { write_text(dest, needed, text) };
+    Ok(())
+}
+
+/// Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`
+/// bytes of it (set that to `sizeof(mm_task_stats)` first; on return it holds the bytes
+/// filled). `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8,
+/// `MM_RESULT_NULL_PARAMETER` when a pointer is NULL (nothing written). Non-blocking. Any
+/// thread, concurrently with every call but `mm_task_destroy`.
+///
+/// # Safety
+/// `task` is NULL or a live task; `stats_out` is NULL or valid for reading and writing
+/// `stats_out->struct_size` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mm_task_get_stats(
     task: *const mm_task_t,
@@ -285,9 +349,10 @@ pub unsafe extern "C" fn mm_task_get_stats(
 ) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let (task, stats_out) = unsafe { (task_ref(task)?, out(stats_out, "stats_out")?) };
+        let (task, stats_out) = unsafe { (task_ref(task)?, sized_out(stats_out, "stats_out")?) };
         let s = task.stats();
         stats_out.write(mm_task_stats {
+            struct_size: 0,
             checkpoints_emitted: s.checkpoints_emitted,
             records_skipped: s.records_skipped,
             syncs_loaded: s.syncs_loaded,
@@ -297,8 +362,8 @@ pub unsafe extern "C" fn mm_task_get_stats(
             groups: s.groups,
             load_time_us: micros(s.load_time),
             last_stop_time_us: micros(s.last_stop_time),
-            initialized: u8::from(s.initialized),
-            checkpoints_load_ok: u8::from(s.checkpoints_load_ok),
+            initialized: u64::from(s.initialized),
+            checkpoints_load_ok: u64::from(s.checkpoints_load_ok),
         });
         Ok(())
     })
@@ -308,25 +373,27 @@ pub unsafe extern "C" fn mm_task_get_stats(
 mod tests {
     use super::*;
     use crate::ffi::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
-    use std::ffi::{CStr, CString};
+    use std::ffi::CString;
 
     #[test]
     fn task_new_rejects_a_client_key_librdkafka_does_not_know_and_names_it() {
-        let conf = mm_conf_new();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
         let text = CString::new(
             "source.cluster.alias=A\nsource.cluster.bootstrap.servers=127.0.0.1:1\n\
              target.cluster.bootstrap.servers=127.0.0.1:1\nconsumer.no.such.property=1\n",
         )
         .unwrap();
-        let mut err = [0 as c_char; 256];
-        // SAFETY: live conf, C string, local buffer.
-        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr(), err.as_mut_ptr(), 256) };
+        // SAFETY: live conf, C string.
+        let r = unsafe { mm_conf_load_properties(conf, text.as_ptr()) };
         assert_eq!(r, mm_result::Ok);
-        // SAFETY: as above.
-        let task = unsafe { mm_task_new(conf, err.as_mut_ptr(), 256) };
+        let mut task = std::ptr::null_mut();
+        // SAFETY: as above, and a local out-pointer.
+        let r = unsafe { mm_task_new(conf, &mut task) };
+        assert_eq!(r, mm_result::InvalidConfig);
         assert!(task.is_null(), "the task was created");
-        // SAFETY: NUL-terminated by the failing call.
-        let msg = unsafe { CStr::from_ptr(err.as_ptr()) }.to_str().unwrap();
+        let msg = crate::ffi::boundary::last_error_text();
         assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
         // SAFETY: the failed mm_task_new left the conf to us.
         unsafe { mm_conf_destroy(conf) };

@@ -3,6 +3,7 @@
 //! Committed-offset fetches are batched: librdkafka takes one group per request, so up to
 //! `max_in_flight` requests are kept outstanding at once.
 
+use super::kafka_error;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
@@ -263,7 +264,7 @@ impl Admin {
                 }
                 Ok(out)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("altering offsets of group `{group}`"),
                 e,
             )),
@@ -282,7 +283,7 @@ impl Admin {
             .call(|h| librdkafka::submit_describe_groups(h.client(), queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("describing groups on `{}`", self.cluster),
                 e,
             )),
@@ -312,7 +313,7 @@ impl Admin {
                 }
                 Ok(groups)
             }
-            AdminOutcome::Failed(e) => Err(Error::kafka(
+            AdminOutcome::Failed(e) => Err(kafka_error(
                 format!("listing groups on `{}`", self.cluster),
                 e,
             )),
@@ -326,6 +327,22 @@ impl Admin {
         topic: &str,
         replication_factor: i16,
     ) -> Result<TopicCreation, Error> {
+        self.create_topic(
+            topic,
+            1,
+            replication_factor,
+            &[("cleanup.policy", "compact")],
+        )
+    }
+
+    /// Creates a topic with `partitions` partitions and the given topic configs.
+    pub(crate) fn create_topic(
+        &mut self,
+        topic: &str,
+        partitions: i32,
+        replication_factor: i16,
+        configs: &[(&str, &str)],
+    ) -> Result<TopicCreation, Error> {
         let tag = self.tag();
         // Brokers without CreateTopics (the embedded mock) never answer: do not hold start-up
         // for the whole admin timeout.
@@ -337,9 +354,9 @@ impl Admin {
                     h.client(),
                     queue,
                     topic,
-                    1,
+                    partitions,
                     i32::from(replication_factor),
-                    &[("cleanup.policy", "compact")],
+                    configs,
                     tag,
                     timeout,
                 )
@@ -359,7 +376,7 @@ impl Admin {
             | C::TopicAuthorizationFailed
             | C::ClusterAuthorizationFailed
             | C::InvalidRequest => Ok(TopicCreation::Skipped(e.to_string())),
-            _ => Err(Error::kafka(format!("creating topic `{topic}`"), e)),
+            _ => Err(kafka_error(format!("creating topic `{topic}`"), e)),
         };
         match outcome {
             AdminOutcome::CreatedTopics(ts) => match ts.into_iter().next() {

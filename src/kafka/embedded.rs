@@ -6,6 +6,7 @@
 //! The mock broker has no CreateTopics, DescribeConfigs, ListGroups or DescribeGroups, so topics
 //! are created through the mock API and group discovery needs `task.assigned.groups`.
 
+use super::kafka_error;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, DefaultClientContext};
@@ -48,7 +49,7 @@ impl EmbeddedClusters {
     pub fn new() -> Result<Self, Error> {
         let make = |side: &str| {
             MockCluster::new(1)
-                .map_err(|e| Error::kafka(format!("starting the embedded {side} cluster"), e))
+                .map_err(|e| kafka_error(format!("starting the embedded {side} cluster"), e))
         };
         Ok(EmbeddedClusters {
             source: make("source")?,
@@ -75,16 +76,19 @@ impl EmbeddedClusters {
     pub fn create_topic(&self, side: Side, topic: &str, partitions: i32) -> Result<(), Error> {
         self.cluster(side)
             .create_topic(topic, partitions, 1)
-            .map_err(|e| Error::kafka(format!("creating embedded topic `{topic}`"), e))
+            .map_err(|e| kafka_error(format!("creating embedded topic `{topic}`"), e))
     }
 
     /// Produces records `(partition, key, value)` to `topic` and waits for their delivery.
     pub fn produce(&self, side: Side, topic: &str, records: &[RawRecord]) -> Result<(), Error> {
+        // lz4: the mock broker keeps at most 5 MiB (and 100,000 batches) per partition and
+        // silently drops the oldest beyond that; compressed batches of offset syncs fit ~10x more.
         let producer: BaseProducer = ClientConfig::new()
             .set("bootstrap.servers", self.bootstrap(side))
-            .set("batch.num.messages", "1000")
+            .set("batch.num.messages", "10000")
+            .set("compression.type", "lz4")
             .create()
-            .map_err(|e| Error::kafka("creating an embedded producer", e))?;
+            .map_err(|e| kafka_error("creating an embedded producer", e))?;
         for (partition, key, value) in records {
             let mut r: BaseRecord<'_, [u8], [u8]> = BaseRecord::to(topic).partition(*partition);
             if let Some(k) = key {
@@ -102,7 +106,7 @@ impl EmbeddedClusters {
                             rdkafka::types::RDKafkaErrorCode::QueueFull
                         )
                     ) {
-                        return Err(Error::kafka(format!("producing to `{topic}`"), e));
+                        return Err(kafka_error(format!("producing to `{topic}`"), e));
                     }
                     producer.poll(Duration::from_millis(10));
                     r = Some(rec);
@@ -111,7 +115,24 @@ impl EmbeddedClusters {
         }
         producer
             .flush(IO_TIMEOUT)
-            .map_err(|e| Error::kafka(format!("flushing records to `{topic}`"), e))
+            .map_err(|e| kafka_error(format!("flushing records to `{topic}`"), e))?;
+        let mut partitions: Vec<i32> = records.iter().map(|r| r.0).collect();
+        partitions.sort_unstable();
+        partitions.dedup();
+        for p in partitions {
+            let (low, high) = producer
+                .client()
+                .fetch_watermarks(topic, p, IO_TIMEOUT)
+                .map_err(|e| kafka_error(format!("reading the offsets of `{topic}`-{p}"), e))?;
+            if low > 0 {
+                return Err(Error::InvalidState(format!(
+                    "the embedded cluster dropped records: librdkafka's mock broker keeps at most \
+                     5 MiB or 100000 batches per partition, and `{topic}`-{p} now holds only \
+                     offsets {low}..{high} (the {low} oldest records are gone)"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Produces `count` small data records to one partition.
@@ -157,7 +178,7 @@ impl EmbeddedClusters {
             .set("group.id", group)
             .set("enable.auto.commit", "false")
             .create()
-            .map_err(|e| Error::kafka("creating an embedded committer", e))?;
+            .map_err(|e| kafka_error("creating an embedded committer", e))?;
         let mut tpl = TopicPartitionList::new();
         for (topic, partition, offset, metadata) in offsets {
             let mut elem = tpl
@@ -170,7 +191,7 @@ impl EmbeddedClusters {
         }
         consumer
             .commit(&tpl, CommitMode::Sync)
-            .map_err(|e| Error::kafka(format!("committing offsets of group `{group}`"), e))
+            .map_err(|e| kafka_error(format!("committing offsets of group `{group}`"), e))
     }
 
     /// Reads every record of partition 0 of `topic` (up to the end at the time of reading).
@@ -184,16 +205,16 @@ impl EmbeddedClusters {
             .set("fetch.wait.max.ms", "100");
         let native = config
             .create_native_config()
-            .map_err(|e| Error::kafka("creating an embedded reader", e))?;
+            .map_err(|e| kafka_error("creating an embedded reader", e))?;
         let consumer = Client::new(
             &config,
             native,
             RDKafkaType::RD_KAFKA_CONSUMER,
             DefaultClientContext,
         )
-        .map_err(|e| Error::kafka("creating an embedded reader", e))?;
+        .map_err(|e| kafka_error("creating an embedded reader", e))?;
         librdkafka::consumer_assign_from_start(&consumer, topic, 0)
-            .map_err(|e| Error::kafka(format!("reading `{topic}`"), e))?;
+            .map_err(|e| kafka_error(format!("reading `{topic}`"), e))?;
         let deadline = Instant::now() + IO_TIMEOUT;
         let mut out = Vec::new();
         while Instant::now() < deadline {

@@ -100,14 +100,20 @@ pub(crate) fn kafka_error(
     let text = format!("{message} ({code:?})");
     match classify(code, message) {
         Retry::Fatal => Error::fatal(context, text),
-        Retry::Retriable => Error::kafka(context, text),
+        Retry::Retriable => Error::kafka_code(context, text, Some(code as i32)),
     }
 }
 
 /// Creating a client never fails for a reason that goes away: its settings are wrong, or a
-/// file they name (a CA, a key) is missing or unreadable.
+/// file they name (a CA, a key) is missing or unreadable. A property librdkafka rejects is a
+/// configuration error naming it (`INVALID_CONFIG` in C), as everywhere else.
 pub(crate) fn client_creation_error(context: impl Into<String>, e: KafkaError) -> Error {
-    Error::fatal(context, e)
+    match e {
+        KafkaError::ClientConfig(_, why, key, _) => {
+            crate::core::error::ConfigError::new(key, why).into()
+        }
+        other => Error::fatal(context, other),
+    }
 }
 
 /// Why a task is waiting instead of working (e.g. "source cluster `A` unreachable for 30 s:

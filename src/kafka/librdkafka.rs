@@ -22,6 +22,9 @@ use rdkafka_sys as rd;
 
 use crate::kafka::failure::CLOSED_BEFORE_API_VERSION;
 
+/// The coordination consumer's group calls (`task.assignment=group`).
+pub mod group;
+
 fn timeout_ms(timeout: Duration) -> i32 {
     i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX)
 }
@@ -244,26 +247,41 @@ pub fn consumer_assign_from_start<C: ClientContext>(
 /// a log callback, prints them to stderr. Here client errors come back as [`Polled::Error`] and
 /// log lines go to the `log` crate (target `librdkafka`), like every other client's.
 pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) -> Polled {
+    // SAFETY: each event handed over is live for the call.
+    poll_consumer_events(consumer, timeout, |ev| unsafe {
+        read_consumer_event(ev, consumer.context().as_ref())
+    })
+    .unwrap_or(Polled::Nothing)
+}
+
+/// Serves `client`'s consumer queue for up to `timeout`: each event goes to `read` (then is
+/// destroyed) until `read` makes something of one. `None` on timeout or when the queue is woken.
+/// `read` gets a live event and must copy out whatever it keeps.
+fn poll_consumer_events<C: ClientContext, T>(
+    client: &Client<C>,
+    timeout: Duration,
+    mut read: impl FnMut(*mut rd::rd_kafka_event_t) -> Option<T>,
+) -> Option<T> {
     let deadline = Instant::now() + timeout;
-    // SAFETY: the consumer is live for the borrow; the queue reference taken here is released
-    // before returning; each event is read, then destroyed, and what it carries is copied first.
+    // SAFETY: the client is live for the borrow; the queue reference taken here is released
+    // before returning; each event is destroyed right after `read` has seen it.
     unsafe {
-        let queue = rd::rd_kafka_queue_get_consumer(consumer.native_ptr());
+        let queue = rd::rd_kafka_queue_get_consumer(client.native_ptr());
         if queue.is_null() {
-            return Polled::Nothing;
+            return None;
         }
         let polled = loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             // NULL on timeout and when the queue is yielded (the stop's wake).
             let ev = rd::rd_kafka_queue_poll(queue, timeout_ms(remaining));
             if ev.is_null() {
-                break Polled::Nothing;
+                break None;
             }
-            let read = read_consumer_event(ev, consumer.context().as_ref());
+            let made = read(ev);
             rd::rd_kafka_event_destroy(ev);
-            match read {
-                Some(p) => break p,
-                None if remaining.is_zero() => break Polled::Nothing,
+            match made {
+                Some(p) => break Some(p),
+                None if remaining.is_zero() => break None,
                 None => {}
             }
         };

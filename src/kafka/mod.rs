@@ -6,6 +6,7 @@ mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
 pub(crate) mod client_log;
+pub(crate) mod coordination_consumer;
 pub mod diagnostics;
 pub mod embedded;
 pub(crate) mod failure;
@@ -40,4 +41,46 @@ pub(crate) fn producer_config(settings: &BTreeMap<String, String>) -> ClientConf
         c.set("message.timeout.ms", "30000");
     }
     c
+}
+
+/// A client error with librdkafka's error code kept, so C callers can branch on it.
+pub(crate) trait KafkaCause: std::fmt::Display {
+    /// librdkafka's `rd_kafka_resp_err_t`, when there is one.
+    fn code(&self) -> Option<i32>;
+    /// A configuration property librdkafka rejected, as (property, why).
+    fn rejected_setting(&self) -> Option<(String, String)> {
+        None
+    }
+}
+
+impl KafkaCause for rdkafka::error::KafkaError {
+    fn code(&self) -> Option<i32> {
+        self.rdkafka_error_code().map(|c| c as i32)
+    }
+
+    fn rejected_setting(&self) -> Option<(String, String)> {
+        use rdkafka::error::KafkaError as K;
+        match self {
+            K::ClientConfig(_, why, key, _) => Some((key.clone(), why.clone())),
+            // rd_kafka_new refuses a client only for its configuration (an unusable
+            // combination, a certificate it cannot load, …).
+            K::ClientCreation(why) => Some(("librdkafka configuration".into(), why.clone())),
+            _ => None,
+        }
+    }
+}
+
+impl KafkaCause for librdkafka::NativeError {
+    fn code(&self) -> Option<i32> {
+        Some(self.code as i32)
+    }
+}
+
+/// The one way a Kafka client error becomes an [`Error`]: a rejected librdkafka setting is a
+/// configuration error (`INVALID_CONFIG` in C), everything else a Kafka error with its code.
+pub(crate) fn kafka_error(context: impl Into<String>, e: impl KafkaCause) -> crate::Error {
+    match e.rejected_setting() {
+        Some((key, why)) => crate::core::error::ConfigError::new(key, why).into(),
+        None => crate::Error::kafka_code(context, &e, e.code()),
+    }
 }

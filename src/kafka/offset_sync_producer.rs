@@ -4,6 +4,7 @@
 //! between threads (MM2's writer shares its maps between the producer callback thread and the
 //! offset-commit thread, which is where its ordering hazard comes from).
 
+use super::kafka_error;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -140,7 +141,7 @@ impl OffsetSyncWriter {
         keep_send_order(&mut settings, offset_syncs_topic);
         let producer: BaseProducer<SyncDeliveries> =
             settings.create_with_context(context).map_err(|e| {
-                Error::kafka(
+                kafka_error(
                     format!("creating the offset-syncs producer for `{offset_syncs_topic}`"),
                     e,
                 )

@@ -36,6 +36,10 @@ pub(super) const FORWARDING_ADMIN_CLASS: &str = "forwarding.admin.class";
 pub(super) const TASK_ASSIGNED_GROUPS: &str = "task.assigned.groups";
 pub(super) const TASK_INDEX: &str = "task.index";
 pub(super) const TASK_COUNT: &str = "task.count";
+pub(super) const TASK_ASSIGNMENT: &str = "task.assignment";
+pub(super) const TASK_COORDINATION_GROUP_ID: &str = "task.coordination.group.id";
+pub(super) const TASK_COORDINATION_TOPIC: &str = "task.coordination.topic";
+pub(super) const TASK_COORDINATION_PARTITIONS: &str = "task.coordination.partitions";
 pub(super) const OFFSET_LAG_MAX: &str = "offset.lag.max";
 pub(super) const BOOTSTRAP_SERVERS: &str = "bootstrap.servers";
 pub(super) const CLIENT_ID: &str = "client.id";
@@ -70,6 +74,10 @@ pub(super) const CHECKPOINT_KEYS: &[&str] = &[
     keys::TASK_ASSIGNED_GROUPS,
     keys::TASK_INDEX,
     keys::TASK_COUNT,
+    keys::TASK_ASSIGNMENT,
+    keys::TASK_COORDINATION_GROUP_ID,
+    keys::TASK_COORDINATION_TOPIC,
+    keys::TASK_COORDINATION_PARTITIONS,
     keys::OFFSET_LAG_MAX,
 ];
 

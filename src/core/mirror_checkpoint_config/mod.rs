@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use crate::core::error::ConfigError;
 use crate::core::filters::{GroupFilter, TopicFilter};
+use crate::core::group_coordination::TaskAssignment;
 pub use crate::core::properties::parse_properties;
 
 /// Connector name used in client ids and entity labels (MM2 uses the connector's `name`).
@@ -135,6 +136,9 @@ pub struct MirrorCheckpointConfig {
     pub task_index: Option<u32>,
     /// `task.count` (our extension): how many processes split the groups; requires `task.index`.
     pub task_count: Option<u32>,
+    /// `task.assignment` (our extension, default `static`): `group` lets Kafka's group
+    /// coordinator split the groups over the live processes (docs/SCALE_OUT.md).
+    pub task_assignment: TaskAssignment,
     /// `offset.lag.max` (default 100): how stale an offset sync may get before a new one is
     /// written (source side).
     pub offset_lag_max: i64,
@@ -256,6 +260,35 @@ impl MirrorCheckpointConfig {
             Cluster::Target => &self.source_cluster_alias,
         };
         format!("mm2-offset-syncs{s}{other}{s}internal")
+    }
+
+    /// Default of `task.coordination.group.id`: `mm2-checkpoint-<source>-<target>`.
+    pub fn default_coordination_group_id(&self) -> String {
+        format!(
+            "{CONNECTOR_NAME}-{}-{}",
+            self.source_cluster_alias, self.target_cluster_alias
+        )
+    }
+
+    /// Default of `task.coordination.topic`, on the target beside the checkpoints topic:
+    /// `mm2-checkpoint-coordination{S}<source>{S}internal`.
+    pub fn default_coordination_topic(&self) -> String {
+        let s = self.internal_separator();
+        format!(
+            "{CONNECTOR_NAME}-coordination{s}{}{s}internal",
+            self.source_cluster_alias
+        )
+    }
+
+    /// Consumer of the coordination group on the target (role `coordination-target-consumer`);
+    /// `session.timeout.ms` and `heartbeat.interval.ms` come from the `consumer.*` /
+    /// `target.consumer.*` settings like any other consumer setting.
+    pub fn coordination_consumer_config(&self) -> BTreeMap<String, String> {
+        self.client_config(
+            Cluster::Target,
+            ClientKind::Consumer,
+            "coordination-target-consumer",
+        )
     }
 
     /// The properties the replication policy's `configure(class, props)` reads: the separator

@@ -22,6 +22,10 @@ use crate::core::filters::{
     split_list, GroupFilter, TopicFilter, DEFAULT_GROUPS, DEFAULT_GROUPS_EXCLUDE, DEFAULT_TOPICS,
     DEFAULT_TOPICS_EXCLUDE,
 };
+use crate::core::group_coordination::{
+    CoordinationSettings, TaskAssignment, DEFAULT_COORDINATION_PARTITIONS,
+    MAX_COORDINATION_PARTITIONS,
+};
 
 /// Typed reads from the flattened properties; every error names the key the user wrote.
 pub(super) struct Reader<'a> {
@@ -323,7 +327,9 @@ impl Reader<'_> {
             clients.insert(key, &setting.value, &setting.written);
         }
 
-        let config = MirrorCheckpointConfig {
+        let coordination = self.coordination(assigned_groups.is_some(), task_count.is_some())?;
+
+        let mut config = MirrorCheckpointConfig {
             source_cluster_alias,
             target_cluster_alias,
             enabled,
@@ -348,8 +354,16 @@ impl Reader<'_> {
             task_index,
             task_count,
             offset_lag_max,
+            task_assignment: TaskAssignment::Static,
             clients,
         };
+        if let Some((group_id, topic, partitions)) = coordination {
+            config.task_assignment = TaskAssignment::Group(CoordinationSettings {
+                group_id: group_id.unwrap_or_else(|| config.default_coordination_group_id()),
+                topic: topic.unwrap_or_else(|| config.default_coordination_topic()),
+                partitions,
+            });
+        }
         // MM2 skips `validate` (and starts nothing) for a disabled connector.
         if config.enabled {
             if !config.emit_offset_syncs_enabled {
@@ -441,6 +455,71 @@ impl Reader<'_> {
             }
         }
         Ok((separator.map(|s| s.value.clone()), internal))
+    }
+
+    /// `task.assignment` and, for `group`, the coordination group id and topic (when set) and
+    /// the partition count. `None` for `static`.
+    #[allow(clippy::type_complexity)]
+    fn coordination(
+        &self,
+        fixed_groups: bool,
+        split: bool,
+    ) -> Result<Option<(Option<String>, Option<String>, u32)>, ConfigError> {
+        // Checked in either mode, so a bad value is reported where it is set (also alone,
+        // through mm_conf_set).
+        let read = self.integer::<i32>(
+            keys::TASK_COORDINATION_PARTITIONS,
+            DEFAULT_COORDINATION_PARTITIONS as i32,
+            "int (Java 32-bit integer)",
+        )?;
+        let partitions = match u32::try_from(read.value) {
+            Ok(n) if (1..=MAX_COORDINATION_PARTITIONS).contains(&n) => n,
+            _ => {
+                return Err(ConfigError::new(
+                    &read.written,
+                    format!(
+                        "must be between 1 and {MAX_COORDINATION_PARTITIONS}, got {}",
+                        read.value
+                    ),
+                ))
+            }
+        };
+        let mode = self.string(keys::TASK_ASSIGNMENT, "static");
+        match mode.value.trim() {
+            "static" => return Ok(None),
+            "group" => {}
+            other => {
+                return Err(ConfigError::new(
+                    &mode.written,
+                    format!("must be `static` or `group`, got `{other}`"),
+                ))
+            }
+        }
+        if fixed_groups {
+            return Err(ConfigError::new(
+                self.written(keys::TASK_ASSIGNED_GROUPS),
+                "cannot be combined with task.assignment=group: the coordination group decides which groups this process checkpoints",
+            ));
+        }
+        if split {
+            return Err(ConfigError::new(
+                self.written(keys::TASK_COUNT),
+                "cannot be combined with task.assignment=group: the coordination group replaces the task.index/task.count split",
+            ));
+        }
+        let named = |key: &str| -> Result<Option<String>, ConfigError> {
+            match self.raw(key) {
+                None => Ok(None),
+                Some(s) if s.value.trim().is_empty() => Err(ConfigError::new(
+                    &s.written,
+                    "must not be empty (leave it unset for the default)",
+                )),
+                Some(s) => Ok(Some(s.value.trim().to_string())),
+            }
+        };
+        let group_id = named(keys::TASK_COORDINATION_GROUP_ID)?;
+        let topic = named(keys::TASK_COORDINATION_TOPIC)?;
+        Ok(Some((group_id, topic, partitions)))
     }
 
     /// `task.index` (a Java INT, non-negative) and our `task.count` (positive, needs an index).

@@ -1235,3 +1235,121 @@ proptest::proptest! {
         let _ = MirrorCheckpointConfig::from_properties(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
     }
 }
+
+#[test]
+fn task_assignment_defaults_to_static() {
+    assert_eq!(ok(CONNECTOR, &[]).task_assignment, TaskAssignment::Static);
+    assert_eq!(
+        ok(CONNECTOR, &[("task.assignment", "static")]).task_assignment,
+        TaskAssignment::Static
+    );
+}
+
+#[test]
+fn group_assignment_has_flow_derived_defaults() {
+    use crate::core::group_coordination::CoordinationSettings;
+    let c = ok(CONNECTOR, &[("task.assignment", "group")]);
+    assert_eq!(
+        c.task_assignment,
+        TaskAssignment::Group(CoordinationSettings {
+            group_id: "mm2-checkpoint-A-B".into(),
+            topic: "mm2-checkpoint-coordination.A.internal".into(),
+            partitions: 64,
+        })
+    );
+    // Dedicated mode, per-flow keys, and the internal separator as for the other internal topics.
+    let c = ok(
+        DEDICATED,
+        &[
+            ("A->B.task.assignment", "group"),
+            ("A->B.task.coordination.partitions", "12"),
+            ("replication.policy.separator", "_"),
+        ],
+    );
+    let TaskAssignment::Group(g) = c.task_assignment else {
+        panic!("group mode expected")
+    };
+    assert_eq!(g.topic, "mm2-checkpoint-coordination_A_internal");
+    assert_eq!(g.partitions, 12);
+    let c = ok(
+        CONNECTOR,
+        &[
+            ("task.assignment", "group"),
+            ("task.coordination.group.id", "my-group"),
+            ("task.coordination.topic", "my-topic"),
+        ],
+    );
+    let TaskAssignment::Group(g) = c.task_assignment else {
+        panic!("group mode expected")
+    };
+    assert_eq!(
+        (g.group_id.as_str(), g.topic.as_str()),
+        ("my-group", "my-topic")
+    );
+}
+
+#[test]
+fn group_assignment_rejects_the_static_split_and_bad_values() {
+    let cases: &[(Props, &str, &str)] = &[
+        (
+            &[("task.assignment", "dynamic")],
+            "task.assignment",
+            "`static` or `group`",
+        ),
+        (
+            &[
+                ("task.assignment", "group"),
+                ("task.index", "0"),
+                ("task.count", "2"),
+            ],
+            "task.count",
+            "cannot be combined",
+        ),
+        (
+            &[("task.assignment", "group"), ("task.assigned.groups", "g")],
+            "task.assigned.groups",
+            "cannot be combined",
+        ),
+        (
+            &[
+                ("task.assignment", "group"),
+                ("task.coordination.partitions", "0"),
+            ],
+            "task.coordination.partitions",
+            "between 1 and",
+        ),
+        (
+            &[
+                ("task.assignment", "group"),
+                ("task.coordination.group.id", " "),
+            ],
+            "task.coordination.group.id",
+            "must not be empty",
+        ),
+    ];
+    for (extra, key, reason) in cases {
+        let e = err(CONNECTOR, extra);
+        assert_eq!(e.key, *key, "{extra:?}");
+        assert!(e.reason.contains(reason), "{extra:?}: {e}");
+    }
+    // task.index alone only names the process in client ids: allowed.
+    ok(
+        CONNECTOR,
+        &[("task.assignment", "group"), ("task.index", "4")],
+    );
+}
+
+#[test]
+fn coordination_keys_are_not_unknown() {
+    let (_, warnings) = parse(
+        CONNECTOR,
+        &[
+            ("task.assignment", "group"),
+            ("task.coordination.group.id", "g"),
+            ("task.coordination.topic", "t"),
+            ("task.coordination.partitions", "8"),
+        ],
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}

@@ -53,7 +53,9 @@ pub(super) fn fetch_committed(
 /// One checkpoint cycle on the polling thread.
 pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Error> {
     let began = Instant::now();
+    let cycle = shared.begin_cycle();
     let result = run_cycle_inner(shared, poller);
+    drop(cycle);
     shared
         .counters
         .last_cycle_us
@@ -74,6 +76,7 @@ pub(super) fn run_cycle_inner(
         .groups_snapshot()
         .into_iter()
         .filter(|g| c.assigned_groups.is_some() || shared.should_handle_group(g))
+        .filter(|g| shared.cycle_may_emit(g))
         .collect();
     if groups.is_empty() {
         return Ok(Vec::new());
@@ -99,6 +102,9 @@ pub(super) fn run_cycle_inner(
         return Err(Error::InvalidState("poll clients missing".into()));
     };
     let committed = fetch_committed(shared, admin, &groups)?;
+    if let Some(hook) = &shared.hooks.cycle_writing {
+        hook(&shared.signal);
+    }
     let rename = |tp: &TopicPartition| {
         checkpoint_topic_partition(
             &shared.policy,
@@ -112,6 +118,12 @@ pub(super) fn run_cycle_inner(
     let mut processed_groups = Vec::new();
     let mut no_longer_replicated = Vec::new();
     for (group, result) in committed {
+        if !shared.cycle_may_emit(&group) {
+            // Revoked while its offsets were fetched: abandoned, so the revocation can be
+            // acknowledged as soon as this cycle's writes are confirmed.
+            log::debug!("group `{group}` moved to another process during the cycle; abandoned");
+            continue;
+        }
         let offsets = match result {
             Ok(o) => o,
             Err(e) => {

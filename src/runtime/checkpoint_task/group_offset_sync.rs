@@ -19,7 +19,10 @@ use crate::TopicPartition;
 /// only into groups proven EMPTY (or absent) on the target, never backwards, and waits for the
 /// broker's answer (MM2 fires and forgets).
 pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
-    let converted = lock(&shared.checkpoints).converted_upstream_offsets();
+    let mut converted = lock(&shared.checkpoints).converted_upstream_offsets();
+    // In group mode the store also holds other processes' groups (read at start-up); their
+    // target offsets are theirs to write.
+    converted.retain(|g, _| shared.owns_group_now(g));
     if converted.is_empty() {
         return Ok(());
     }

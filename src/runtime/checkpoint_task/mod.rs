@@ -39,11 +39,14 @@ use crate::{Checkpoint, TopicPartition};
 mod checkpoint_cycle;
 #[cfg(feature = "internals")]
 pub mod faults;
+mod group_coordination;
 mod group_discovery;
 mod group_offset_sync;
 mod startup;
 
 use checkpoint_cycle::run_cycle;
+use group_coordination::Coordination;
+pub use group_coordination::RebalanceHook;
 use startup::{load_offset_syncs, startup};
 
 /// A period long enough to mean "not again".
@@ -174,6 +177,15 @@ pub struct StartupHooks {
     pub checkpoint_store_reading: Option<StartupHook>,
     /// Runs after the offset-syncs consumer is created, before it reads.
     pub offset_sync_store_reading: Option<StartupHook>,
+    /// Group mode: runs on the coordination thread with each rebalance, once the handover state
+    /// has taken it in and before it is acknowledged.
+    pub rebalance: Option<RebalanceHook>,
+    /// Group mode: runs after a catch-up reader of the checkpoints topic is created, before it
+    /// reads.
+    pub catch_up_reading: Option<StartupHook>,
+    /// Runs on the polling thread in every checkpoint cycle, after the committed offsets are
+    /// fetched and before the checkpoints are written.
+    pub cycle_writing: Option<StartupHook>,
 }
 
 #[derive(Default)]
@@ -206,6 +218,7 @@ struct Shared {
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
     group_sync: Mutex<BTreeMap<(String, TopicPartition), GroupOffsetSyncResult>>,
     tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
+    coordination: Option<Coordination>,
     skip_causes_logged: Mutex<BTreeSet<String>>,
     /// Whether the group filter, resp. the topic filter, matched nothing at the last discovery
     /// (so the warning is logged once per episode, not at every refresh).
@@ -271,6 +284,7 @@ impl CheckpointTask {
         check_client_configs(&config)?;
         let groups = config.assigned_groups.clone().unwrap_or_default();
         let shared = Arc::new(Shared {
+            coordination: Coordination::for_assignment(&config.task_assignment),
             config,
             emit_interval,
             policy,
@@ -328,6 +342,16 @@ impl CheckpointTask {
             shared.retry.clone(),
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
+        if let Err(e) = group_coordination::start(&self.shared) {
+            // Half started: stop what did start, in the usual order; the task stays stopped.
+            self.shared.signal.stop();
+            let leftovers = scheduler.join();
+            let tail = lock(&self.shared.tail).take().map(|t| t.join());
+            drop((leftovers, tail));
+            *lc = Lifecycle::Stopped;
+            self.stopped.store(true, Ordering::SeqCst);
+            return Err(e);
+        }
         *lc = Lifecycle::Running(scheduler);
         self.started.store(true, Ordering::SeqCst);
         Ok(())
@@ -386,9 +410,13 @@ impl CheckpointTask {
             Some(true) => {}
         }
         let due = *poller.next_cycle.get_or_insert_with(Instant::now);
-        match shared.signal.wait_until(deadline.min(due), || false) {
+        // Groups just adopted from another process get their cycle now, not an interval later.
+        let adopted = || shared.adopted_since_cycle();
+        match shared.signal.wait_until(deadline.min(due), adopted) {
             None => return Ok(PollOutcome::status(PollStatus::Stopped)),
-            Some(_) if Instant::now() < due => return Ok(PollOutcome::status(PollStatus::NotDue)),
+            Some(_) if Instant::now() < due && !adopted() => {
+                return Ok(PollOutcome::status(PollStatus::NotDue))
+            }
             Some(_) => {}
         }
         poller.next_cycle = Some(Instant::now() + shared.emit_interval);
@@ -430,10 +458,17 @@ impl CheckpointTask {
         shared.signal.observe("joined scheduler");
         let tail = lock(&shared.tail).take().map(|t| t.join());
         shared.signal.observe("joined tail");
+        let coordination = shared.coordination.as_ref().and_then(|c| c.join());
+        shared.signal.observe("joined coordination");
         let mut poller = self.poller.lock().unwrap_or_else(PoisonError::into_inner);
         shared.signal.observe("poll returned");
         drop(leftovers);
         drop(tail);
+        // Leaves the coordination group only now: no thread of this task can use its
+        // partitions any more, so the next owner never overlaps with us.
+        if let Some(c) = coordination {
+            c.close();
+        }
         poller.source_admin = None;
         poller.producer = None;
         let took = began.elapsed();
@@ -489,7 +524,7 @@ impl CheckpointTask {
             last_stop_time: us(&c.last_stop_us),
             cycles: c.cycles.load(Ordering::SeqCst),
             group_offsets_written: c.group_offsets_written.load(Ordering::SeqCst),
-            groups: self.shared.groups.read().map(|g| g.len()).unwrap_or(0) as u64,
+            groups: self.groups().len() as u64,
             last_cycle_time: us(&c.last_cycle_us),
             max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
             retry_reason: self.retry_reason(),
@@ -509,12 +544,32 @@ impl CheckpointTask {
     /// The groups this task currently checkpoints, sorted. With live discovery these are the
     /// listed groups that pass the group filter, fall to this task's index, and have a committed
     /// offset on a topic that passes the topic filter (MM2's `findConsumerGroups`).
+    /// With `task.assignment=group`, only the groups of the coordination partitions this
+    /// process owns now.
     pub fn groups(&self) -> Vec<String> {
-        self.shared
-            .groups
-            .read()
-            .map(|g| g.clone())
-            .unwrap_or_default()
+        let groups = self.shared.groups_snapshot();
+        match &self.shared.coordination {
+            None => groups,
+            Some(c) => {
+                let handover = c.handover();
+                groups
+                    .into_iter()
+                    .filter(|g| handover.owns(c.partition_of(g)))
+                    .collect()
+            }
+        }
+    }
+
+    /// With `task.assignment=group`: the coordination partitions this process owns (adopted)
+    /// and those assigned but still being caught up, both sorted. Empty in static mode.
+    pub fn coordination_partitions(&self) -> (Vec<i32>, Vec<i32>) {
+        match &self.shared.coordination {
+            None => (Vec::new(), Vec::new()),
+            Some(c) => {
+                let handover = c.handover();
+                (handover.owned(), handover.pending())
+            }
+        }
     }
 
     /// Benchmark entry point: runs start-up's offset-sync load (consumer creation, read to the
@@ -686,6 +741,39 @@ impl Shared {
         lock(&self.statuses).retain(|(g, _), _| !gone.contains(g));
     }
 
+    /// In group mode, whether the running checkpoint cycle may write `group`'s checkpoints: its
+    /// partition was owned when the cycle began and has not been revoked since. Always true in
+    /// static mode.
+    fn cycle_may_emit(&self, group: &str) -> bool {
+        match &self.coordination {
+            None => true,
+            Some(c) => c.handover().cycle_may_emit(c.partition_of(group)),
+        }
+    }
+
+    /// In group mode, whether this process owns `group` now. Always true in static mode.
+    fn owns_group_now(&self, group: &str) -> bool {
+        match &self.coordination {
+            None => true,
+            Some(c) => c.handover().owns(c.partition_of(group)),
+        }
+    }
+
+    fn adopted_since_cycle(&self) -> bool {
+        self.coordination
+            .as_ref()
+            .is_some_and(|c| c.handover().adopted_since_cycle())
+    }
+
+    /// Marks the start of a checkpoint cycle; the guard marks its end (also on error), which
+    /// lets a revocation waiting for this cycle go on.
+    fn begin_cycle(&self) -> CycleGuard<'_> {
+        if let Some(c) = &self.coordination {
+            c.handover().begin_cycle();
+        }
+        CycleGuard(self)
+    }
+
     fn should_handle_group(&self, group: &str) -> bool {
         let c = &self.config;
         c.group_filter.should_replicate_group(group)
@@ -693,5 +781,17 @@ impl Shared {
                 (Some(i), Some(n)) => owns_group(group, i, n),
                 _ => true,
             }
+    }
+}
+
+/// The running checkpoint cycle, for the handover: ends it when dropped.
+struct CycleGuard<'a>(&'a Shared);
+
+impl Drop for CycleGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = &self.0.coordination {
+            c.handover().end_cycle();
+            self.0.signal.nudge();
+        }
     }
 }

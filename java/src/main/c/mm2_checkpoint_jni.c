@@ -7,9 +7,12 @@
  * - handles cross as jlong addresses; Java never passes 0 for a live handle;
  * - text going in is a Java byte[] holding NUL-terminated UTF-8 (NativeText.cString); text coming
  *   out is a byte[] of UTF-8, so JNI's "modified UTF-8" never touches user text;
- * - a result other than MM_RESULT_OK becomes an io.mm2checkpoint.Mm2Exception built by
- *   JniBinding.failure(code, message) and thrown here; the message is mm_last_error's, read on the
- *   same thread right after the call (or the errstr the call filled);
+ * - every library call returns an mm_result; one other than MM_RESULT_OK becomes an
+ *   io.mm2checkpoint.Mm2Exception built by JniBinding.failure(code, message, kafkaCode) and thrown
+ *   here, with mm_last_error's message and mm_last_error_kafka_code's code, read on the same thread
+ *   right after the call (the library's one error channel);
+ * - a value an entry does not have (MM_RESULT_NOT_FOUND from an optional accessor) crosses as -1,
+ *   the "unknown offset" of Java's own API;
  * - the log callback may run on any thread: a native thread is attached to the JVM as a daemon on
  *   its first record and detached by a pthread key destructor when it exits.
  */
@@ -28,8 +31,7 @@
 /* Set once by init() before any other call (NativeLibrary loads the binding under a lock). */
 static JavaVM *g_vm;
 static jclass g_binding;            /* global ref to io.mm2checkpoint.JniBinding */
-static jmethodID g_failure;         /* static Mm2Exception failure(int, byte[]) */
-static jmethodID g_ctor_failure;    /* static Mm2Exception constructorFailure(int, byte[]) */
+static jmethodID g_failure;         /* static Mm2Exception failure(int, byte[], int) */
 static jmethodID g_on_log;          /* static void onLog(int, byte[], byte[]) */
 static pthread_key_t g_detach_key;  /* non-NULL on threads this bridge attached */
 
@@ -73,8 +75,8 @@ static char *c_text(JNIEnv *env, jbyteArray bytes) {
     return s;
 }
 
-/* Throws the Mm2Exception that `factory` builds for `code` and `message`. */
-static void throw_with(JNIEnv *env, jmethodID factory, jint code, const char *message) {
+/* Throws the Mm2Exception JniBinding.failure builds for `code`, `message` and `kafka_code`. */
+static void throw_with(JNIEnv *env, jint code, const char *message, jint kafka_code) {
     if ((*env)->ExceptionCheck(env)) {
         return;
     }
@@ -82,7 +84,7 @@ static void throw_with(JNIEnv *env, jmethodID factory, jint code, const char *me
     if (m == NULL) {
         return;
     }
-    jobject e = (*env)->CallStaticObjectMethod(env, g_binding, factory, code, m);
+    jobject e = (*env)->CallStaticObjectMethod(env, g_binding, g_failure, code, m, kafka_code);
     if (e != NULL && !(*env)->ExceptionCheck(env)) {
         (*env)->Throw(env, (jthrowable)e);
     }
@@ -92,7 +94,7 @@ static void throw_with(JNIEnv *env, jmethodID factory, jint code, const char *me
 static void throw_last_error(JNIEnv *env, jint code) {
     char message[ERRSTR_SIZE];
     mm_last_error(message, sizeof message);
-    throw_with(env, g_failure, code, message);
+    throw_with(env, code, message, (jint)mm_last_error_kafka_code());
 }
 
 /* Throws unless `r` is MM_RESULT_OK; returns whether it was. */
@@ -102,6 +104,25 @@ static int check(JNIEnv *env, enum mm_result r) {
     }
     throw_last_error(env, (jint)r);
     return 0;
+}
+
+/* Text an accessor lent: a new byte[], or NULL with the exception for `r` pending. The outputs
+ * are passed by address and read here, after the call (C leaves argument order unspecified). */
+static jbyteArray text_of(JNIEnv *env, enum mm_result r, const char *const *s, const size_t *len) {
+    return check(env, r) ? java_bytes(env, *s, *len) : NULL;
+}
+
+/* A number an accessor wrote; -1 for a value the entry does not have (MM_RESULT_NOT_FOUND). */
+static jlong number_of(JNIEnv *env, enum mm_result r, const int64_t *value) {
+    if (r == MM_RESULT_NOT_FOUND) {
+        return -1;
+    }
+    return check(env, r) ? (jlong)*value : -1;
+}
+
+/* As number_of, for an int32_t output. */
+static jlong number32_of(JNIEnv *env, enum mm_result r, const int32_t *value) {
+    return check(env, r) ? (jlong)*value : -1;
 }
 
 /* ---- log callback ------------------------------------------------------------------------- */
@@ -156,13 +177,8 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_init(JNIEnv *env, jclass
     if (g_binding == NULL) {
         return;
     }
-    g_failure = (*env)->GetStaticMethodID(env, cls, "failure", "(I[B)Lio/mm2checkpoint/Mm2Exception;");
+    g_failure = (*env)->GetStaticMethodID(env, cls, "failure", "(I[BI)Lio/mm2checkpoint/Mm2Exception;");
     if (g_failure == NULL) {
-        return;
-    }
-    g_ctor_failure =
-        (*env)->GetStaticMethodID(env, cls, "constructorFailure", "(I[B)Lio/mm2checkpoint/Mm2Exception;");
-    if (g_ctor_failure == NULL) {
         return;
     }
     g_on_log = (*env)->GetStaticMethodID(env, cls, "onLog", "(I[B[B)V");
@@ -191,7 +207,7 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nResultStr(JNIEnv 
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nDiagnostics(JNIEnv *env, jclass cls, jlongArray out) {
     (void)cls;
-    struct mm_diagnostics d;
+    struct mm_diagnostics d = {.struct_size = sizeof d};
     if (!check(env, mm_diagnostics_get(&d))) {
         return;
     }
@@ -204,12 +220,16 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nSetLogBridge(JNIEnv *en
     check(env, mm_set_log_callback(max_level == MM_LOG_LEVEL_OFF ? NULL : on_log, NULL, max_level));
 }
 
+JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nVersionNum(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return (jint)mm_version_num();
+}
+
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nConfNew(JNIEnv *env, jclass cls) {
     (void)cls;
-    mm_conf_t *conf = mm_conf_new();
-    if (conf == NULL) {
-        throw_last_error(env, MM_RESULT_PANIC);
-    }
+    mm_conf_t *conf = NULL;
+    check(env, mm_conf_new(&conf));
     return handle_of(conf);
 }
 
@@ -219,11 +239,7 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfSet(JNIEnv *env, jc
     char *k = c_text(env, key);
     char *v = k == NULL ? NULL : c_text(env, value);
     if (v != NULL) {
-        char errstr[ERRSTR_SIZE];
-        enum mm_result r = mm_conf_set(ptr(conf), k, v, errstr, sizeof errstr);
-        if (r != MM_RESULT_OK) {
-            throw_with(env, g_failure, (jint)r, errstr);
-        }
+        check(env, mm_conf_set(ptr(conf), k, v));
     }
     free(v);
     free(k);
@@ -237,11 +253,8 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfDestroy(JNIEnv *env
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTaskNew(JNIEnv *env, jclass cls, jlong conf) {
     (void)cls;
-    char errstr[ERRSTR_SIZE] = "";
-    mm_task_t *task = mm_task_new(ptr(conf), errstr, sizeof errstr);
-    if (task == NULL) {
-        throw_with(env, g_ctor_failure, MM_RESULT_INVALID_CONFIG, errstr);
-    }
+    mm_task_t *task = NULL;
+    check(env, mm_task_new(ptr(conf), &task));
     return handle_of(task);
 }
 
@@ -270,29 +283,38 @@ JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStop(JNIEnv *en
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskDestroy(JNIEnv *env, jclass cls, jlong task) {
-    (void)env;
     (void)cls;
-    mm_task_destroy(ptr(task));
+    check(env, mm_task_destroy(ptr(task)));
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskFatalError(JNIEnv *env, jclass cls,
                                                                              jlong task) {
     (void)cls;
-    char errstr[ERRSTR_SIZE] = "";
-    enum mm_result r = mm_task_fatal_error(ptr(task), errstr, sizeof errstr);
-    if (r == MM_RESULT_FATAL) {
-        return java_bytes(env, errstr, strlen(errstr));
+    char message[ERRSTR_SIZE] = "";
+    size_t size = sizeof message;
+    enum mm_result r = mm_task_fatal_error(ptr(task), message, &size);
+    if (r == MM_RESULT_NOT_FOUND) {
+        return NULL;
     }
-    if (r != MM_RESULT_OK) {
-        throw_with(env, g_failure, (jint)r, errstr);
+    if (r == MM_RESULT_BUFFER_TOO_SMALL) { /* a longer message: ask again with its size */
+        char *big = malloc(size);
+        if (big == NULL) {
+            return NULL;
+        }
+        r = mm_task_fatal_error(ptr(task), big, &size);
+        jbyteArray a = check(env, r) ? java_bytes(env, big, strlen(big)) : NULL; /* after the call */
+        free(big);
+        return a;
     }
-    return NULL;
+    const char *text = message;
+    size_t len = strlen(message);
+    return text_of(env, r, &text, &len);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, jclass cls, jlong task,
                                                                   jlongArray out) {
     (void)cls;
-    struct mm_task_stats s;
+    struct mm_task_stats s = {.struct_size = sizeof s};
     if (!check(env, mm_task_get_stats(ptr(task), &s))) {
         return;
     }
@@ -307,59 +329,58 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, 
 }
 
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchStatus(JNIEnv *env, jclass cls, jlong batch) {
-    (void)env;
     (void)cls;
-    return (jint)mm_batch_status(ptr(batch));
+    enum mm_poll_status status = MM_POLL_STATUS_NONE;
+    check(env, mm_batch_status(ptr(batch), &status));
+    return (jint)status;
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchLen(JNIEnv *env, jclass cls, jlong batch) {
-    (void)env;
     (void)cls;
-    return (jlong)mm_batch_len(ptr(batch));
+    size_t n = 0;
+    check(env, mm_batch_len(ptr(batch), &n));
+    return (jlong)n;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nBatchText(JNIEnv *env, jclass cls, jlong batch,
                                                                         jlong index, jint which) {
     (void)cls;
     size_t len = 0;
-    const char *s;
+    const char *s = NULL;
+    enum mm_result r;
     switch (which) {
     case 0:
-        s = mm_batch_group(ptr(batch), (size_t)index, &len);
+        r = mm_batch_group(ptr(batch), (size_t)index, &s, &len);
         break;
     case 1:
-        s = mm_batch_topic(ptr(batch), (size_t)index, &len);
+        r = mm_batch_topic(ptr(batch), (size_t)index, &s, &len);
         break;
     default:
-        s = mm_batch_metadata(ptr(batch), (size_t)index, &len);
+        r = mm_batch_metadata(ptr(batch), (size_t)index, &s, &len);
         break;
     }
-    if (s == NULL) {
-        throw_last_error(env, MM_RESULT_NOT_FOUND);
-        return NULL;
-    }
-    return java_bytes(env, s, len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchPartition(JNIEnv *env, jclass cls, jlong batch,
                                                                        jlong index) {
-    (void)env;
     (void)cls;
-    return (jint)mm_batch_partition(ptr(batch), (size_t)index);
+    int32_t partition = -1;
+    return (jint)number32_of(env, mm_batch_partition(ptr(batch), (size_t)index, &partition), &partition);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchUpstreamOffset(JNIEnv *env, jclass cls,
                                                                              jlong batch, jlong index) {
-    (void)env;
     (void)cls;
-    return (jlong)mm_batch_upstream_offset(ptr(batch), (size_t)index);
+    int64_t offset = -1;
+    return number_of(env, mm_batch_upstream_offset(ptr(batch), (size_t)index, &offset), &offset);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDownstreamOffset(JNIEnv *env, jclass cls,
                                                                                jlong batch, jlong index) {
-    (void)env;
     (void)cls;
-    return (jlong)mm_batch_downstream_offset(ptr(batch), (size_t)index);
+    int64_t offset = -1;
+    return number_of(env, mm_batch_downstream_offset(ptr(batch), (size_t)index, &offset), &offset);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *env, jclass cls, jlong batch) {
@@ -370,11 +391,8 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *en
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedNew(JNIEnv *env, jclass cls) {
     (void)cls;
-    char errstr[ERRSTR_SIZE] = "";
-    mm_embedded_t *e = mm_embedded_new(errstr, sizeof errstr);
-    if (e == NULL) {
-        throw_with(env, g_ctor_failure, MM_RESULT_KAFKA, errstr);
-    }
+    mm_embedded_t *e = NULL;
+    check(env, mm_embedded_new(&e));
     return handle_of(e);
 }
 
@@ -388,12 +406,9 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedDestroy(JNIEnv 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedBootstrap(JNIEnv *env, jclass cls,
                                                                                 jlong embedded, jint side) {
     (void)cls;
-    const char *s = mm_embedded_bootstrap(ptr(embedded), side);
-    if (s == NULL) {
-        throw_last_error(env, MM_RESULT_INVALID_ARGUMENT);
-        return NULL;
-    }
-    return java_bytes(env, s, strlen(s));
+    const char *s = NULL;
+    size_t len = 0;
+    return text_of(env, mm_embedded_bootstrap(ptr(embedded), side, &s, &len), &s, &len);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedCreateTopic(JNIEnv *env, jclass cls,
@@ -483,12 +498,7 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslateOffsets(JNIEn
     char *g = alias == NULL ? NULL : c_text(env, groups);
     mm_translated_offsets_t *t = NULL;
     if (g != NULL) {
-        char errstr[ERRSTR_SIZE] = "";
-        enum mm_result r = mm_translate_offsets(ptr(target_conf), alias, kind, g, timeout_ms, &t, errstr,
-                                                sizeof errstr);
-        if (r != MM_RESULT_OK) {
-            throw_with(env, g_failure, (jint)r, errstr);
-        }
+        check(env, mm_translate_offsets(ptr(target_conf), alias, kind, g, timeout_ms, &t));
     }
     free(g);
     free(alias);
@@ -497,10 +507,8 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslateOffsets(JNIEn
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNew(JNIEnv *env, jclass cls) {
     (void)cls;
-    mm_translated_offsets_t *t = mm_translated_offsets_new();
-    if (t == NULL) {
-        throw_last_error(env, MM_RESULT_PANIC);
-    }
+    mm_translated_offsets_t *t = NULL;
+    check(env, mm_translated_offsets_new(&t));
     return handle_of(t);
 }
 
@@ -522,9 +530,10 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedAdd(JNIEnv *e
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedLen(JNIEnv *env, jclass cls,
                                                                        jlong translated) {
-    (void)env;
     (void)cls;
-    return (jlong)mm_translated_offsets_len(ptr(translated));
+    size_t n = 0;
+    check(env, mm_translated_offsets_len(ptr(translated), &n));
+    return (jlong)n;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedText(JNIEnv *env, jclass cls,
@@ -532,47 +541,45 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedText(JN
                                                                              jint which) {
     (void)cls;
     size_t len = 0;
-    const char *s;
+    const char *s = NULL;
+    enum mm_result r;
     switch (which) {
     case 0:
-        s = mm_translated_offsets_group(ptr(translated), (size_t)index, &len);
+        r = mm_translated_offsets_group(ptr(translated), (size_t)index, &s, &len);
         break;
     case 1:
-        s = mm_translated_offsets_topic(ptr(translated), (size_t)index, &len);
+        r = mm_translated_offsets_topic(ptr(translated), (size_t)index, &s, &len);
         break;
     case 2:
-        s = mm_translated_offsets_metadata(ptr(translated), (size_t)index, &len);
+        r = mm_translated_offsets_metadata(ptr(translated), (size_t)index, &s, &len);
         break;
     default:
-        s = mm_translated_offsets_checkpoints_topic(ptr(translated), &len);
+        r = mm_translated_offsets_checkpoints_topic(ptr(translated), &s, &len);
         break;
     }
-    if (s == NULL) {
-        throw_last_error(env, MM_RESULT_NOT_FOUND);
-        return NULL;
-    }
-    return java_bytes(env, s, len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNumber(JNIEnv *env, jclass cls,
                                                                           jlong translated, jlong index,
                                                                           jint which) {
-    (void)env;
     (void)cls;
+    int32_t partition = -1;
+    int64_t offset = -1;
     switch (which) {
     case 0:
-        return (jlong)mm_translated_offsets_partition(ptr(translated), (size_t)index);
+        return number32_of(env, mm_translated_offsets_partition(ptr(translated), (size_t)index, &partition), &partition);
     case 1:
-        return (jlong)mm_translated_offsets_offset(ptr(translated), (size_t)index);
+        return number_of(env, mm_translated_offsets_offset(ptr(translated), (size_t)index, &offset), &offset);
     default:
-        return (jlong)mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index);
+        return number_of(env, mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index, &offset), &offset);
     }
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCounts(JNIEnv *env, jclass cls,
                                                                          jlong translated, jlongArray out) {
     (void)cls;
-    mm_translation_counts c;
+    mm_translation_counts c = {.struct_size = sizeof c};
     if (!check(env, mm_translated_offsets_get_counts(ptr(translated), &c))) {
         return;
     }
@@ -592,57 +599,51 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nFailoverReport(JNIEnv 
                                                                         jint timeout_ms) {
     (void)cls;
     mm_failover_report_t *report = NULL;
-    char errstr[ERRSTR_SIZE] = "";
-    enum mm_result r = mm_failover_report(ptr(target_conf), ptr(translated), timeout_ms, &report, errstr,
-                                          sizeof errstr);
-    if (r != MM_RESULT_OK) {
-        throw_with(env, g_failure, (jint)r, errstr);
-    }
+    check(env, mm_failover_report(ptr(target_conf), ptr(translated), timeout_ms, &report));
     return handle_of(report);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportLen(JNIEnv *env, jclass cls, jlong report) {
-    (void)env;
     (void)cls;
-    return (jlong)mm_failover_report_len(ptr(report));
+    size_t n = 0;
+    check(env, mm_failover_report_len(ptr(report), &n));
+    return (jlong)n;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nReportText(JNIEnv *env, jclass cls, jlong report,
                                                                          jlong index, jint which) {
     (void)cls;
     size_t len = 0;
-    const char *s = which == 0 ? mm_failover_report_group(ptr(report), (size_t)index, &len)
-                               : mm_failover_report_topic(ptr(report), (size_t)index, &len);
-    if (s == NULL) {
-        throw_last_error(env, MM_RESULT_NOT_FOUND);
-        return NULL;
-    }
-    return java_bytes(env, s, len);
+    const char *s = NULL;
+    enum mm_result r = which == 0 ? mm_failover_report_group(ptr(report), (size_t)index, &s, &len)
+                                  : mm_failover_report_topic(ptr(report), (size_t)index, &s, &len);
+    return text_of(env, r, &s, &len);
 }
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportNumber(JNIEnv *env, jclass cls, jlong report,
                                                                       jlong index, jint which) {
-    (void)env;
     (void)cls;
     size_t i = (size_t)index;
+    int32_t partition = -1;
+    int64_t v = -1;
     switch (which) {
     case 0:
-        return (jlong)mm_failover_report_partition(ptr(report), i);
+        return number32_of(env, mm_failover_report_partition(ptr(report), i, &partition), &partition);
     case 1:
-        return (jlong)mm_failover_report_translated_offset(ptr(report), i);
+        return number_of(env, mm_failover_report_translated_offset(ptr(report), i, &v), &v);
     case 2:
-        return (jlong)mm_failover_report_current_offset(ptr(report), i);
+        return number_of(env, mm_failover_report_current_offset(ptr(report), i, &v), &v);
     case 3:
-        return (jlong)mm_failover_report_skipped(ptr(report), i);
+        return number_of(env, mm_failover_report_skipped(ptr(report), i, &v), &v);
     default:
-        return (jlong)mm_failover_report_reread(ptr(report), i);
+        return number_of(env, mm_failover_report_reread(ptr(report), i, &v), &v);
     }
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportTotals(JNIEnv *env, jclass cls, jlong report,
                                                                      jlongArray out) {
     (void)cls;
-    mm_failover_totals t;
+    mm_failover_totals t = {.struct_size = sizeof t};
     if (!check(env, mm_failover_report_get_totals(ptr(report), &t))) {
         return;
     }
@@ -665,11 +666,7 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nWriterNew(JNIEnv *env,
     char *t = c_text(env, offset_syncs_topic);
     mm_offset_sync_writer_t *w = NULL;
     if (t != NULL) {
-        char errstr[ERRSTR_SIZE] = "";
-        w = mm_offset_sync_writer_new(ptr(conf), t, errstr, sizeof errstr);
-        if (w == NULL) {
-            throw_with(env, g_ctor_failure, MM_RESULT_KAFKA, errstr);
-        }
+        check(env, mm_offset_sync_writer_new(ptr(conf), t, &w));
     }
     free(t);
     return handle_of(w);
@@ -716,7 +713,7 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterClose(JNIEnv *env
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterStats(JNIEnv *env, jclass cls, jlong writer,
                                                                     jlongArray out) {
     (void)cls;
-    mm_offset_sync_writer_stats s;
+    mm_offset_sync_writer_stats s = {.struct_size = sizeof s};
     if (!check(env, mm_offset_sync_writer_get_stats(ptr(writer), &s))) {
         return;
     }

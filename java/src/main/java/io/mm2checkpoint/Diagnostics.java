@@ -30,6 +30,11 @@ public final class Diagnostics {
         return NativeLibrary.binding().version();
     }
 
+    /** The native library's version as one number, {@code (major << 16) | (minor << 8) | patch}. */
+    public static int versionNum() {
+        return NativeLibrary.binding().versionNum();
+    }
+
     /** The binding in use: {@code panama} or {@code jni}. */
     public static String binding() {
         return NativeLibrary.binding().name();

@@ -33,6 +33,11 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public int versionNum() {
+        return nVersionNum();
+    }
+
+    @Override
     public String resultStr(int code) {
         return NativeText.decode(nResultStr(code));
     }
@@ -319,12 +324,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long writerNew(long conf, String offsetSyncsTopic) {
-        try {
-            return nWriterNew(conf, NativeText.cString(offsetSyncsTopic));
-        } catch (Mm2Exception e) {
-            // C reports only the text; the shared code tells a writer setting from the rest.
-            throw NativeLibrary.writerConstructorFailure(e.nativeMessage());
-        }
+        return nWriterNew(conf, NativeText.cString(offsetSyncsTopic));
     }
 
     @Override
@@ -367,13 +367,8 @@ final class JniBinding implements NativeBinding {
     // ---- called from C ------------------------------------------------------------------
 
     /** Builds the exception C throws for a failed call (C then throws it with {@code Throw}). */
-    static Mm2Exception failure(int code, byte[] message) {
-        return NativeLibrary.failure(code, NativeText.decode(message));
-    }
-
-    /** As {@link #failure}, for a constructor that returned NULL (see {@link NativeLibrary#constructorFailure}). */
-    static Mm2Exception constructorFailure(int usualCode, byte[] message) {
-        return NativeLibrary.constructorFailure(usualCode, NativeText.decode(message));
+    static Mm2Exception failure(int code, byte[] message, int kafkaCode) {
+        return NativeLibrary.failure(code, NativeText.decode(message), kafkaCode);
     }
 
     /** The log callback's Java half; runs on the logging thread (attached by C if needed). Never throws. */
@@ -391,6 +386,8 @@ final class JniBinding implements NativeBinding {
     private static native void init();
 
     private static native byte[] nVersion();
+
+    private static native int nVersionNum();
 
     private static native byte[] nResultStr(int code);
 
@@ -485,7 +482,7 @@ final class JniBinding implements NativeBinding {
 
     private static native void nReportDestroy(long report);
 
-    /** Throws (as a constructor failure with code KAFKA) when the writer cannot be made. */
+    /** Throws the library's result (INVALID_CONFIG for a rejected setting) when the writer cannot be made. */
     private static native long nWriterNew(long conf, byte[] offsetSyncsTopic);
 
     private static native void nWriterReport(long writer, byte[] topic, int partition, long upstreamOffset,

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Bridges the native library's log records to {@link System.Logger} (by default backed by
- * java.util.logging): a record from target {@code mm2_checkpoint::checkpoint_task} goes to the
- * logger {@code mm2_checkpoint.checkpoint_task}, librdkafka's to {@code librdkafka}.
+ * java.util.logging): a record from target {@code mm2_checkpoint::runtime::checkpoint_task} goes to the
+ * logger {@code mm2_checkpoint.runtime.checkpoint_task}, librdkafka's to {@code librdkafka}.
  *
  * <p>The bridge is installed when the library loads, at the most detailed level that the logger
  * {@code mm2_checkpoint} accepts (java.util.logging's default: INFO), or at the level named by

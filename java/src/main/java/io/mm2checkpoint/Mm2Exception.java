@@ -44,10 +44,13 @@ public class Mm2Exception extends RuntimeException {
     public static final int INVALID_STATE = 16;
     /** Another logger owns the process's Rust {@code log} facade; the log bridge is off. */
     public static final int LOGGER_TAKEN = 17;
+    /** Called from inside the log callback (stop, destroy or replacing the callback), which would deadlock. */
+    public static final int IN_LOG_CALLBACK = 18;
 
     private final int code;
     private final String resultName;
     private final String nativeMessage;
+    private final int kafkaCode;
 
     /**
      * @param code          the {@code mm_result} value
@@ -55,10 +58,29 @@ public class Mm2Exception extends RuntimeException {
      * @param nativeMessage the library's message for this failure
      */
     public Mm2Exception(int code, String resultName, String nativeMessage) {
+        this(code, resultName, nativeMessage, 0);
+    }
+
+    /**
+     * @param code          the {@code mm_result} value
+     * @param resultName    its constant's name, e.g. {@code MM_RESULT_KAFKA}
+     * @param nativeMessage the library's message for this failure
+     * @param kafkaCode     librdkafka's {@code rd_kafka_resp_err_t} ({@code mm_last_error_kafka_code}), or 0
+     */
+    public Mm2Exception(int code, String resultName, String nativeMessage, int kafkaCode) {
         super(nativeMessage + " (" + resultName + ")");
         this.code = code;
         this.resultName = resultName;
         this.nativeMessage = nativeMessage;
+        this.kafkaCode = kafkaCode;
+    }
+
+    /**
+     * For {@link #KAFKA}: librdkafka's error code ({@code rd_kafka_resp_err_t}, e.g. -185 for a local
+     * timeout, 3 for an unknown topic or partition) when the client reported one; otherwise 0.
+     */
+    public int kafkaCode() {
+        return kafkaCode;
     }
 
     /** The {@code mm_result} value (one of the constants of this class). */

@@ -17,6 +17,9 @@ interface NativeBinding {
     /** {@code mm_version()}. */
     String version();
 
+    /** {@code mm_version_num()}: {@code (major << 16) | (minor << 8) | patch}. */
+    int versionNum();
+
     /** {@code mm_result_str(code)}: the constant's name and meaning. */
     String resultStr(int code);
 

@@ -192,8 +192,12 @@ final class NativeLibrary {
         }
     }
 
-    /** The exception for a failed call: code, the code's constant name, the library's message. */
-    static Mm2Exception failure(int code, String message) {
+    /**
+     * The exception for a failed call: code, the code's constant name, the library's message and
+     * librdkafka's code. Every native call reports its own result, constructors included, so
+     * nothing here guesses a code from a message.
+     */
+    static Mm2Exception failure(int code, String message, int kafkaCode) {
         String name = "MM_RESULT_" + code;
         NativeBinding b = binding;
         if (b != null) {
@@ -201,26 +205,11 @@ final class NativeLibrary {
             int colon = described.indexOf(':');
             name = colon < 0 ? described : described.substring(0, colon);
         }
-        return new Mm2Exception(code, name, message == null || message.isEmpty() ? name : message);
+        return new Mm2Exception(code, name, message == null || message.isEmpty() ? name : message, kafkaCode);
     }
 
-    /**
-     * The exception for a constructor that returned NULL: those report only text, and each can
-     * fail in one way only (a rejected configuration, a failed Kafka call) besides a caught panic,
-     * whose text the library starts with {@code "panic: "}.
-     */
-    static Mm2Exception constructorFailure(int usualCode, String message) {
-        return failure(message != null && message.startsWith("panic: ") ? Mm2Exception.PANIC : usualCode, message);
-    }
-
-    /**
-     * The exception for {@code mm_offset_sync_writer_new} returning NULL: a writer setting it
-     * rejects is named first ({@code "offset.lag.max: ..."}, a configuration error); anything
-     * else comes from making the producer (librdkafka rejects a setting or fails).
-     */
-    static Mm2Exception writerConstructorFailure(String message) {
-        boolean writerKey = message != null
-                && (message.startsWith("offset.lag.max: ") || message.startsWith("offset.flush.interval.ms: "));
-        return constructorFailure(writerKey ? Mm2Exception.INVALID_CONFIG : Mm2Exception.KAFKA, message);
+    /** As {@link #failure(int, String, int)}, for a failure without a Kafka code. */
+    static Mm2Exception failure(int code, String message) {
+        return failure(code, message, 0);
     }
 }

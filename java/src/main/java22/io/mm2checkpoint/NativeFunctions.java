@@ -20,28 +20,28 @@ final class NativeFunctions {
             new Function("mm_batch_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_BATCH_DOWNSTREAM_OFFSET =
-            new Function("mm_batch_downstream_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_batch_downstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_BATCH_GROUP =
-            new Function("mm_batch_group", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_batch_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_BATCH_LEN =
-            new Function("mm_batch_len", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+            new Function("mm_batch_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_BATCH_METADATA =
-            new Function("mm_batch_metadata", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_batch_metadata", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_BATCH_PARTITION =
-            new Function("mm_batch_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            new Function("mm_batch_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_BATCH_STATUS =
-            new Function("mm_batch_status", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            new Function("mm_batch_status", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_BATCH_TOPIC =
-            new Function("mm_batch_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_batch_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_BATCH_UPSTREAM_OFFSET =
-            new Function("mm_batch_upstream_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_batch_upstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_CONF_COUNT =
             new Function("mm_conf_count", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -50,19 +50,19 @@ final class NativeFunctions {
             new Function("mm_conf_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_CONF_DUP =
-            new Function("mm_conf_dup", FunctionDescriptor.of(ADDRESS, ADDRESS));
+            new Function("mm_conf_dup", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_CONF_GET =
             new Function("mm_conf_get", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_CONF_LOAD_PROPERTIES =
-            new Function("mm_conf_load_properties", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_conf_load_properties", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_CONF_NEW =
-            new Function("mm_conf_new", FunctionDescriptor.of(ADDRESS));
+            new Function("mm_conf_new", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_CONF_SET =
-            new Function("mm_conf_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_conf_set", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_CONF_UNSET =
             new Function("mm_conf_unset", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -71,7 +71,7 @@ final class NativeFunctions {
             new Function("mm_diagnostics_get", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_EMBEDDED_BOOTSTRAP =
-            new Function("mm_embedded_bootstrap", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+            new Function("mm_embedded_bootstrap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_EMBEDDED_COMMIT_OFFSET =
             new Function("mm_embedded_commit_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, ADDRESS));
@@ -83,7 +83,7 @@ final class NativeFunctions {
             new Function("mm_embedded_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_EMBEDDED_NEW =
-            new Function("mm_embedded_new", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_embedded_new", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_EMBEDDED_PRODUCE_DATA =
             new Function("mm_embedded_produce_data", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG));
@@ -95,10 +95,10 @@ final class NativeFunctions {
             new Function("mm_embedded_read_checkpoints", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT =
-            new Function("mm_failover_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_CURRENT_OFFSET =
-            new Function("mm_failover_report_current_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report_current_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_DESTROY =
             new Function("mm_failover_report_destroy", FunctionDescriptor.ofVoid(ADDRESS));
@@ -107,52 +107,55 @@ final class NativeFunctions {
             new Function("mm_failover_report_get_totals", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_GROUP =
-            new Function("mm_failover_report_group", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_failover_report_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_LEN =
-            new Function("mm_failover_report_len", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+            new Function("mm_failover_report_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_PARTITION =
-            new Function("mm_failover_report_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_REREAD =
-            new Function("mm_failover_report_reread", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report_reread", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_SKIPPED =
-            new Function("mm_failover_report_skipped", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report_skipped", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_TOPIC =
-            new Function("mm_failover_report_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_failover_report_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_TRANSLATED_OFFSET =
-            new Function("mm_failover_report_translated_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_failover_report_translated_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_DESTROY =
             new Function("mm_group_sync_results_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_ERROR =
-            new Function("mm_group_sync_results_error", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_group_sync_results_error", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_GROUP =
-            new Function("mm_group_sync_results_group", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_group_sync_results_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_LEN =
-            new Function("mm_group_sync_results_len", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+            new Function("mm_group_sync_results_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_PARTITION =
-            new Function("mm_group_sync_results_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            new Function("mm_group_sync_results_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_REASON =
-            new Function("mm_group_sync_results_reason", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_group_sync_results_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_TOPIC =
-            new Function("mm_group_sync_results_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_group_sync_results_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_WRITTEN_OFFSET =
-            new Function("mm_group_sync_results_written_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_group_sync_results_written_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_LAST_ERROR =
-            new Function("mm_last_error", FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG));
+            new Function("mm_last_error", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+
+    static final Function MM_LAST_ERROR_KAFKA_CODE =
+            new Function("mm_last_error_kafka_code", FunctionDescriptor.of(JAVA_INT));
 
     static final Function MM_OFFSET_SYNC_WRITER_CLOSE =
             new Function("mm_offset_sync_writer_close", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
@@ -167,7 +170,7 @@ final class NativeFunctions {
             new Function("mm_offset_sync_writer_get_stats", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_OFFSET_SYNC_WRITER_NEW =
-            new Function("mm_offset_sync_writer_new", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_offset_sync_writer_new", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_OFFSET_SYNC_WRITER_REPORT =
             new Function("mm_offset_sync_writer_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG));
@@ -182,22 +185,22 @@ final class NativeFunctions {
             new Function("mm_partition_statuses_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_GROUP =
-            new Function("mm_partition_statuses_group", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_partition_statuses_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_LAST_CHECKPOINT =
             new Function("mm_partition_statuses_last_checkpoint", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_LEN =
-            new Function("mm_partition_statuses_len", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+            new Function("mm_partition_statuses_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_PARTITION =
-            new Function("mm_partition_statuses_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            new Function("mm_partition_statuses_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_REASON =
-            new Function("mm_partition_statuses_reason", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_partition_statuses_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_PARTITION_STATUSES_TOPIC =
-            new Function("mm_partition_statuses_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_partition_statuses_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_RESULT_STR =
             new Function("mm_result_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -206,10 +209,10 @@ final class NativeFunctions {
             new Function("mm_set_log_callback", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
 
     static final Function MM_TASK_DESTROY =
-            new Function("mm_task_destroy", FunctionDescriptor.ofVoid(ADDRESS));
+            new Function("mm_task_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_TASK_FATAL_ERROR =
-            new Function("mm_task_fatal_error", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_task_fatal_error", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_GET_STATS =
             new Function("mm_task_get_stats", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -218,13 +221,16 @@ final class NativeFunctions {
             new Function("mm_task_group_offset_sync_results", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_NEW =
-            new Function("mm_task_new", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_task_new", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_PARTITION_STATUSES =
             new Function("mm_task_partition_statuses", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_POLL =
             new Function("mm_task_poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+
+    static final Function MM_TASK_RETRY_REASON =
+            new Function("mm_task_retry_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_START =
             new Function("mm_task_start", FunctionDescriptor.of(JAVA_INT, ADDRESS));
@@ -233,13 +239,13 @@ final class NativeFunctions {
             new Function("mm_task_stop", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_TRANSLATE_OFFSETS =
-            new Function("mm_translate_offsets", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+            new Function("mm_translate_offsets", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_ADD =
             new Function("mm_translated_offsets_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_CHECKPOINTS_TOPIC =
-            new Function("mm_translated_offsets_checkpoints_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+            new Function("mm_translated_offsets_checkpoints_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_DESTROY =
             new Function("mm_translated_offsets_destroy", FunctionDescriptor.ofVoid(ADDRESS));
@@ -248,29 +254,32 @@ final class NativeFunctions {
             new Function("mm_translated_offsets_get_counts", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_GROUP =
-            new Function("mm_translated_offsets_group", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_translated_offsets_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_LEN =
-            new Function("mm_translated_offsets_len", FunctionDescriptor.of(JAVA_LONG, ADDRESS));
+            new Function("mm_translated_offsets_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_METADATA =
-            new Function("mm_translated_offsets_metadata", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_translated_offsets_metadata", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_NEW =
-            new Function("mm_translated_offsets_new", FunctionDescriptor.of(ADDRESS));
+            new Function("mm_translated_offsets_new", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_OFFSET =
-            new Function("mm_translated_offsets_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_translated_offsets_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_PARTITION =
-            new Function("mm_translated_offsets_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            new Function("mm_translated_offsets_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_TOPIC =
-            new Function("mm_translated_offsets_topic", FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            new Function("mm_translated_offsets_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_UPSTREAM_OFFSET =
-            new Function("mm_translated_offsets_upstream_offset", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
+            new Function("mm_translated_offsets_upstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_VERSION =
             new Function("mm_version", FunctionDescriptor.of(ADDRESS));
+
+    static final Function MM_VERSION_NUM =
+            new Function("mm_version_num", FunctionDescriptor.of(JAVA_INT));
 }

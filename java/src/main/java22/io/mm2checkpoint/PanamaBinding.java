@@ -24,31 +24,35 @@ import java.nio.file.Path;
  * Needs {@code --enable-native-access=ALL-UNNAMED} (or {@code Enable-Native-Access} in the
  * manifest of an executable jar).
  *
- * <p>Messages of calls without an {@code errstr} parameter come from {@code mm_last_error},
- * which is per OS thread: it is read right after the failed call on the same thread.
+ * <p>Every call returns an {@code mm_result}; the message of a failure comes from
+ * {@code mm_last_error} and librdkafka's code from {@code mm_last_error_kafka_code}, both per OS
+ * thread: they are read right after the failed call on the same thread. Struct sizes and offsets
+ * come from {@link NativeLayout} (the header's layout file), never from constants here.
  */
 // Restricted methods (library lookup, downcalls, the upcall stub, reinterpret) are this class's
 // job; the JVM checks --enable-native-access when they run.
 @SuppressWarnings("restricted")
 final class PanamaBinding implements NativeBinding {
     private static final Linker LINKER = Linker.nativeLinker();
-    /** Bytes of {@code errstr} buffers; the library cuts longer messages at a UTF-8 boundary. */
+    /** Bytes read from {@code mm_last_error}; the library cuts longer messages at a UTF-8 boundary. */
     private static final long ERRSTR_SIZE = 1024;
-    /** sizeof(mm_task_stats): seven uint64, two int64, two uint8, padded to 8. */
-    private static final long TASK_STATS_SIZE = 80;
-    /** sizeof(mm_diagnostics): three uint64. */
-    private static final long DIAGNOSTICS_SIZE = 24;
-    /** sizeof(mm_translation_counts): three uint64. */
-    private static final long TRANSLATION_COUNTS_SIZE = 24;
-    /** sizeof(mm_failover_totals): four uint64. */
-    private static final long FAILOVER_TOTALS_SIZE = 32;
-    /** sizeof(mm_offset_sync_writer_stats): eight uint64 and one uint8, padded to 8. */
-    private static final long WRITER_STATS_SIZE = 72;
+    /** The fields Java reads, in the order of the long[] each NativeBinding method returns. */
+    private static final String[] TASK_STATS = {"checkpoints_emitted", "records_skipped", "syncs_loaded",
+        "checkpoints_loaded", "cycles", "group_offsets_written", "groups", "load_time_us", "last_stop_time_us",
+        "initialized", "checkpoints_load_ok"};
+    private static final String[] DIAGNOSTICS = {"live_clients", "live_threads", "concurrent_client_access"};
+    private static final String[] TRANSLATION_COUNTS = {"records_read", "malformed_records",
+        "negative_offset_records"};
+    private static final String[] FAILOVER_TOTALS = {"partitions", "without_current_offset", "skipped", "reread"};
+    private static final String[] WRITER_STATS = {"records_reported", "syncs_sent", "syncs_delivered",
+        "syncs_failed", "promotions", "pending", "delayed", "outstanding", "closed"};
 
     private final SymbolLookup symbols;
     private final MethodHandle version;
     private final MethodHandle resultStr;
     private final MethodHandle lastError;
+    private final MethodHandle lastErrorKafkaCode;
+    private final MethodHandle versionNum;
     private final MethodHandle diagnosticsGet;
     private final MethodHandle setLogCallback;
     private final MethodHandle confNew;
@@ -124,6 +128,8 @@ final class PanamaBinding implements NativeBinding {
         version = bind(MM_VERSION);
         resultStr = bind(MM_RESULT_STR);
         lastError = bind(MM_LAST_ERROR);
+        lastErrorKafkaCode = bind(MM_LAST_ERROR_KAFKA_CODE);
+        versionNum = bind(MM_VERSION_NUM);
         diagnosticsGet = bind(MM_DIAGNOSTICS_GET);
         setLogCallback = bind(MM_SET_LOG_CALLBACK);
         confNew = bind(MM_CONF_NEW);
@@ -217,6 +223,15 @@ final class PanamaBinding implements NativeBinding {
     }
 
     @Override
+    public int versionNum() {
+        try {
+            return (int) versionNum.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
     public String resultStr(int code) {
         try {
             return cString((MemorySegment) resultStr.invokeExact(code));
@@ -228,9 +243,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] diagnostics() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(DIAGNOSTICS_SIZE, 8);
+            MemorySegment out = sized(arena, "mm_diagnostics");
             check((int) diagnosticsGet.invokeExact(out));
-            return new long[] {out.get(JAVA_LONG, 0), out.get(JAVA_LONG, 8), out.get(JAVA_LONG, 16)};
+            return fields(out, "mm_diagnostics", DIAGNOSTICS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -260,8 +275,10 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public long confNew() {
-        try {
-            return nonNull((MemorySegment) confNew.invokeExact(), "mm_conf_new");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) confNew.invokeExact(out));
+            return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -270,9 +287,7 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public void confSet(long conf, String key, String value) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            int r = (int) confSet.invokeExact(ptr(conf), text(arena, key), text(arena, value), errstr, ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) confSet.invokeExact(ptr(conf), text(arena, key), text(arena, value)));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -290,12 +305,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long taskNew(long conf) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            long task = ((MemorySegment) taskNew.invokeExact(ptr(conf), errstr, ERRSTR_SIZE)).address();
-            if (task == 0) {
-                throw NativeLibrary.constructorFailure(Mm2Exception.INVALID_CONFIG, cString(errstr));
-            }
-            return task;
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) taskNew.invokeExact(ptr(conf), out));
+            return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -338,7 +350,7 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public void taskDestroy(long task) {
         try {
-            taskDestroy.invokeExact(ptr(task));
+            check((int) taskDestroy.invokeExact(ptr(task)));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -347,13 +359,16 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public String taskFatalError(long task) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            int r = (int) taskFatalError.invokeExact(ptr(task), errstr, ERRSTR_SIZE);
-            if (r == Mm2Exception.FATAL) {
-                return cString(errstr);
+            // First the size (a NULL buffer), then the message.
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            int r = (int) taskFatalError.invokeExact(ptr(task), MemorySegment.NULL, size);
+            if (r == Mm2Exception.NOT_FOUND) {
+                return null;
             }
-            check(r, errstr);
-            return null;
+            check(r);
+            MemorySegment message = arena.allocate(size.get(JAVA_LONG, 0));
+            check((int) taskFatalError.invokeExact(ptr(task), message, size));
+            return cString(message);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -362,15 +377,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] taskStats(long task) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(TASK_STATS_SIZE, 8);
+            MemorySegment out = sized(arena, "mm_task_stats");
             check((int) taskGetStats.invokeExact(ptr(task), out));
-            long[] fields = new long[11];
-            for (int i = 0; i < 9; i++) {
-                fields[i] = out.get(JAVA_LONG, 8L * i);
-            }
-            fields[9] = out.get(JAVA_BYTE, 72);
-            fields[10] = out.get(JAVA_BYTE, 73);
-            return fields;
+            return fields(out, "mm_task_stats", TASK_STATS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -378,8 +387,10 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public int batchStatus(long batch) {
-        try {
-            return (int) batchStatus.invokeExact(ptr(batch));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((int) batchStatus.invokeExact(ptr(batch), out));
+            return out.get(JAVA_INT, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -387,11 +398,7 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public int batchLen(long batch) {
-        try {
-            return Math.toIntExact((long) batchLen.invokeExact(ptr(batch)));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return length(batchLen, batch);
     }
 
     @Override
@@ -412,12 +419,10 @@ final class PanamaBinding implements NativeBinding {
     /** Text of a list entry (batch, translation, report) with its length, so an embedded NUL survives. */
     private String listText(MethodHandle accessor, long list, int index, String name) {
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = arena.allocate(ADDRESS);
             MemorySegment len = arena.allocate(JAVA_LONG);
-            MemorySegment text = (MemorySegment) accessor.invokeExact(ptr(list), (long) index, len);
-            if (text.address() == 0) {
-                throw NativeLibrary.failure(Mm2Exception.NOT_FOUND, name + ": " + lastErrorText());
-            }
-            return text(text, len.get(JAVA_LONG, 0));
+            check((int) accessor.invokeExact(ptr(list), (long) index, text, len), name);
+            return text(text.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -438,28 +443,41 @@ final class PanamaBinding implements NativeBinding {
         return longAt(batchDownstreamOffset, batch, index);
     }
 
-    /** An {@code int32_t f(const list *, size_t index)} accessor. */
-    private static int intAt(MethodHandle accessor, long list, int index) {
-        try {
-            return (int) accessor.invokeExact(ptr(list), (long) index);
+    /** An {@code mm_result f(const list *, size_t index, int32_t *out)} accessor. */
+    private int intAt(MethodHandle accessor, long list, int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            check((int) accessor.invokeExact(ptr(list), (long) index, out));
+            return out.get(JAVA_INT, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** An {@code int64_t f(const list *, size_t index)} accessor. */
-    private static long longAt(MethodHandle accessor, long list, int index) {
-        try {
-            return (long) accessor.invokeExact(ptr(list), (long) index);
+    /**
+     * An {@code mm_result f(const list *, size_t index, int64_t *out)} accessor; -1 (Java's
+     * "unknown offset") for a value the entry does not have ({@code NOT_FOUND}).
+     */
+    private long longAt(MethodHandle accessor, long list, int index) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            int r = (int) accessor.invokeExact(ptr(list), (long) index, out);
+            if (r == Mm2Exception.NOT_FOUND) {
+                return -1;
+            }
+            check(r);
+            return out.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
-    /** A {@code size_t f(const list *)} length. */
-    private static int length(MethodHandle len, long list) {
-        try {
-            return Math.toIntExact((long) len.invokeExact(ptr(list)));
+    /** An {@code mm_result f(const list *, size_t *len_out)} length. */
+    private int length(MethodHandle len, long list) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            check((int) len.invokeExact(ptr(list), out));
+            return Math.toIntExact(out.get(JAVA_LONG, 0));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -482,12 +500,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long embeddedNew() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            long e = ((MemorySegment) embeddedNew.invokeExact(errstr, ERRSTR_SIZE)).address();
-            if (e == 0) {
-                throw NativeLibrary.constructorFailure(Mm2Exception.KAFKA, cString(errstr));
-            }
-            return e;
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) embeddedNew.invokeExact(out));
+            return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -500,12 +515,11 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public String embeddedBootstrap(long embedded, int side) {
-        try {
-            MemorySegment text = (MemorySegment) embeddedBootstrap.invokeExact(ptr(embedded), side);
-            if (text.address() == 0) {
-                throw NativeLibrary.failure(Mm2Exception.INVALID_ARGUMENT, "mm_embedded_bootstrap: " + lastErrorText());
-            }
-            return cString(text);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = arena.allocate(ADDRESS);
+            MemorySegment len = arena.allocate(JAVA_LONG);
+            check((int) embeddedBootstrap.invokeExact(ptr(embedded), side, text, len), "mm_embedded_bootstrap");
+            return text(text.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -568,10 +582,8 @@ final class PanamaBinding implements NativeBinding {
     public long translateOffsets(long targetConf, String sourceAlias, int kind, String groups, int timeoutMs) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            int r = (int) translateOffsets.invokeExact(ptr(targetConf), text(arena, sourceAlias), kind,
-                    text(arena, groups), timeoutMs, out, errstr, ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) translateOffsets.invokeExact(ptr(targetConf), text(arena, sourceAlias), kind,
+                    text(arena, groups), timeoutMs, out));
             return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
@@ -580,8 +592,10 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public long translatedNew() {
-        try {
-            return nonNull((MemorySegment) translatedNew.invokeExact(), "mm_translated_offsets_new");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) translatedNew.invokeExact(out));
+            return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -636,13 +650,10 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public String translatedCheckpointsTopic(long translated) {
         try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = arena.allocate(ADDRESS);
             MemorySegment len = arena.allocate(JAVA_LONG);
-            MemorySegment text = (MemorySegment) translatedCheckpointsTopic.invokeExact(ptr(translated), len);
-            if (text.address() == 0) {
-                throw NativeLibrary.failure(Mm2Exception.NULL_PARAMETER,
-                        "mm_translated_offsets_checkpoints_topic: " + lastErrorText());
-            }
-            return text(text, len.get(JAVA_LONG, 0));
+            check((int) translatedCheckpointsTopic.invokeExact(ptr(translated), text, len));
+            return text(text.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -651,9 +662,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] translatedCounts(long translated) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(TRANSLATION_COUNTS_SIZE, 8);
+            MemorySegment out = sized(arena, "mm_translation_counts");
             check((int) translatedGetCounts.invokeExact(ptr(translated), out));
-            return new long[] {out.get(JAVA_LONG, 0), out.get(JAVA_LONG, 8), out.get(JAVA_LONG, 16)};
+            return fields(out, "mm_translation_counts", TRANSLATION_COUNTS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -668,10 +679,7 @@ final class PanamaBinding implements NativeBinding {
     public long failoverReport(long targetConf, long translated, int timeoutMs) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            int r = (int) failoverReport.invokeExact(ptr(targetConf), ptr(translated), timeoutMs, out, errstr,
-                    ERRSTR_SIZE);
-            check(r, errstr);
+            check((int) failoverReport.invokeExact(ptr(targetConf), ptr(translated), timeoutMs, out));
             return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
@@ -721,10 +729,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] reportTotals(long report) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(FAILOVER_TOTALS_SIZE, 8);
+            MemorySegment out = sized(arena, "mm_failover_totals");
             check((int) reportGetTotals.invokeExact(ptr(report), out));
-            return new long[] {out.get(JAVA_LONG, 0), out.get(JAVA_LONG, 8), out.get(JAVA_LONG, 16),
-                out.get(JAVA_LONG, 24)};
+            return fields(out, "mm_failover_totals", FAILOVER_TOTALS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -738,13 +745,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long writerNew(long conf, String offsetSyncsTopic) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment errstr = arena.allocate(ERRSTR_SIZE);
-            long w = ((MemorySegment) writerNew.invokeExact(ptr(conf), text(arena, offsetSyncsTopic), errstr,
-                    ERRSTR_SIZE)).address();
-            if (w == 0) {
-                throw NativeLibrary.writerConstructorFailure(cString(errstr));
-            }
-            return w;
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) writerNew.invokeExact(ptr(conf), text(arena, offsetSyncsTopic), out));
+            return out.get(ADDRESS, 0).address();
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -804,14 +807,9 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public long[] writerStats(long writer) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(WRITER_STATS_SIZE, 8);
+            MemorySegment out = sized(arena, "mm_offset_sync_writer_stats");
             check((int) writerGetStats.invokeExact(ptr(writer), out));
-            long[] fields = new long[9];
-            for (int i = 0; i < 8; i++) {
-                fields[i] = out.get(JAVA_LONG, 8L * i);
-            }
-            fields[8] = out.get(JAVA_BYTE, 64);
-            return fields;
+            return fields(out, "mm_offset_sync_writer_stats", WRITER_STATS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -822,28 +820,55 @@ final class PanamaBinding implements NativeBinding {
         destroy(writerDestroy, writer);
     }
 
-    /** Throws for a result other than OK, with this thread's {@code mm_last_error} message. */
+    /** Throws for a result other than OK, with this thread's {@code mm_last_error} message and Kafka code. */
     private void check(int result) {
         if (result != NativeConstants.RESULT_OK) {
-            throw NativeLibrary.failure(result, lastErrorText());
+            throw NativeLibrary.failure(result, lastErrorText(), lastErrorKafkaCode());
         }
     }
 
-    /** Throws for a result other than OK, with the message the call wrote into {@code errstr}. */
-    private static void check(int result, MemorySegment errstr) {
+    /** As {@link #check(int)}, naming the function in the message. */
+    private void check(int result, String function) {
         if (result != NativeConstants.RESULT_OK) {
-            throw NativeLibrary.failure(result, cString(errstr));
+            throw NativeLibrary.failure(result, function + ": " + lastErrorText(), lastErrorKafkaCode());
+        }
+    }
+
+    private int lastErrorKafkaCode() {
+        try {
+            return (int) lastErrorKafkaCode.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
         }
     }
 
     private String lastErrorText() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buf = arena.allocate(ERRSTR_SIZE);
-            lastError.invokeExact(buf, ERRSTR_SIZE);
+            // The buffer starts zeroed, so it reads as "" when there is no message.
+            long needed = (long) lastError.invokeExact(buf, ERRSTR_SIZE);
+            assert needed >= 0;
             return cString(buf);
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /** A struct the library fills, with {@code struct_size} set to the size this binding knows. */
+    private static MemorySegment sized(Arena arena, String struct) {
+        long size = NativeLayout.size(struct);
+        MemorySegment out = arena.allocate(size, 8);
+        out.set(JAVA_LONG, NativeLayout.offset(struct, "struct_size"), size);
+        return out;
+    }
+
+    /** The named 64-bit fields of a filled struct, in order. */
+    private static long[] fields(MemorySegment out, String struct, String[] names) {
+        long[] values = new long[names.length];
+        for (int i = 0; i < names.length; i++) {
+            values[i] = out.get(JAVA_LONG, NativeLayout.offset(struct, names[i]));
+        }
+        return values;
     }
 
     private static MemorySegment ptr(long address) {
@@ -863,13 +888,6 @@ final class PanamaBinding implements NativeBinding {
     /** {@code length} bytes of UTF-8 at a pointer. */
     private static String text(MemorySegment pointer, long length) {
         return NativeText.decode(pointer.reinterpret(length).toArray(JAVA_BYTE));
-    }
-
-    private static long nonNull(MemorySegment pointer, String function) {
-        if (pointer.address() == 0) {
-            throw new OutOfMemoryError(function + " returned NULL");
-        }
-        return pointer.address();
     }
 
     /** What a downcall threw, as an unchecked throwable (invokeExact declares Throwable). */

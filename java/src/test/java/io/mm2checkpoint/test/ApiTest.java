@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,52 @@ public final class ApiTest {
             checked++;
         }
         Check.isTrue(checked >= 20, "checked " + checked + " constants");
+        Matcher num = Pattern.compile("#define MM2_CHECKPOINT_VERSION_NUM (0x[0-9a-fA-F]+)").matcher(header);
+        Check.isTrue(num.find(), "MM2_CHECKPOINT_VERSION_NUM in the header");
+        Check.equal(Integer.decode(num.group(1)), Diagnostics.versionNum(), "mm_version_num() against the header");
+    }
+
+    /**
+     * The layout file the Panama binding reads its sizes and offsets from is the one the C test
+     * checks against the compiler: its enum values agree with the Java constants, and every struct
+     * the library fills starts with struct_size and has only 8-byte fields.
+     */
+    @Test
+    public void theSharedLayoutFileAgreesWithTheJavaConstants() throws Exception {
+        Path header = Path.of(System.getProperty("mm2checkpoint.header"));
+        Properties layout = new Properties();
+        try (java.io.InputStream in = Files.newInputStream(header.resolveSibling("mm2_checkpoint.layout"))) {
+            layout.load(in);
+        }
+        for (Field f : Mm2Exception.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class) {
+                Check.equal(String.valueOf(f.getInt(null)), layout.getProperty("MM_RESULT_" + f.getName()),
+                        "layout MM_RESULT_" + f.getName());
+            }
+        }
+        for (PollStatus s : PollStatus.values()) {
+            Check.isTrue(layout.containsKey("MM_POLL_STATUS_" + s.name()), "layout has MM_POLL_STATUS_" + s);
+        }
+        for (String struct : new String[] {"mm_task_stats", "mm_diagnostics", "mm_translation_counts",
+            "mm_failover_totals", "mm_offset_sync_writer_stats"}) {
+            Check.equal("0", layout.getProperty(struct + ".struct_size"), struct + " starts with struct_size");
+            long size = Long.parseLong(layout.getProperty(struct + ".size"));
+            long fields = layout.stringPropertyNames().stream()
+                    .filter(k -> k.startsWith(struct + ".") && !k.endsWith(".size")).count();
+            Check.equal(size, fields * 8, struct + " has only 8-byte fields");
+        }
+    }
+
+    /** librdkafka's error code travels with a KAFKA failure (here TOPIC_ALREADY_EXISTS, 36). */
+    @Test
+    public void kafkaFailuresCarryLibrdkafkasCode() {
+        try (EmbeddedClusters clusters = new EmbeddedClusters()) {
+            clusters.createTopic(Side.SOURCE, "orders", 1);
+            Mm2Exception e = Check.throwsType(Mm2Exception.class,
+                    () -> clusters.createTopic(Side.SOURCE, "orders", 1), "a topic created twice");
+            Check.equal(Mm2Exception.KAFKA, e.code(), "code: " + e.getMessage());
+            Check.equal(36, e.kafkaCode(), "librdkafka's code: " + e.getMessage());
+        }
     }
 
     /** Values the key alone can judge are rejected by build(), naming the key. */

@@ -159,11 +159,14 @@ public final class TaskTest {
                 Check.isTrue(task.fatalError().isEmpty(), "no fatal error");
                 Thread.yield();
             }
+            // On a loaded machine the first cycle may run (and the poll return EMITTED) before
+            // close(); only a poll still waiting when close() begins must end STOPPED.
+            Object beforeClose = end.get();
             task.close();
             poller.join(10_000);
             Check.isTrue(!poller.isAlive(), "poller returned after close");
-            Check.isTrue(end.get() == PollStatus.STOPPED || end.get() instanceof IllegalStateException,
-                    "poll ended with " + end.get());
+            Check.isTrue(beforeClose != null || end.get() == PollStatus.STOPPED
+                    || end.get() instanceof IllegalStateException, "poll ended with " + end.get());
         }
         Fixture.assertNothingLive("after close during poll");
     }
