@@ -87,15 +87,19 @@ public final class ConnectTest {
         produceSyncs(SYNCS, "orders", 0, 0, 0, 100, 90);
         produceSyncs(SYNCS, "orders", 1, 0, 0, 50, 40);
 
-        startWorkers("connect-it-", Path.of(System.getProperty("mm2checkpoint.workerClasspath")), "w1", "w2");
+        // The Kafka 4.4.0 workers run on Java 22+ when one is given (the connector then uses the
+        // jar's Panama binding inside Connect); the JUnit JVM itself runs on Java 17 (JNI).
+        startWorkers("connect-it-", Path.of(System.getProperty("mm2checkpoint.workerClasspath")),
+                System.getProperty("mm2checkpoint.worker.java"), "w1", "w2");
     }
 
-    private void startWorkers(String groupPrefix, Path classpath, String... names) throws IOException {
+    private void startWorkers(String groupPrefix, Path classpath, String workerJava, String... names)
+            throws IOException {
         String group = groupPrefix + UUID.randomUUID().toString().substring(0, 8);
         List<ConnectWorker> started = new ArrayList<>();
         for (String name : names) {
             started.add(new ConnectWorker(name, work.resolve(name), broker.bootstrap, group, work.resolve("plugins"),
-                    classpath));
+                    classpath, workerJava));
         }
         workers.addAll(started);
         for (ConnectWorker w : started) {
@@ -165,6 +169,9 @@ public final class ConnectTest {
             Map<String, MirrorRecords.Checkpoint> got = latest(readCheckpoints("source.checkpoints.internal"));
             return sameOffsets(expected, got);
         });
+        String workerJava = System.getProperty("mm2checkpoint.worker.java", "");
+        String binding = workerJava.isEmpty() ? "jni binding" : "panama binding";
+        assertTrue(since(w, new long[] {0, 0}).contains(binding), "the tasks ran over the " + binding);
     }
 
     /**
@@ -181,7 +188,8 @@ public final class ConnectTest {
             w.close();
         }
         workers.clear();
-        startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), "w3", "w4");
+        startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), null,
+                "w3", "w4");
         commit("churn-stable", Map.of(0, 100L));
         ChurnResult ours = churn("ours-churn", mm2Config(OURS, "source", "target", "churn-.*"));
         ChurnResult java = churn("java-churn", mm2Config(JAVA_MM2, "javasrc", "target", "churn-.*"));

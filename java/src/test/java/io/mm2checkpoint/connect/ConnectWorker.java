@@ -33,8 +33,8 @@ final class ConnectWorker implements AutoCloseable {
     final int port;
     private final Process wrapper;
 
-    ConnectWorker(String name, Path dir, String bootstrap, String group, Path pluginPath, Path classpathFile)
-            throws IOException {
+    ConnectWorker(String name, Path dir, String bootstrap, String group, Path pluginPath, Path classpathFile,
+            String workerJava) throws IOException {
         this.name = name;
         this.dir = dir;
         Files.createDirectories(dir);
@@ -84,14 +84,18 @@ final class ConnectWorker implements AutoCloseable {
                 "logger.reflections.level = ERROR",
                 ""));
         String classpath = Files.readString(classpathFile).strip();
+        // A Java 22+ worker runs the connector over Panama; without one, this JVM's java (JNI).
+        boolean panama = workerJava != null && !workerJava.isEmpty();
         List<String> java = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                panama ? workerJava : Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dlog4j2.configurationFile=" + log4j,
-                "-Dmm2checkpoint.binding=" + System.getProperty("mm2checkpoint.worker.binding", "jni"),
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
-                "-cp", classpath,
-                "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()));
+                "-Dmm2checkpoint.binding=" + (panama ? "panama" : "jni"),
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir")));
+        if (panama) {
+            java.add("--enable-native-access=ALL-UNNAMED");
+        }
+        java.addAll(List.of("-cp", classpath, "org.apache.kafka.connect.cli.ConnectDistributed", config.toString()));
         // The wrapper runs the worker and kills it (SIGKILL) once this JVM is gone.
         String script = "\"$@\" & child=$!; echo $child > '" + dir.resolve("pid") + "'; "
                 + "while kill -0 " + ProcessHandle.current().pid() + " 2>/dev/null && kill -0 $child 2>/dev/null; "
