@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, StartupHooks, StopOutcome};
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
@@ -439,5 +439,37 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
         "{}",
         stops.summary("stop")
     );
+    assert_no_leaks();
+}
+
+#[test]
+fn a_checkpoints_topic_the_broker_refuses_to_create_fails_the_task_naming_the_setting() {
+    let _g = serial();
+    install_logger();
+    let broker = Broker::start();
+    let b = broker.bootstrap();
+    // MM2's default replication factor of 3 on a one-broker cluster: Kafka refuses the topic.
+    // Java's connector fails here; before, this task went on and the producer auto-created an
+    // uncompacted topic.
+    let task = CheckpointTask::new(task_config(
+        &b,
+        &b,
+        &[
+            ("checkpoints.topic.replication.factor", "3"),
+            ("task.assigned.groups", "g1"),
+        ],
+    ))
+    .unwrap();
+    task.start().unwrap();
+    let out = task.poll(EMIT_WAIT).unwrap();
+    assert_eq!(out.status, PollStatus::Failed, "{:?}", task.stats());
+    let fatal = task.fatal_error().unwrap_or_default();
+    assert!(
+        fatal.contains("creating topic")
+            && fatal.contains("checkpoints.topic.replication.factor=3"),
+        "{fatal}"
+    );
+    task.stop().unwrap();
+    assert_eq!(support::kafka::partition_count(&b, CHECKPOINTS), None);
     assert_no_leaks();
 }
