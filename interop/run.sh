@@ -51,11 +51,8 @@ trap cleanup EXIT
 # start_broker NAME: sets BOOT_<NAME>
 start_broker() {
     local out
-    # One retry: the launcher's format step fails when its random cluster id begins with '-'.
     out="$(MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
-        --prop group.initial.rebalance.delay.ms=0)" \
-        || out="$(MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
-            --prop group.initial.rebalance.delay.ms=0)"
+        --prop group.initial.rebalance.delay.ms=0)"
     HANDLES+=("$(sed -n 's/^handle=//p' <<<"$out")")
     printf -v "BOOT_$1" '%s' "$(sed -n 's/^bootstrap=//p' <<<"$out")"
     log "cluster $1: $(sed -n 's/^bootstrap=//p' <<<"$out") (started in $(sed -n 's/^startup_ms=//p' <<<"$out") ms)"

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, StartupHooks, StopOutcome};
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
@@ -94,7 +94,7 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
 }
 
 #[test]
-fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimistic() {
+fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_history_is_loaded() {
     let _g = serial();
     install_logger();
     let (source, target) = Broker::start_pair();
@@ -108,21 +108,19 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimisti
     let task =
         CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1,g2")])).unwrap();
     task.start().unwrap();
-    // Pessimistic: only the newest sync is kept, so g2's older offset is not translated (an
-    // optimistic load would give 50 → 1 from the sync at 0).
-    assert_eq!(
-        poll_until_emitted(&task, EMIT_WAIT),
-        vec![cp("g1", 0, 150, 91)]
-    );
+    // The task created the topic, so nothing was emitted before and the whole history is kept:
+    // g2's offset behind the newest sync is translated too (50 → 1 from the sync at 0); a
+    // pessimistic load would have kept only the newest sync and skipped g2.
+    let expected = vec![cp("g1", 0, 150, 91), cp("g2", 0, 50, 1)];
+    let mut emitted = Vec::new();
+    let deadline = Instant::now() + EMIT_WAIT;
+    while emitted.len() < expected.len() {
+        assert!(Instant::now() < deadline, "only {emitted:?}");
+        emitted.extend(poll_until_emitted(&task, EMIT_WAIT));
+    }
+    assert_eq!(sorted(emitted), expected);
     let stats = task.stats();
-    assert!(!stats.checkpoints_load_ok, "{stats:?}");
-    let g2: Vec<_> = task
-        .partition_statuses()
-        .into_iter()
-        .filter(|st| st.group == "g2")
-        .map(|st| st.reason)
-        .collect();
-    assert_eq!(g2, vec![Some("older_than_every_kept_sync".to_string())]);
+    assert!(stats.checkpoints_load_ok, "{stats:?}");
     task.stop().unwrap();
     assert_eq!(support::kafka::partition_count(&t, CHECKPOINTS), Some(1));
     assert_eq!(
@@ -134,10 +132,7 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_task_starts_pessimisti
             .filter(|l| l.message.contains(CHECKPOINTS))
             .collect::<Vec<_>>()
     );
-    assert_eq!(
-        read_checkpoints(&t, CHECKPOINTS),
-        vec![cp("g1", 0, 150, 91)]
-    );
+    assert_eq!(sorted(read_checkpoints(&t, CHECKPOINTS)), expected);
     assert_no_leaks();
 }
 
@@ -444,5 +439,37 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
         "{}",
         stops.summary("stop")
     );
+    assert_no_leaks();
+}
+
+#[test]
+fn a_checkpoints_topic_the_broker_refuses_to_create_fails_the_task_naming_the_setting() {
+    let _g = serial();
+    install_logger();
+    let broker = Broker::start();
+    let b = broker.bootstrap();
+    // MM2's default replication factor of 3 on a one-broker cluster: Kafka refuses the topic.
+    // Java's connector fails here; before, this task went on and the producer auto-created an
+    // uncompacted topic.
+    let task = CheckpointTask::new(task_config(
+        &b,
+        &b,
+        &[
+            ("checkpoints.topic.replication.factor", "3"),
+            ("task.assigned.groups", "g1"),
+        ],
+    ))
+    .unwrap();
+    task.start().unwrap();
+    let out = task.poll(EMIT_WAIT).unwrap();
+    assert_eq!(out.status, PollStatus::Failed, "{:?}", task.stats());
+    let fatal = task.fatal_error().unwrap_or_default();
+    assert!(
+        fatal.contains("creating topic")
+            && fatal.contains("checkpoints.topic.replication.factor=3"),
+        "{fatal}"
+    );
+    task.stop().unwrap();
+    assert_eq!(support::kafka::partition_count(&b, CHECKPOINTS), None);
     assert_no_leaks();
 }

@@ -459,7 +459,7 @@ mod tests {
 
     #[test]
     fn the_elastic_mode_is_set_through_mm_conf_set_and_its_values_are_checked() {
-        let conf = Conf(mm_conf_new());
+        let conf = new_conf();
         for (key, value) in [
             ("task.assignment", "group"),
             ("task.coordination.group.id", "my-flow"),

@@ -376,6 +376,12 @@ impl Admin {
             | C::TopicAuthorizationFailed
             | C::ClusterAuthorizationFailed
             | C::InvalidRequest => Ok(TopicCreation::Skipped(e.to_string())),
+            // The broker refuses the request itself (e.g. a replication factor above its broker
+            // count): retrying cannot help, and MM2 fails its connector here too.
+            C::InvalidReplicationFactor
+            | C::InvalidPartitions
+            | C::InvalidConfig
+            | C::PolicyViolation => Err(Error::fatal(format!("creating topic `{topic}`"), e)),
             _ => Err(kafka_error(format!("creating topic `{topic}`"), e)),
         };
         match outcome {

@@ -462,8 +462,8 @@ pub fn task_config(
         ("target.cluster.bootstrap.servers", target),
         ("emit.checkpoints.interval.seconds", "1"),
         // Test clusters have one broker. With MM2's default of 3, Kafka refuses to create the
-        // checkpoints topic (InvalidReplicationFactor) and the producer's metadata request then
-        // auto-creates it without compaction (tansu ignored the factor and hid this).
+        // checkpoints topic (InvalidReplicationFactor), which fails the task (tansu ignored the
+        // factor and hid this; runtime_kafka pins the failure).
         ("checkpoints.topic.replication.factor", "1"),
     ];
     props.extend_from_slice(extra);

@@ -268,6 +268,17 @@ pub(super) fn load_checkpoints(
                     leftovers.push(Box::new(log));
                     return Err(JobError::Stopped);
                 }
+                Err(Error::Fatal { context, message }) => {
+                    leftovers.push(Box::new(log));
+                    return Err(Error::fatal(
+                        context,
+                        format!(
+                            "{message} (asked with checkpoints.topic.replication.factor={})",
+                            c.checkpoints_topic_replication_factor
+                        ),
+                    )
+                    .into());
+                }
                 Err(e) => {
                     log::warn!("creating `{topic}`: {e}; starting pessimistic");
                     CheckpointsLoad::Failed
