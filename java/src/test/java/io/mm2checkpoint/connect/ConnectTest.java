@@ -87,7 +87,7 @@ public final class ConnectTest {
         produceSyncs(SYNCS, "orders", 0, 0, 0, 100, 90);
         produceSyncs(SYNCS, "orders", 1, 0, 0, 50, 40);
 
-        // The Kafka 4.4.0 workers run on Java 22+ when one is given (the connector then uses the
+        // These workers run on Java 22+ when one is given (the connector then uses the
         // jar's Panama binding inside Connect); the JUnit JVM itself runs on Java 17 (JNI).
         startWorkers("connect-it-", Path.of(System.getProperty("mm2checkpoint.workerClasspath")),
                 System.getProperty("mm2checkpoint.worker.java"), "w1", "w2");
@@ -182,8 +182,9 @@ public final class ConnectTest {
     @Test
     @Order(4)
     void groupChurnNeedsNoTaskRestartUnlikeJavasConnector() throws Exception {
-        // Java's MirrorCheckpointConnector runs on a Connect 4.3.1 worker pair (see
-        // src/test/kafka-mirror/pom.xml); ours runs there too, so both meet the same runtime.
+        // Java's MirrorCheckpointConnector runs on a worker pair with connect-mirror on its
+        // classpath (src/test/kafka-mirror/pom.xml), on Java 17; ours runs there too (over JNI),
+        // so both meet the same runtime.
         for (ConnectWorker w : workers) {
             w.close();
         }
@@ -201,7 +202,7 @@ public final class ConnectTest {
                         java.restarts, java.exceptionLines);
         System.out.print(table);
         Files.writeString(Path.of(System.getProperty("mm2checkpoint.workDir"), "churn-comparison.txt"),
-                "Connect 4.3.1 workers, Kafka 4.4.0 broker, 12 rounds: a group created and one deleted every 2 s\n\n"
+                "Connect 4.3.1 workers, Kafka 4.3.1 broker, 12 rounds: a group created and one deleted every 2 s\n\n"
                         + table + "\nours, exception lines:\n" + String.join("\n", ours.samples)
                         + "\n\nJava's, exception lines (first 20):\n" + String.join("\n", java.samples));
         assertEquals(0, ours.restarts, "our task restarts under churn");
