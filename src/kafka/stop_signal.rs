@@ -163,8 +163,9 @@ impl StopSignal {
     }
 
     /// Installs a hook that sees the lifecycle steps of a stop ("stop flag set", "woken", and the
-    /// task's own "joined …"/"closed …" steps). For tests that pin the stop order.
-    #[doc(hidden)]
+    /// task's own "joined …"/"closed …" steps). For tests that pin the stop order (feature
+    /// `internals`).
+    #[cfg(feature = "internals")]
     pub fn set_observer(&self, observer: Arc<dyn Fn(&str) + Send + Sync>) {
         *lock(&self.inner.observer) = Some(observer);
     }

@@ -44,7 +44,6 @@ const LEAVE_TIMEOUT: Duration = Duration::from_secs(5);
 /// Test hook: runs on the coordination thread with the partitions of each rebalance event
 /// (`true` = assigned), once the handover state has taken it in and before it is acknowledged
 /// (for a revocation: before waiting for the running cycle).
-#[doc(hidden)]
 pub type RebalanceHook = std::sync::Arc<dyn Fn(&[i32], bool) + Send + Sync>;
 
 /// The coordination state a task shares between its threads.

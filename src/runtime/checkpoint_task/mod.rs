@@ -33,7 +33,7 @@ use crate::kafka::diagnostics::{panic_message, Diagnostics, LibraryThread};
 use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::stop_signal::{lock, StopSignal};
-use crate::runtime::scheduler::{record_fatal, JobError, Leftovers, Scheduler};
+use crate::runtime::scheduler::{record_fatal, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
@@ -46,8 +46,12 @@ mod startup;
 
 use checkpoint_cycle::run_cycle;
 use group_coordination::Coordination;
-pub use group_coordination::RebalanceHook;
-use startup::{load_offset_syncs, startup};
+mod hooks;
+#[cfg(not(feature = "internals"))]
+use hooks::StartupHooks;
+#[cfg(feature = "internals")]
+pub use hooks::{RebalanceHook, StartupHook, StartupHooks};
+use startup::startup;
 
 /// A period long enough to mean "not again".
 const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
@@ -163,31 +167,6 @@ pub struct GroupOffsetSyncResult {
     pub error: Option<String>,
 }
 
-/// Test hooks run on the scheduler thread at fixed points of start-up; each gets the task's stop
-/// signal so it can hold start-up until a stop arrives (the deterministic race tests).
-/// A start-up hook: gets the task's stop signal.
-#[doc(hidden)]
-pub type StartupHook = Arc<dyn Fn(&StopSignal) + Send + Sync>;
-
-/// Test hooks run on the scheduler thread at fixed points of start-up.
-#[doc(hidden)]
-#[derive(Clone, Default)]
-pub struct StartupHooks {
-    /// Runs after the checkpoints consumer is created, before it reads.
-    pub checkpoint_store_reading: Option<StartupHook>,
-    /// Runs after the offset-syncs consumer is created, before it reads.
-    pub offset_sync_store_reading: Option<StartupHook>,
-    /// Group mode: runs on the coordination thread with each rebalance, once the handover state
-    /// has taken it in and before it is acknowledged.
-    pub rebalance: Option<RebalanceHook>,
-    /// Group mode: runs after a catch-up reader of the checkpoints topic is created, before it
-    /// reads.
-    pub catch_up_reading: Option<StartupHook>,
-    /// Runs on the polling thread in every checkpoint cycle, after the committed offsets are
-    /// fetched and before the checkpoints are written.
-    pub cycle_writing: Option<StartupHook>,
-}
-
 #[derive(Default)]
 struct Counters {
     checkpoints_emitted: AtomicU64,
@@ -264,12 +243,16 @@ impl std::fmt::Debug for CheckpointTask {
 impl CheckpointTask {
     /// Makes a task from a validated config. Does no I/O and starts no thread.
     pub fn new(config: MirrorCheckpointConfig) -> Result<Self, Error> {
-        Self::with_hooks(config, StartupHooks::default())
+        Self::build(config, StartupHooks::default())
     }
 
-    /// Like [`new`](Self::new), with start-up hooks for tests.
-    #[doc(hidden)]
+    /// Like [`new`](Self::new), with start-up hooks for tests (feature `internals`).
+    #[cfg(feature = "internals")]
     pub fn with_hooks(config: MirrorCheckpointConfig, hooks: StartupHooks) -> Result<Self, Error> {
+        Self::build(config, hooks)
+    }
+
+    fn build(config: MirrorCheckpointConfig, hooks: StartupHooks) -> Result<Self, Error> {
         let policy = ReplicationPolicy::configure(
             &config.replication_policy_class,
             &config.policy_properties(),
@@ -315,8 +298,8 @@ impl CheckpointTask {
         })
     }
 
-    /// The task's stop signal (for observing the stop sequence in tests).
-    #[doc(hidden)]
+    /// The task's stop signal (for observing the stop sequence in tests; feature `internals`).
+    #[cfg(feature = "internals")]
     pub fn stop_signal(&self) -> &StopSignal {
         &self.shared.signal
     }
@@ -576,9 +559,11 @@ impl CheckpointTask {
     /// end, decoding, the store lock per record) on the calling thread of a task that was never
     /// started, and returns the records read and the time from consumer creation to the end.
     /// Closing the consumer afterwards is not timed. Optimistic load, as after a good
-    /// checkpoint load.
-    #[doc(hidden)]
+    /// checkpoint load. Feature `internals`.
+    #[cfg(feature = "internals")]
     pub fn bench_load_offset_syncs(&self) -> Result<(u64, Duration), Error> {
+        use crate::runtime::scheduler::{JobError, Leftovers};
+        use startup::load_offset_syncs;
         if self.started.load(Ordering::SeqCst) {
             return Err(Error::InvalidState(
                 "bench_load_offset_syncs needs a task that was never started".into(),
