@@ -19,8 +19,8 @@
 #    shared and static, and runs it against embedded clusters;
 # 8. runs that example against two real Kafka brokers started by scripts/kafka-broker.sh.
 #
-# Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 200), MM2_FFI_VALGRIND_CYCLES
-# (default 16), MM2_FFI_ASAN_CYCLES (default 60), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
+# Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
+# (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -142,7 +142,7 @@ else
     done
     for t in "${TESTS[@]}"; do
         step "AddressSanitizer: $t"
-        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-60}" MM2_FFI_SEED_SYNCS=20000 \
+        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
             ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98" \
             LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
             "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"

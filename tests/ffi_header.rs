@@ -118,20 +118,26 @@ fn every_declaration_is_documented() {
     let header = std::fs::read_to_string(header_path()).expect("the committed header");
     let lines: Vec<&str> = header.lines().collect();
     let mut undocumented = Vec::new();
+    let mut checked = 0;
     for (i, line) in lines.iter().enumerate() {
-        let declares = (line.starts_with("mm_")
-            || line.starts_with("const ")
-            || line.starts_with("void ")
-            || line.starts_with("size_t ")
-            || line.starts_with("int32_t ")
-            || line.starts_with("int64_t ")
-            || line.starts_with("typedef "))
-            && line.contains("mm_");
+        // Any top-level line naming one of ours: a prototype whatever it returns (`mm_result`,
+        // `struct …`, `enum …`, `const char *`, `uint64_t`, …), a typedef, struct, enum or
+        // constant. Continuation lines of a prototype are indented and so not counted.
+        let top_level = !line.is_empty()
+            && !line.starts_with([' ', '\t', '*', '/', '#', '}', '{'])
+            && !line.starts_with("extern \"C\"");
+        let declares = top_level && (line.contains("mm_") || line.contains("MM_"));
+        checked += usize::from(declares);
         if declares && i > 0 && !lines[i - 1].trim_end().ends_with("*/") {
             undocumented.push(*line);
         }
     }
     assert!(undocumented.is_empty(), "undocumented: {undocumented:#?}");
+    let functions = declared_functions(&header).len();
+    assert!(
+        checked > functions,
+        "saw {checked} declarations for {functions} functions"
+    );
 }
 
 fn header() -> String {

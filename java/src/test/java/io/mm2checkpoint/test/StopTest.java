@@ -140,15 +140,15 @@ public final class StopTest {
     }
 
     /**
-     * 200+ tasks on one pair of clusters whose offset-syncs topic is seeded, each started and
+     * 20 tasks (-Dtest.cycles for more; the heavy churn runs in Rust) on one pair of clusters whose offset-syncs topic is seeded, each started and
      * stopped (or closed) from the test thread while a second thread polls: at a random moment
      * early in start-up, as soon as the offset syncs are loading, or after checkpoints arrived
      * (which are then checked against what the test committed). Nothing may outlive a cycle.
      */
     @Test
     @Timeout(600)
-    public void twoHundredStartPollStopCyclesFromTwoThreads() throws Exception {
-        int cycles = Integer.getInteger("test.cycles", 200);
+    public void startPollStopCyclesFromTwoThreads() throws Exception {
+        int cycles = Integer.getInteger("test.cycles", 20);
         int seeded = 50_000;
         long lastUp = 10L * (seeded - 1);
         long lastDown = lastUp + 3;
@@ -167,7 +167,7 @@ public final class StopTest {
             f.syncs(1, 0, 0, 100, 90);
             for (int cycle = 0; cycle < cycles; cycle++) {
                 String group = "verify-" + cycle;
-                boolean verify = cycle % 40 == 39;
+                boolean verify = cycle % 10 == 9;
                 boolean waitForLoad = cycle % 20 == 10;
                 boolean close = cycle % 3 == 2;
                 if (verify) {
@@ -245,7 +245,7 @@ public final class StopTest {
             }
         }
         Fixture.assertNothingLive("after all cycles");
-        Check.isTrue(verified >= cycles / 40, "verified cycles " + verified);
+        Check.isTrue(verified >= cycles / 10, "verified cycles " + verified);
         System.out.printf("    %d cycles in %.1f s (%d early stops, %d mid-load stops (%d of the stop()ped ones "
                 + "provably before the load finished), %d after verified checkpoints; %d via close())%n", cycles,
                 (System.nanoTime() - started) / 1e9, early, midLoad, midLoadUnfinished, verified, closes);
