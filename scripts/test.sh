@@ -109,6 +109,8 @@ if [ -d fuzz ]; then
         seconds="${MM2_FUZZ_SECONDS:-30}"
         targets="$(cargo +nightly fuzz list)" || fail "cargo +nightly fuzz list"
         for target in $targets; do
+            stage "cargo +nightly fuzz build $target"
+            cargo +nightly fuzz build "$target" || fail "fuzz build of $target (a build error, not a crash)"
             stage "cargo +nightly fuzz run $target (${seconds}s)"
             cargo +nightly fuzz run "$target" -- -max_total_time="$seconds" \
                 || fail "fuzz target $target (crash input under fuzz/artifacts/$target/)"
