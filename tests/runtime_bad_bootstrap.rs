@@ -8,15 +8,12 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::{Ipv4Addr, TcpListener};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 
+use support::bad_endpoint::{BadEndpoint, Behaviour};
 use support::runtime::{
     assert_no_leaks, captured_logs, clear_logs, install_logger, serial, task_config, LogLine,
 };
@@ -24,76 +21,6 @@ use support::{create_topic_with_config, shared, unique};
 
 /// Hang detector for start and stop.
 const PROMPT: Duration = Duration::from_secs(2);
-
-/// What a bad endpoint does with a connection.
-#[derive(Clone, Copy, Debug)]
-enum Behaviour {
-    /// Nothing listens on the port.
-    Closed,
-    /// Reads the request, answers with an HTTP error, closes.
-    Http,
-    /// Accepts and closes at once.
-    Hangup,
-}
-
-/// A loopback endpoint that is not a Kafka broker; its accept thread ends on drop.
-struct BadEndpoint {
-    address: String,
-    running: Arc<AtomicBool>,
-    thread: Option<thread::JoinHandle<()>>,
-}
-
-impl BadEndpoint {
-    fn start(behaviour: Behaviour) -> BadEndpoint {
-        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind 127.0.0.1:0");
-        let address = listener.local_addr().expect("local_addr").to_string();
-        let running = Arc::new(AtomicBool::new(true));
-        if let Behaviour::Closed = behaviour {
-            // Dropping the listener frees the port: connections are refused.
-            drop(listener);
-            return BadEndpoint {
-                address,
-                running,
-                thread: None,
-            };
-        }
-        listener.set_nonblocking(true).expect("nonblocking");
-        let r = Arc::clone(&running);
-        let thread = thread::spawn(move || {
-            while r.load(Ordering::SeqCst) {
-                match listener.accept() {
-                    Ok((mut stream, _)) => {
-                        if let Behaviour::Http = behaviour {
-                            let _ = stream.set_nonblocking(false);
-                            let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-                            let mut buf = [0u8; 512];
-                            let _ = stream.read(&mut buf);
-                            let _ = stream.write_all(
-                                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                            );
-                        }
-                    }
-                    // Nothing pending: look again shortly (the thread must notice the drop).
-                    Err(_) => thread::sleep(Duration::from_millis(10)),
-                }
-            }
-        });
-        BadEndpoint {
-            address,
-            running,
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for BadEndpoint {
-    fn drop(&mut self) {
-        self.running.store(false, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum BadSide {

@@ -66,6 +66,15 @@ impl ClientLog {
     }
 }
 
+/// Forwards a librdkafka line that belongs to no client (one about a configuration, logged
+/// before the client exists), as [`ClientLog::line`] does for a client's.
+pub(crate) fn unattributed_line(level: RDKafkaLogLevel, facility: &str, text: &str) {
+    ClientLog {
+        cluster: String::new(),
+    }
+    .line(level, facility, text);
+}
+
 impl ClientContext for ClientLog {
     fn log(&self, level: RDKafkaLogLevel, facility: &str, text: &str) {
         self.line(level, facility, text);

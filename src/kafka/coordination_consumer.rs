@@ -76,6 +76,7 @@ impl CoordinationConsumer {
             .create_native_config()
             .map_err(|e| client_creation_error(creating(), e))?;
         native::enable_rebalance_events(&native_config);
+        crate::kafka::librdkafka::route_served_logs::<ClientLog>(&native_config);
         let client = Client::new(
             &config,
             native_config,

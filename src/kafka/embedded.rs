@@ -206,6 +206,7 @@ impl EmbeddedClusters {
         let native = config
             .create_native_config()
             .map_err(|e| kafka_error("creating an embedded reader", e))?;
+        librdkafka::route_served_logs::<DefaultClientContext>(&native);
         let consumer = Client::new(
             &config,
             native,

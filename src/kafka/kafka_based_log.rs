@@ -104,6 +104,7 @@ impl KafkaBasedLog {
         let native = config
             .create_native_config()
             .map_err(|e| client_creation_error(creating(), e))?;
+        librdkafka::route_served_logs::<ClientLog>(&native);
         let client = Client::new(
             &config,
             native,

@@ -17,6 +17,7 @@ use std::ptr;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, ClientContext};
+use rdkafka::config::NativeClientConfig;
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
@@ -236,6 +237,50 @@ pub fn consumer_assign_from_start<C: ClientContext>(
             None => Ok(()),
         }
     }
+}
+
+/// Makes a client built from `config` by rust-rdkafka's `Client::new` with context `C` hand the
+/// log lines librdkafka serves itself to `C::log`, instead of printing them to stderr.
+///
+/// rust-rdkafka sets no log callback: it reads log lines as events from the client's queues,
+/// and librdkafka's default callback (its stderr printer, `%3|…`) stays in place for the lines
+/// librdkafka serves outside the event API. That happens when `rd_kafka_destroy` closes a
+/// consumer that has a group handle: the close serves whatever errors and log lines are still
+/// queued (e.g. "1/1 brokers are down" from a client whose broker never answered). Call on the
+/// native config before the client is created.
+pub fn route_served_logs<C: ClientContext>(config: &NativeClientConfig) {
+    // SAFETY: the config is live and not yet owned by a client; the callback reads the opaque
+    // that `Client::new` sets to its context `C`, which outlives the native handle.
+    unsafe { rd::rd_kafka_conf_set_log_cb(config.ptr(), Some(served_log_line::<C>)) }
+}
+
+/// librdkafka's log callback for [`route_served_logs`].
+///
+/// # Safety
+/// `rk` is NULL or a live client whose opaque is a `C` (rust-rdkafka's `Client::new` sets it to
+/// its context, which is dropped only after the native handle); `fac` and `buf` are NULL or
+/// NUL-terminated strings valid for the call.
+unsafe extern "C" fn served_log_line<C: ClientContext>(
+    rk: *const rd::rd_kafka_t,
+    level: libc::c_int,
+    fac: *const libc::c_char,
+    buf: *const libc::c_char,
+) {
+    let (fac, text) = (owned_str(fac), owned_str(buf));
+    let level = super::client_log::syslog_level(level);
+    // Called from C: nothing may unwind out of here.
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let context = if rk.is_null() {
+            ptr::null()
+        } else {
+            rd::rd_kafka_opaque(rk) as *const C
+        };
+        match context.as_ref() {
+            Some(context) => context.log(level, &fac, &text),
+            // A line about a configuration before any client exists.
+            None => super::client_log::unattributed_line(level, &fac, &text),
+        }
+    }));
 }
 
 /// Polls `consumer` for up to `timeout`; returns early when the consumer queue is woken.

@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
 //!
+//! - [`bad_endpoint`]: loopback ports that are not Kafka (closed, HTTP, hang-up).
 //! - [`broker`]: real Apache Kafka brokers (scripts/kafka-broker.sh), one per cluster, or a
 //!   shared one per test binary.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
@@ -16,6 +17,7 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod bad_endpoint;
 pub mod broker;
 pub mod flow;
 pub mod kafka;
