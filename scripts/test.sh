@@ -69,8 +69,9 @@ cargo clippy --all-targets --all-features -- -D warnings || fail "cargo clippy"
 
 # --all-targets leaves out doc tests, so examples in doc comments get their own run (first,
 # so that the last cargo summary printed is the main suite's).
-stage "cargo test --doc"
-cargo test --doc || fail "cargo test --doc"
+# --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
+stage "cargo test --doc --all-features"
+cargo test --doc --all-features || fail "cargo test --doc"
 
 stage "cargo test --all-targets --all-features"
 cargo test --all-targets --all-features || fail "cargo test --all-targets"

@@ -35,6 +35,14 @@ pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_uti
 #[doc(hidden)]
 pub use crate::kafka::librdkafka;
 
+/// The client wrappers, named only by the compile-fail tests of their thread-safety
+/// (docs/TYPE_GUARANTEES.md). Not a stable API: nothing outside the crate can build one.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod client_wrappers {
+    pub use crate::kafka::{Owned, WakeableClient};
+}
+
 pub use crate::core::checkpoint::Checkpoint;
 pub use crate::core::error::{ConfigError, Error, RecordError};
 pub use crate::core::heartbeat::Heartbeat;
@@ -46,6 +54,12 @@ pub use crate::core::topic_partition::TopicPartition;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The type-level guarantees of docs/TYPE_GUARANTEES.md, each a compile-fail doctest with a
+/// compiling twin (they name `internals` items: `cargo test --doc --all-features`).
+#[doc = include_str!("../docs/TYPE_GUARANTEES.md")]
+#[cfg(all(doctest, feature = "internals"))]
+pub struct TypeGuaranteeDoctests;
 
 /// Compiles the Rust examples of docs/FAILOVER.md as doctests.
 #[doc = include_str!("../docs/FAILOVER.md")]

@@ -30,7 +30,7 @@ fn thread_token() -> u64 {
 /// `Send` (a client moves between threads by value) but not `Sync`: no two threads can hold a
 /// `&Owned` at once, so the compiler enforces what the run-time check counts. The run-time
 /// check stays as a second line of defence for the tests.
-pub(crate) struct Owned<T> {
+pub struct Owned<T> {
     // `None` only while being dropped.
     client: Option<T>,
     inside: AtomicU64,

@@ -17,8 +17,10 @@ pub(crate) mod offset_sync_producer;
 pub mod stop_signal;
 mod wakeable_client;
 
-pub(crate) use access_checker::Owned;
-pub(crate) use wakeable_client::WakeableClient;
+// `pub` only so that lib.rs can name them for the compile-fail tests (`internals`); the
+// module itself is crate-private.
+pub use access_checker::Owned;
+pub use wakeable_client::WakeableClient;
 
 use std::collections::BTreeMap;
 

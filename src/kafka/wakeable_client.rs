@@ -13,7 +13,7 @@ use crate::kafka::librdkafka::QueueHandle;
 use crate::kafka::stop_signal::{StopSignal, WakeRegistration};
 
 /// A client, its wakeable queue and their registration. Belongs to one thread at a time.
-pub(crate) struct WakeableClient<T> {
+pub struct WakeableClient<T> {
     // `Some` until dropped; taken one by one in Drop, in the order that keeps every pointer valid.
     registration: Option<WakeRegistration>,
     queue: Option<Arc<QueueHandle>>,
