@@ -187,6 +187,7 @@ fn tls_client_on_a_plaintext_listener_fails_with_a_fatal_error_and_stop_is_promp
 mod injected {
     use super::*;
     use mm2_checkpoint::checkpoint_task::faults::Fault;
+    use rdkafka::error::RDKafkaErrorCode;
 
     #[test]
     fn a_panic_on_the_tail_thread_fails_the_task() {
@@ -220,6 +221,72 @@ mod injected {
             task.poll(Duration::ZERO).expect("not busy").status,
             PollStatus::Failed
         );
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
+    /// A task that discovers its groups (refreshed every second) on two embedded clusters,
+    /// with `fault` armed before it starts.
+    fn discovering_task(fault: Option<Fault>) -> (EmbeddedClusters, CheckpointTask) {
+        let c = EmbeddedClusters::new().unwrap();
+        c.create_topic(Side::Source, SYNCS, 1).unwrap();
+        c.create_topic(Side::Target, CHECKPOINTS, 1).unwrap();
+        let (source, target) = (c.bootstrap(Side::Source), c.bootstrap(Side::Target));
+        let task = CheckpointTask::new(task_config(
+            &source,
+            &target,
+            &[("refresh.groups.interval.seconds", "1")],
+        ))
+        .unwrap();
+        if let Some(fault) = fault {
+            task.inject_fault(fault);
+        }
+        task.start().unwrap();
+        (c, task)
+    }
+
+    fn loaded(task: &CheckpointTask) {
+        wait_for(Duration::from_secs(20), "the stores loaded", || {
+            task.poll(Duration::from_millis(100)).unwrap();
+            task.stats().initialized.then_some(())
+        });
+    }
+
+    #[test]
+    fn a_denied_group_listing_at_a_periodic_refresh_fails_the_task() {
+        let (_clusters, task) = discovering_task(None);
+        loaded(&task);
+        task.inject_fault(Fault::GroupListingFails(
+            RDKafkaErrorCode::ClusterAuthorizationFailed,
+        ));
+        assert_eq!(
+            poll_until_settled(&task, Duration::from_secs(10)),
+            PollStatus::Failed
+        );
+        let fatal = task.fatal_error().expect("a fatal error");
+        assert!(fatal.contains("group discovery failed"), "{fatal}");
+        assert!(fatal.contains("listing groups on `source`"), "{fatal}");
+        assert!(fatal.contains("ClusterAuthorizationFailed"), "{fatal}");
+        assert_eq!(task.retry_reason(), None);
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
+    #[test]
+    fn failed_authentication_at_start_up_discovery_fails_the_task() {
+        let (_clusters, task) = discovering_task(Some(Fault::GroupListingFails(
+            RDKafkaErrorCode::Authentication,
+        )));
+        assert_eq!(
+            poll_until_settled(&task, Duration::from_secs(20)),
+            PollStatus::Failed
+        );
+        let fatal = task.fatal_error().expect("a fatal error");
+        assert!(
+            fatal.contains("discovering the consumer groups on `source`"),
+            "{fatal}"
+        );
+        assert!(fatal.contains("Authentication"), "{fatal}");
         let took = stop(&task);
         assert!(took < PROMPT, "stop took {took:?}");
     }

@@ -397,3 +397,56 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
     assert_no_leaks();
 }
+
+/// A group refresh that fails with an error retrying can fix (here injected: the broker
+/// unreachable for one refresh) warns, shows its reason in the retry reason until a refresh
+/// succeeds, and never fails the task. Real Kafka: the mock cluster cannot list groups at all.
+#[test]
+fn a_group_refresh_that_fails_transiently_is_retried_with_its_reason_visible_until_one_succeeds() {
+    use mm2_checkpoint::checkpoint_task::faults::Fault;
+    use rdkafka::error::RDKafkaErrorCode;
+
+    let b = support::shared().bootstrap();
+    let (s, t) = (support::unique("src"), support::unique("tgt"));
+    create_topic(&b, &format!("mm2-offset-syncs.{t}.internal"), 1);
+    create_topic_with_config(
+        &b,
+        &format!("{s}.checkpoints.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    let task = CheckpointTask::new(task_config(
+        &b,
+        &b,
+        &[
+            ("source.cluster.alias", &s),
+            ("target.cluster.alias", &t),
+            ("refresh.groups.interval.seconds", "1"),
+        ],
+    ))
+    .unwrap();
+    task.start().unwrap();
+    support::wait_for(Duration::from_secs(30), "the stores loaded", || {
+        task.poll(Duration::from_millis(100)).unwrap();
+        task.stats().initialized.then_some(())
+    });
+    assert_eq!(task.retry_reason(), None);
+    task.inject_fault(Fault::GroupListingFails(
+        RDKafkaErrorCode::BrokerTransportFailure,
+    ));
+    let reason = support::wait_for(Duration::from_secs(10), "a retry reason", || {
+        task.stats().retry_reason
+    });
+    assert!(reason.contains("group discovery failed"), "{reason}");
+    assert!(reason.contains("BrokerTransportFailure"), "{reason}");
+    assert_eq!(task.fatal_error(), None);
+    // The next refresh, a second later, lists the groups and clears it; the task kept running.
+    support::wait_for(Duration::from_secs(10), "the retry reason cleared", || {
+        let out = task.poll(Duration::from_millis(100)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        task.retry_reason().is_none().then_some(())
+    });
+    let began = Instant::now();
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
+}

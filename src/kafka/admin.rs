@@ -3,7 +3,6 @@
 //! Committed-offset fetches are batched: librdkafka takes one group per request, so up to
 //! `max_in_flight` requests are kept outstanding at once.
 
-use super::kafka_error;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
@@ -13,16 +12,31 @@ use super::client_log::ClientLog;
 use super::{client_config, WakeableClient};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
-use crate::kafka::failure::client_creation_error;
+use crate::kafka::failure::{self, client_creation_error};
 use crate::kafka::librdkafka::{
     self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
 use crate::kafka::stop_signal::StopSignal;
 use crate::TopicPartition;
 
-/// A group's committed offsets: partition → offset (`None` = no commit), or why none came back.
+/// A group's committed offsets: partition → offset (`None` = no commit), or why none came back
+/// (with librdkafka's code, for [`failure::classify`]).
 pub(crate) type GroupOffsetsResult =
-    Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, String>;
+    Result<BTreeMap<TopicPartition, Option<CommittedOffset>>, NativeError>;
+
+/// A request that failed as a whole, classified as every Kafka failure is (kafka/failure.rs):
+/// authentication, authorization and the like are fatal, the rest retriable.
+pub(crate) fn request_failed(context: String, e: &NativeError) -> Error {
+    failure::kafka_error(context, e.code, &e.message)
+}
+
+/// The error of a group-offsets answer the library cannot read (never a broker's verdict).
+fn unreadable(what: String) -> NativeError {
+    NativeError {
+        code: rdkafka::error::RDKafkaErrorCode::Fail,
+        message: what,
+    }
+}
 
 /// Longest wait for a CreateTopics answer.
 const TOPIC_CREATION_TIMEOUT: Duration = Duration::from_secs(10);
@@ -210,8 +224,8 @@ impl Admin {
             last_progress = Instant::now();
             results[index] = Some(match r.outcome {
                 AdminOutcome::GroupOffsets(gs) => committed_from(gs),
-                AdminOutcome::Failed(e) => Err(e.to_string()),
-                other => Err(format!("unexpected admin result {other:?}")),
+                AdminOutcome::Failed(e) => Err(e),
+                other => Err(unreadable(format!("unexpected admin result {other:?}"))),
             });
         }
         Ok(groups
@@ -220,7 +234,7 @@ impl Admin {
             .zip(
                 results
                     .into_iter()
-                    .map(|r| r.unwrap_or_else(|| Err("no result".into()))),
+                    .map(|r| r.unwrap_or_else(|| Err(unreadable("no result".into())))),
             )
             .collect())
     }
@@ -264,9 +278,9 @@ impl Admin {
                 }
                 Ok(out)
             }
-            AdminOutcome::Failed(e) => Err(kafka_error(
+            AdminOutcome::Failed(e) => Err(request_failed(
                 format!("altering offsets of group `{group}`"),
-                e,
+                &e,
             )),
             other => Err(Error::kafka("altering group offsets", format!("{other:?}"))),
         }
@@ -283,12 +297,18 @@ impl Admin {
             .call(|h| librdkafka::submit_describe_groups(h.client(), queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
-            AdminOutcome::Failed(e) => Err(kafka_error(
+            AdminOutcome::Failed(e) => Err(request_failed(
                 format!("describing groups on `{}`", self.cluster),
-                e,
+                &e,
             )),
             other => Err(Error::kafka("describing groups", format!("{other:?}"))),
         }
+    }
+
+    /// The error of a group listing that failed with `e` (also what an injected listing fault
+    /// returns, so the tests go through the same classification).
+    pub(crate) fn listing_failed(&self, e: &NativeError) -> Error {
+        request_failed(format!("listing groups on `{}`", self.cluster), e)
     }
 
     /// Lists every consumer group on the cluster.
@@ -299,11 +319,8 @@ impl Admin {
             .call(|h| librdkafka::submit_list_groups(h.client(), queue, tag, timeout));
         match self.wait_for(tag, "listing groups")? {
             AdminOutcome::GroupListing { groups, errors } => {
-                if groups.is_empty() && !errors.is_empty() {
-                    return Err(Error::kafka(
-                        format!("listing groups on `{}`", self.cluster),
-                        errors[0].to_string(),
-                    ));
+                if let (true, Some(e)) = (groups.is_empty(), errors.first()) {
+                    return Err(self.listing_failed(e));
                 }
                 for e in &errors {
                     log::warn!(
@@ -313,10 +330,7 @@ impl Admin {
                 }
                 Ok(groups)
             }
-            AdminOutcome::Failed(e) => Err(kafka_error(
-                format!("listing groups on `{}`", self.cluster),
-                e,
-            )),
+            AdminOutcome::Failed(e) => Err(self.listing_failed(&e)),
             other => Err(Error::kafka("listing groups", format!("{other:?}"))),
         }
     }
@@ -382,7 +396,7 @@ impl Admin {
             | C::InvalidPartitions
             | C::InvalidConfig
             | C::PolicyViolation => Err(Error::fatal(format!("creating topic `{topic}`"), e)),
-            _ => Err(kafka_error(format!("creating topic `{topic}`"), e)),
+            _ => Err(request_failed(format!("creating topic `{topic}`"), &e)),
         };
         match outcome {
             AdminOutcome::CreatedTopics(ts) => match ts.into_iter().next() {
@@ -398,10 +412,10 @@ impl Admin {
 
 fn committed_from(groups: Vec<GroupOffsets>) -> GroupOffsetsResult {
     let Some(g) = groups.into_iter().next() else {
-        return Err("empty result".into());
+        return Err(unreadable("empty result".into()));
     };
     if let Some(e) = g.error {
-        return Err(e.to_string());
+        return Err(e);
     }
     let mut out = BTreeMap::new();
     for p in g.partitions {

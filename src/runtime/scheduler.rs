@@ -4,7 +4,8 @@
 //! A job that panics or fails fatally is logged and recorded as the task's fatal error. A
 //! start-up that fails transiently (a cluster unavailable or slow) is retried with a growing
 //! backoff until it succeeds, fails fatally or the task stops; meanwhile its reason is the
-//! task's retry status.
+//! task's retry status. A repeating job that fails transiently runs again at its next time;
+//! until one of its runs succeeds, its reason is the jobs' retry status.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
@@ -80,10 +81,11 @@ impl Scheduler {
         signal: StopSignal,
         fatal: Arc<Mutex<Option<String>>>,
         retry: RetryStatus,
+        jobs_retry: RetryStatus,
         startup: StartupJob,
     ) -> Result<Self, Error> {
         let thread = LibraryThread::spawn(name.clone(), &signal.clone(), move || {
-            run(&name, &signal, &fatal, &retry, startup)
+            run(&name, &signal, &fatal, (&retry, &jobs_retry), startup)
         })
         .map_err(|e| Error::Thread(e.to_string()))?;
         Ok(Scheduler { thread })
@@ -189,7 +191,7 @@ fn run(
     name: &str,
     signal: &StopSignal,
     fatal: &Mutex<Option<String>>,
-    retry: &RetryStatus,
+    (retry, jobs_retry): (&RetryStatus, &RetryStatus),
     startup: StartupJob,
 ) -> Leftovers {
     let mut leftovers: Leftovers = Vec::new();
@@ -199,6 +201,8 @@ fn run(
     };
     let now = Instant::now();
     let mut due: Vec<Instant> = jobs.iter().map(|j| now + j.first_delay).collect();
+    // Per job, why its last run failed transiently; the first one failing is the status.
+    let mut failing: Vec<Option<String>> = vec![None; jobs.len()];
     while !signal.is_stopped() && !is_fatal(fatal) && !jobs.is_empty() {
         let (i, when) = due
             .iter()
@@ -212,7 +216,20 @@ fn run(
         }
         let job = &mut jobs[i];
         // A transient failure of a repeating job is retried at its next time.
-        let _ = run_guarded(name, job.name, signal, fatal, || (job.run)());
+        match run_guarded(name, job.name, signal, fatal, || (job.run)()) {
+            Ran::Done(()) => failing[i] = None,
+            Ran::Retry(reason) => {
+                failing[i] = Some(format!(
+                    "{} failed, retrying at its next run: {reason}",
+                    job.name
+                ))
+            }
+            Ran::End => {}
+        }
+        match failing.iter().flatten().next() {
+            Some(reason) => jobs_retry.set(reason.clone()),
+            None => jobs_retry.clear(),
+        }
         // Fixed rate: one interval after this run was due; a late run starts late, never twice.
         due[i] = (when + job.interval).max(Instant::now());
     }
@@ -238,6 +255,7 @@ mod tests {
             StopSignal::new(),
             Arc::clone(&f),
             RetryStatus::default(),
+            RetryStatus::default(),
             Box::new(|_| panic!("boom")),
         )
         .unwrap();
@@ -255,6 +273,7 @@ mod tests {
             "t".into(),
             signal.clone(),
             Arc::clone(&f),
+            RetryStatus::default(),
             RetryStatus::default(),
             Box::new(move |_| {
                 let r = Arc::clone(&r);
@@ -285,6 +304,7 @@ mod tests {
             "t".into(),
             signal.clone(),
             fatal(),
+            RetryStatus::default(),
             RetryStatus::default(),
             Box::new(|_| {
                 Ok(vec![RepeatingJob {
@@ -324,6 +344,7 @@ mod tests {
             signal.clone(),
             Arc::clone(&f),
             retry.clone(),
+            RetryStatus::default(),
             Box::new(move |_| {
                 if a.fetch_add(1, Ordering::SeqCst) == 0 {
                     return Err(JobError::Transient("cluster unreachable".into()));
@@ -356,6 +377,7 @@ mod tests {
             signal.clone(),
             fatal(),
             retry.clone(),
+            RetryStatus::default(),
             Box::new(move |_| {
                 // The third attempt stops the task: the backoff sleep after it must end at once.
                 if a.fetch_add(1, Ordering::SeqCst) == 2 {
@@ -368,5 +390,53 @@ mod tests {
         let _ = s.join();
         assert_eq!(attempts.load(Ordering::SeqCst), 3);
         assert!(retry.get().unwrap().contains("down"));
+    }
+
+    #[test]
+    fn a_repeating_jobs_transient_failure_is_the_jobs_retry_status_until_a_run_succeeds() {
+        let signal = StopSignal::new();
+        let jobs_retry = RetryStatus::default();
+        // What the status said as each run began.
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let (stopper, status, log) = (signal.clone(), jobs_retry.clone(), Arc::clone(&seen));
+        let s = Scheduler::start(
+            "t".into(),
+            signal.clone(),
+            fatal(),
+            RetryStatus::default(),
+            jobs_retry.clone(),
+            Box::new(move |_| {
+                let (stopper, status, log) = (stopper.clone(), status.clone(), Arc::clone(&log));
+                Ok(vec![RepeatingJob {
+                    name: "refresh",
+                    interval: Duration::from_millis(1),
+                    first_delay: Duration::ZERO,
+                    run: Box::new(move || {
+                        let mut log = lock(&log);
+                        log.push(status.get());
+                        match log.len() {
+                            1 => Err(JobError::Transient("cluster unreachable".into())),
+                            2 => Ok(()),
+                            _ => {
+                                stopper.stop();
+                                Ok(())
+                            }
+                        }
+                    }),
+                }])
+            }),
+        )
+        .unwrap();
+        let _ = s.join();
+        let seen = lock(&seen).clone();
+        assert_eq!(seen.len(), 3, "{seen:?}");
+        assert_eq!(seen[0], None);
+        let reason = seen[1].clone().unwrap_or_default();
+        assert!(
+            reason.starts_with("refresh failed, retrying at its next run:")
+                && reason.contains("cluster unreachable"),
+            "{reason}"
+        );
+        assert_eq!(seen[2], None, "not cleared by the successful run");
     }
 }

@@ -5,8 +5,10 @@ use std::collections::BTreeSet;
 
 use super::checkpoint_cycle::fetch_committed;
 use super::Shared;
+use crate::core::error::Error;
 use crate::core::filters::nothing_matched;
-use crate::kafka::admin::Admin;
+use crate::kafka::admin::{request_failed, Admin};
+use crate::kafka::librdkafka::NativeError;
 use crate::runtime::scheduler::JobError;
 
 /// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
@@ -14,8 +16,16 @@ use crate::runtime::scheduler::JobError;
 /// groups not yet adopted have their offsets fetched here; adopted groups are re-checked by every
 /// checkpoint cycle (which fetches their offsets anyway), so a steady group costs no extra
 /// request per refresh. Adopting or dropping a group needs no restart and no store reload.
+///
+/// Failures are classified as everywhere (kafka/failure.rs): one that retrying can fix (the
+/// cluster unreachable, slow, a coordinator moving) is transient, and the refresh runs again at
+/// its next time, the reason visible in the task's retry reason meanwhile; one it cannot fix
+/// (authentication, authorization, a setting) is fatal and ends the task.
 pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
-    let listed = admin.list_groups()?;
+    let listed = match injected_listing_error(shared) {
+        Some(injected) => Err(admin.listing_failed(&injected)),
+        None => admin.list_groups(),
+    }?;
     let c = &shared.config;
     let group_miss = nothing_matched(
         &c.group_filter,
@@ -59,10 +69,16 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
                 Ok(_) => log::debug!(
                     "group `{group}` has no committed offset on a replicated topic; not checkpointing it"
                 ),
-                Err(e) => log::warn!(
-                    "fetching committed offsets of group `{group}` on `{}`: {e}; will retry at the next refresh",
-                    shared.config.source_cluster_alias
-                ),
+                Err(e) => {
+                    let context = format!(
+                        "fetching committed offsets of group `{group}` on `{}`",
+                        shared.config.source_cluster_alias
+                    );
+                    match request_failed(context, &e) {
+                        fatal @ Error::Fatal { .. } => return Err(fatal.into()),
+                        retried => log::warn!("{retried}; will retry at the next refresh"),
+                    }
+                }
             }
         }
     }
@@ -110,4 +126,15 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     // Logged outside the groups lock: a log callback may read the task's stats.
     shared.note_filter_miss(&shared.topic_filter_missed, topic_miss);
     Ok(())
+}
+
+/// The listing error a test armed ([`super::faults::Fault::GroupListingFails`]), if any.
+#[cfg(feature = "internals")]
+fn injected_listing_error(shared: &Shared) -> Option<NativeError> {
+    shared.faults.group_listing_error()
+}
+
+#[cfg(not(feature = "internals"))]
+fn injected_listing_error(_: &Shared) -> Option<NativeError> {
+    None
 }

@@ -134,8 +134,10 @@ pub struct TaskStats {
     /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`]).
     pub max_offset_fetches_in_flight: u64,
     /// While start-up is waiting on a cluster, why (e.g. "target cluster `B` unreachable for
-    /// 30 s: …" or "start-up failed, retrying in 2.0 s: …"); `None` once loaded, and while
-    /// nothing is being retried. A failure that retrying cannot fix is a fatal error instead.
+    /// 30 s: …" or "start-up failed, retrying in 2.0 s: …"); once loaded, why a periodic job
+    /// (group discovery, group offset sync) failed at its last run, until a run succeeds
+    /// ("group discovery failed, retrying at its next run: …"); `None` while nothing is being
+    /// retried. A failure that retrying cannot fix is a fatal error instead.
     pub retry_reason: Option<String>,
 }
 
@@ -192,6 +194,9 @@ struct Shared {
     initialized: AtomicBool,
     fatal: Arc<Mutex<Option<String>>>,
     retry: RetryStatus,
+    /// Why a periodic job (group discovery, group offset sync) failed at its last run, until
+    /// it succeeds again.
+    jobs_retry: RetryStatus,
     counters: Counters,
     groups: RwLock<Vec<String>>,
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
@@ -277,6 +282,7 @@ impl CheckpointTask {
             initialized: AtomicBool::new(false),
             fatal: Arc::new(Mutex::new(None)),
             retry: RetryStatus::default(),
+            jobs_retry: RetryStatus::default(),
             counters: Counters::default(),
             groups: RwLock::new(groups),
             statuses: Mutex::new(BTreeMap::new()),
@@ -323,6 +329,7 @@ impl CheckpointTask {
             shared.signal.clone(),
             Arc::clone(&shared.fatal),
             shared.retry.clone(),
+            shared.jobs_retry.clone(),
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
         if let Err(e) = group_coordination::start(&self.shared) {
@@ -475,15 +482,20 @@ impl CheckpointTask {
         self.shared.signal.counts().snapshot()
     }
 
-    /// While start-up waits on a cluster, why (see [`TaskStats::retry_reason`]).
+    /// While start-up waits on a cluster, or a periodic job waits to retry, why (see
+    /// [`TaskStats::retry_reason`]).
     pub fn retry_reason(&self) -> Option<String> {
-        if self.shared.initialized.load(Ordering::SeqCst) || self.fatal_error().is_some() {
+        if self.fatal_error().is_some() {
             return None;
+        }
+        if self.shared.initialized.load(Ordering::SeqCst) {
+            return self.shared.jobs_retry.get();
         }
         self.shared.retry.get()
     }
 
-    /// Makes the task panic at `fault` (tests of the failure paths).
+    /// Arms `fault`: the task meets it the next time it gets there (tests of the failure
+    /// paths).
     #[cfg(feature = "internals")]
     pub fn inject_fault(&self, fault: faults::Fault) {
         self.shared.faults.arm(fault);

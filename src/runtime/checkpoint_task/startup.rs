@@ -115,13 +115,20 @@ pub(super) fn startup(
         };
         let first_delay = match discover_groups(shared, &mut source_admin) {
             Ok(()) => None,
-            Err(JobError::Stopped) => {
+            Err(ended @ (JobError::Stopped | JobError::Fatal(_))) => {
                 leftovers.push(Box::new(log));
                 leftovers.push(Box::new(target_admin));
                 leftovers.push(Box::new(source_admin));
-                return Err(JobError::Stopped);
+                return Err(match ended {
+                    JobError::Fatal(e) => JobError::Fatal(format!(
+                        "discovering the consumer groups on `{}`: {e}",
+                        c.source_cluster_alias
+                    )),
+                    other => other,
+                });
             }
-            Err(JobError::Transient(e) | JobError::Fatal(e)) => {
+            // Retried by the refresh job, which runs at once.
+            Err(JobError::Transient(e)) => {
                 log::warn!(
                     "discovering the consumer groups on `{}`: {e}; retrying in the background",
                     c.source_cluster_alias
