@@ -17,7 +17,9 @@
 #    linked with -fsanitize=address (leaks checked; ffi-tests/lsan.supp);
 # 7. stages an install with the pkg-config file and builds examples/checkpoint.c through it,
 #    shared and static, and runs it against embedded clusters;
-# 8. runs that example against two real Kafka brokers started by scripts/kafka-broker.sh.
+# 8. runs that example against two real Kafka brokers started by scripts/kafka-broker.sh;
+# 9. on those brokers, runs test_elastic: two tasks in the elastic mode (task.assignment=group)
+#    share the source's groups, and stopping one hands its groups to the other.
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
 # (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
@@ -213,6 +215,21 @@ grep -q "stop took" "$BUILD/checkpoint-kafka.out" || fail "example against real 
 scripts/kafka-broker.sh tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$target_bs" \
     --describe --topic source.checkpoints.internal 2>/dev/null | grep -q "cleanup.policy=compact" \
     || fail "example against real brokers: source.checkpoints.internal missing or not compacted"
+
+step "test_elastic: two tasks in the elastic mode share the groups (the same real brokers)"
+gcc "${CFLAGS[@]}" ffi-tests/test_elastic.c -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" \
+    -o "$BUILD/test_elastic" || fail "compiling test_elastic"
+# 24 groups over 16 coordination partitions: the chance that all land on one task's share is
+# negligible. Each gets a commit on `orders` (offset 0), which is what discovery adopts.
+ELASTIC_GROUPS=24
+group_args=()
+for i in $(seq 0 $((ELASTIC_GROUPS - 1))); do group_args+=(--group "elastic-$i"); done
+scripts/kafka-broker.sh tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$source_bs" \
+    --create --if-not-exists --topic orders --partitions 2 >/dev/null 2>&1 || fail "creating orders"
+scripts/kafka-broker.sh tool org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+    --bootstrap-server "$source_bs" --reset-offsets --to-earliest --execute --topic orders \
+    "${group_args[@]}" >/dev/null 2>&1 || fail "committing the elastic test's groups"
+"$BUILD/test_elastic" "$source_bs" "$target_bs" elastic- "$ELASTIC_GROUPS" || fail "test_elastic"
 stop_brokers
 BROKERS=()
 
