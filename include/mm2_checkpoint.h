@@ -1644,9 +1644,10 @@ enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *dest, siz
  * Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
  * cluster `B` unreachable for 30 s: …"), or, once loaded, why a periodic job failed at its
  * last run and waits for its next ("group discovery failed, retrying at its next run: …"),
- * into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the capacity of `dest` and receives the size the text needs; `dest`
- * NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
- * `MM_RESULT_NOT_FOUND` when nothing is being retried (loaded, failed, or not yet waiting);
+ * into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the capacity
+ * of `dest` and receives the size the text needs; `dest` NULL asks only for the size;
+ * `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_NOT_FOUND` when nothing is
+ * being retried (failed, not yet waiting, or loaded with every periodic job succeeding);
  * `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
  *
  * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
@@ -1655,9 +1656,7 @@ enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *dest, siz
  * `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
  * is NULL or valid for writing `*dest_size` bytes.
  */
-enum mm_result mm_task_retry_reason(const struct mm_task_t *task,
-                                    char *dest,
-                                    size_t *dest_size);
+enum mm_result mm_task_retry_reason(const struct mm_task_t *task, char *dest, size_t *dest_size);
 
 /**
  * Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`

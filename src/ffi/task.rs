@@ -273,9 +273,10 @@ pub unsafe extern "C" fn mm_task_fatal_error(
 /// Reads why start-up is waiting, while it retries an unreachable or slow cluster (e.g. "target
 /// cluster `B` unreachable for 30 s: …"), or, once loaded, why a periodic job failed at its
 /// last run and waits for its next ("group discovery failed, retrying at its next run: …"),
-/// into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the capacity of `dest` and receives the size the text needs; `dest`
-/// NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched.
-/// `MM_RESULT_NOT_FOUND` when nothing is being retried (loaded, failed, or not yet waiting);
+/// into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the capacity
+/// of `dest` and receives the size the text needs; `dest` NULL asks only for the size;
+/// `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_NOT_FOUND` when nothing is
+/// being retried (failed, not yet waiting, or loaded with every periodic job succeeding);
 /// `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
 ///
 /// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
