@@ -450,3 +450,60 @@ fn a_group_refresh_that_fails_transiently_is_retried_with_its_reason_visible_unt
     assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
 }
+
+/// One group whose offsets cannot be read (here injected: GROUP_AUTHORIZATION_FAILED, as its ACL
+/// would answer) is skipped, not fatal: the other groups are adopted and checkpointed, the task
+/// never fails, and the skipped group is adopted by a later refresh once its fetch succeeds (as
+/// Java's task logs such a group and goes on with the rest).
+#[test]
+fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
+    use mm2_checkpoint::checkpoint_task::faults::Fault;
+    use rdkafka::error::RDKafkaErrorCode;
+
+    let b = support::shared().bootstrap();
+    let (s, t) = (support::unique("src"), support::unique("tgt"));
+    let prefix = support::unique("denied");
+    let topic = support::unique("orders");
+    create_topic(&b, &topic, 1);
+    create_topic(&b, &format!("mm2-offset-syncs.{t}.internal"), 1);
+    let (first, second) = (format!("{prefix}-a"), format!("{prefix}-b"));
+    commit_group_offsets(&b, &first, &[(&topic, 0, 10, "")]);
+    commit_group_offsets(&b, &second, &[(&topic, 0, 10, "")]);
+    let task = CheckpointTask::new(task_config(
+        &b,
+        &b,
+        &[
+            ("source.cluster.alias", &s),
+            ("target.cluster.alias", &t),
+            ("groups", &format!("{prefix}-.*")),
+            ("refresh.groups.interval.seconds", "5"),
+        ],
+    ))
+    .unwrap();
+    // Armed before start: start-up's discovery meets it for the first group in name order.
+    task.inject_fault(Fault::GroupOffsetsFail(
+        RDKafkaErrorCode::GroupAuthorizationFailed,
+    ));
+    task.start().unwrap();
+    let adopted = support::wait_for(Duration::from_secs(30), "a group adopted", || {
+        let out = task.poll(Duration::from_millis(100)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        let groups = task.groups();
+        (!groups.is_empty()).then_some(groups)
+    });
+    assert_eq!(
+        adopted,
+        vec![second.clone()],
+        "the denied group was adopted"
+    );
+    assert_eq!(task.fatal_error(), None);
+    // The next refresh fetches the first group's offsets normally and adopts it.
+    support::wait_for(Duration::from_secs(20), "both groups adopted", || {
+        let out = task.poll(Duration::from_millis(100)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        (task.groups() == vec![first.clone(), second.clone()]).then_some(())
+    });
+    let began = Instant::now();
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
+}

@@ -20,6 +20,9 @@ pub enum Fault {
     /// The next listing of the source's consumer groups (start-up's discovery or a periodic
     /// refresh) fails with this error, as if the broker or librdkafka had answered so.
     GroupListingFails(RDKafkaErrorCode),
+    /// At the next discovery that fetches offsets, the first group fetched (in name order)
+    /// gets this error instead of its offsets, as a group whose ACL denies us would.
+    GroupOffsetsFail(RDKafkaErrorCode),
 }
 
 #[derive(Default)]
@@ -27,6 +30,7 @@ pub(super) struct Faults {
     tail: AtomicBool,
     poll: AtomicBool,
     group_listing: Mutex<Option<RDKafkaErrorCode>>,
+    group_offsets: Mutex<Option<RDKafkaErrorCode>>,
 }
 
 impl Faults {
@@ -34,13 +38,14 @@ impl Faults {
         match fault {
             Fault::TailPanics => Some(&self.tail),
             Fault::PollPanics => Some(&self.poll),
-            Fault::GroupListingFails(_) => None,
+            Fault::GroupListingFails(_) | Fault::GroupOffsetsFail(_) => None,
         }
     }
 
     pub(super) fn arm(&self, fault: Fault) {
         match fault {
             Fault::GroupListingFails(code) => *lock(&self.group_listing) = Some(code),
+            Fault::GroupOffsetsFail(code) => *lock(&self.group_offsets) = Some(code),
             other => {
                 if let Some(flag) = self.flag(other) {
                     flag.store(true, Ordering::SeqCst);
@@ -62,6 +67,14 @@ impl Faults {
     /// The error the next group listing fails with, once, if one is armed.
     pub(super) fn group_listing_error(&self) -> Option<NativeError> {
         lock(&self.group_listing).take().map(|code| NativeError {
+            code,
+            message: format!("injected fault: {code}"),
+        })
+    }
+
+    /// The error one group's offset fetch fails with, once, if one is armed.
+    pub(super) fn group_offsets_error(&self) -> Option<NativeError> {
+        lock(&self.group_offsets).take().map(|code| NativeError {
             code,
             message: format!("injected fault: {code}"),
         })

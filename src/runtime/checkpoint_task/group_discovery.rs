@@ -20,7 +20,8 @@ use crate::runtime::scheduler::JobError;
 /// Failures are classified as everywhere (kafka/failure.rs): one that retrying can fix (the
 /// cluster unreachable, slow, a coordinator moving) is transient, and the refresh runs again at
 /// its next time, the reason visible in the task's retry reason meanwhile; one it cannot fix
-/// (authentication, authorization, a setting) is fatal and ends the task.
+/// (authentication, authorization, a setting) is fatal and ends the task. A failure confined to
+/// one group's offsets (that group's ACL, say) only skips that group until a later refresh.
 pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
     let listed = match injected_listing_error(shared) {
         Some(injected) => Err(admin.listing_failed(&injected)),
@@ -53,7 +54,12 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     if !unknown.is_empty() {
         let fetched = fetch_committed(shared, admin, &unknown);
         shared.note_fetches_in_flight(admin);
-        for (group, result) in fetched? {
+        let mut fetched = fetched?;
+        if let (Some(injected), Some(first)) = (injected_offsets_error(shared), fetched.first_mut())
+        {
+            first.1 = Err(injected);
+        }
+        for (group, result) in fetched {
             if let Ok(offsets) = &result {
                 committed_topics.extend(
                     offsets
@@ -74,8 +80,13 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
                         "fetching committed offsets of group `{group}` on `{}`",
                         shared.config.source_cluster_alias
                     );
+                    // One group's failure, even a denied ACL on that group alone, skips that
+                    // group and leaves the others checkpointing, as Java's task does; the
+                    // whole-cluster failures (listing, authentication) ended the task above.
                     match request_failed(context, &e) {
-                        fatal @ Error::Fatal { .. } => return Err(fatal.into()),
+                        denied @ Error::Fatal { .. } => log::error!(
+                            "{denied}; this group is skipped and tried again at the next refresh"
+                        ),
                         retried => log::warn!("{retried}; will retry at the next refresh"),
                     }
                 }
@@ -136,5 +147,16 @@ fn injected_listing_error(shared: &Shared) -> Option<NativeError> {
 
 #[cfg(not(feature = "internals"))]
 fn injected_listing_error(_: &Shared) -> Option<NativeError> {
+    None
+}
+
+/// The error a test armed for one group's offsets ([`super::faults::Fault::GroupOffsetsFail`]).
+#[cfg(feature = "internals")]
+fn injected_offsets_error(shared: &Shared) -> Option<NativeError> {
+    shared.faults.group_offsets_error()
+}
+
+#[cfg(not(feature = "internals"))]
+fn injected_offsets_error(_: &Shared) -> Option<NativeError> {
     None
 }
