@@ -25,7 +25,7 @@ pub mod secure_kafka;
 pub mod wait;
 
 #[allow(unused_imports)]
-pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
+pub use broker::{shared, shared_pair, shared_target, unique, Broker, BrokerOptions};
 #[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
