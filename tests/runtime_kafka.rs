@@ -13,122 +13,32 @@ use std::time::{Duration, Instant};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::stop_signal::StopSignal;
-use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+use mm2_checkpoint::OffsetSync;
 
 use support::kafka::ActiveMember;
+use support::names::FlowNames;
 use support::runtime::{
     assert_no_leaks, clear_logs, install_logger, poll_until_emitted, produce_syncs,
     read_checkpoints, serial, sorted, task_config, warnings_mentioning, Latch, Latencies, Prng,
 };
-use support::{
-    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, produce,
-    produce_batched, shared_pair, unique, wait_until,
-};
+use support::{commit_group_offsets, committed_offsets, produce, produce_batched, wait_until};
 
 const EMIT_WAIT: Duration = Duration::from_secs(30);
 
-/// One test's own names on the binary's shared broker pair ([`shared`] is the source,
-/// [`shared_target`] the target, both started once): unique cluster aliases give unique
-/// internal topics, and the replicated topic and the groups carry unique names too, so the
-/// tests never see each other's records, commits or groups.
-struct Flow {
-    s: String,
-    t: String,
-    source_alias: String,
-    target_alias: String,
-    /// The replicated topic on the source (the seed's `orders`).
-    topic: String,
-    /// Its remote name on the target (`<source alias>.<topic>`).
-    remote: String,
-    syncs: String,
-    checkpoints: String,
-}
-
-impl Flow {
-    /// Fresh names on the shared pair; no topic created yet.
-    fn names() -> Flow {
-        let (source, target) = shared_pair();
-        let source_alias = unique("src");
-        let target_alias = unique("tgt");
-        let topic = unique("orders");
-        Flow {
-            s: source.bootstrap(),
-            t: target.bootstrap(),
-            remote: format!("{source_alias}.{topic}"),
-            syncs: format!("mm2-offset-syncs.{target_alias}.internal"),
-            checkpoints: format!("{source_alias}.checkpoints.internal"),
-            source_alias,
-            target_alias,
-            topic,
-        }
-    }
-
-    /// The replicated topic (`partitions` on both sides) and the offset-syncs topic created
-    /// compacted with one partition; the checkpoints topic too when `checkpoints_topic`.
-    fn new(partitions: i32, checkpoints_topic: bool) -> Flow {
-        let f = Flow::names();
-        create_topic(&f.s, &f.topic, partitions);
-        create_topic_with_config(&f.s, &f.syncs, 1, &[("cleanup.policy", "compact")]);
-        create_topic(&f.t, &f.remote, partitions);
-        if checkpoints_topic {
-            create_topic_with_config(&f.t, &f.checkpoints, 1, &[("cleanup.policy", "compact")]);
-        }
-        f
-    }
-
-    /// The seed's two-partition topic with both internal topics created explicitly.
-    fn standard() -> Flow {
-        Flow::new(2, true)
-    }
-
-    /// This flow's name for group `name`.
-    fn group(&self, name: &str) -> String {
-        format!("{}-{name}", self.source_alias)
-    }
-
-    fn sync(&self, p: i32, up: i64, down: i64) -> OffsetSync {
-        OffsetSync::new(TopicPartition::new(&self.topic, p), up, down)
-    }
-
-    fn cp(&self, group: &str, p: i32, up: i64, down: i64) -> Checkpoint {
-        Checkpoint::new(
-            &self.group(group),
-            TopicPartition::new(&self.remote, p),
-            up,
-            down,
-            "",
-        )
-    }
-
-    /// Commits `offsets` (partition, offset, metadata) of the replicated topic for `group`
-    /// on the source.
-    fn commit(&self, group: &str, offsets: &[(i32, i64, &str)]) {
-        let offsets: Vec<(&str, i32, i64, &str)> = offsets
-            .iter()
-            .map(|&(p, o, m)| (self.topic.as_str(), p, o, m))
-            .collect();
-        commit_group_offsets(&self.s, &self.group(group), &offsets);
-    }
-
-    /// [`task_config`] with this flow's aliases; `extra` adds or overrides properties.
-    fn config(
-        &self,
-        extra: &[(&str, &str)],
-    ) -> mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig {
-        let mut props = vec![
-            ("source.cluster.alias", self.source_alias.as_str()),
-            ("target.cluster.alias", self.target_alias.as_str()),
-        ];
-        props.extend_from_slice(extra);
-        task_config(&self.s, &self.t, &props)
-    }
+/// This test's names on the shared broker pair, with the seed's two-partition topic on both
+/// sides and, when `checkpoints_topic`, the checkpoints topic created explicitly.
+fn flow(partitions: i32, checkpoints_topic: bool) -> FlowNames {
+    let f = FlowNames::shared();
+    f.create_source_topics(partitions);
+    f.create_target_topics(partitions, checkpoints_topic);
+    f
 }
 
 #[test]
 fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
     let _g = serial();
     install_logger();
-    let f = Flow::standard();
+    let f = flow(2, true);
     produce_syncs(
         &f.s,
         &f.syncs,
@@ -174,7 +84,7 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_histo
     let _g = serial();
     install_logger();
     // No checkpoints topic on the target.
-    let f = Flow::new(1, false);
+    let f = flow(1, false);
     produce_syncs(
         &f.s,
         &f.syncs,
@@ -183,7 +93,7 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_histo
     );
     f.commit("g1", &[(0, 150, "")]);
     f.commit("g2", &[(0, 50, "")]);
-    let groups = format!("{},{}", f.group("g1"), f.group("g2"));
+    let groups = f.groups(&["g1", "g2"]);
     let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &groups)])).unwrap();
     task.start().unwrap();
     // The task created the topic, so nothing was emitted before and the whole history is kept:
@@ -221,7 +131,7 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_histo
 fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_ones() {
     let _g = serial();
     install_logger();
-    let f = Flow::standard();
+    let f = flow(2, true);
     let t = &f.t;
     produce_syncs(
         &f.s,
@@ -245,9 +155,7 @@ fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_
     commit_group_offsets(t, &f.group("g-ahead"), &[(&f.remote, 0, 95, "")]);
     let member = ActiveMember::join(t, &f.group("g-active"), &f.remote);
 
-    let assigned = ["g-absent", "g-behind", "g-ahead", "g-active"]
-        .map(|g| f.group(g))
-        .join(",");
+    let assigned = f.groups(&["g-absent", "g-behind", "g-ahead", "g-active"]);
     let task = CheckpointTask::new(f.config(&[
         ("task.assigned.groups", &assigned),
         ("sync.group.offsets.enabled", "true"),
@@ -414,7 +322,7 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
     const SEED: u64 = 0x2143_5000_0000_0001;
     let _g = serial();
     install_logger();
-    let f = Flow::standard();
+    let f = flow(2, true);
     let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
         .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
         .collect();
@@ -522,7 +430,7 @@ fn a_checkpoints_topic_the_broker_refuses_to_create_fails_the_task_naming_the_se
     let _g = serial();
     install_logger();
     // Names only, nothing created; source and target are the same one-broker cluster.
-    let f = Flow::names();
+    let f = FlowNames::shared();
     let b = &f.t;
     // MM2's default replication factor of 3 on a one-broker cluster: Kafka refuses the topic.
     // Java's connector fails here; before, this task went on and the producer auto-created an
