@@ -39,7 +39,7 @@ fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prom
     let _g = serial();
     install_logger();
     let source = format!("127.0.0.1:{}", closed_port());
-    let f = FlowNames::on(&source, &support::shared_target().bootstrap());
+    let f = FlowNames::on(&source, &support::shared_pair().1.bootstrap());
     f.create_target_topics(1, true);
     clear_logs();
     let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &f.group("g1"))])).unwrap();
@@ -111,7 +111,7 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
     install_logger();
     // Only the target is killed: it is this test's own broker; the source is the shared one.
     let mut target = Broker::start();
-    let f = FlowNames::on(&support::shared().bootstrap(), &target.bootstrap());
+    let f = FlowNames::on(&support::shared_pair().0.bootstrap(), &target.bootstrap());
     let (s, t) = (f.s.clone(), f.t.clone());
     f.create_source_topics(2);
     let target_topics = |t: &str| {
@@ -254,7 +254,7 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     install_logger();
     // Only the source is killed: it is this test's own broker; the target is the shared one.
     let mut source = Broker::start();
-    let f = FlowNames::on(&source.bootstrap(), &support::shared_target().bootstrap());
+    let f = FlowNames::on(&source.bootstrap(), &support::shared_pair().1.bootstrap());
     let syncs = |f: &FlowNames| {
         (0..SYNC_RECORDS)
             .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
