@@ -42,6 +42,11 @@ const EMIT: Duration = Duration::from_secs(1);
 /// the catch-up read on a loaded two-core machine.
 const SLACK: Duration = Duration::from_millis(500);
 const DRIVER_TICK: Duration = Duration::from_millis(250);
+/// The workers' coordination heartbeat: members learn of a rebalance from a heartbeat, so this
+/// paces every handover (well below the session timeout, as Kafka requires).
+const HEARTBEAT: Duration = Duration::from_millis(100);
+/// How long a worker's poll waits at most.
+const WORKER_POLL: Duration = Duration::from_millis(50);
 
 fn now_ms() -> i64 {
     SystemTime::now()
@@ -76,7 +81,8 @@ fn worker_process() {
     let mut before: Option<Vec<i32>> = None;
     let mut out = std::io::stdout();
     while !interrupted.load(Ordering::SeqCst) {
-        let polled = task.poll(Duration::from_millis(200)).expect("poll");
+        // Short: each poll is also when a change of ownership gets reported to the test.
+        let polled = task.poll(WORKER_POLL).expect("poll");
         let (owned, _) = task.coordination_partitions();
         if before.as_ref() != Some(&owned) {
             let list: Vec<String> = owned.iter().map(i32::to_string).collect();
@@ -488,9 +494,10 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
          refresh.groups.interval.seconds=1\n\
          checkpoints.topic.replication.factor=1\n\
          consumer.session.timeout.ms={}\n\
-         consumer.heartbeat.interval.ms=250\n",
+         consumer.heartbeat.interval.ms={}\n",
         EMIT.as_secs(),
-        SESSION.as_millis()
+        SESSION.as_millis(),
+        HEARTBEAT.as_millis()
     );
     std::fs::write(dir.join("worker.properties"), properties).unwrap();
 

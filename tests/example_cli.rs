@@ -195,10 +195,9 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
 fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_partitions_and_resumes(
 ) {
     use support::kafka::{partition_count, produce_numbered};
-    use support::{
-        create_topic, create_topic_with_config, read_all, shared, shared_target, unique,
-    };
-    let (s, t) = (shared().bootstrap(), shared_target().bootstrap());
+    use support::{create_topic, create_topic_with_config, read_all, shared_pair, unique};
+    let (s, t) = shared_pair();
+    let (s, t) = (s.bootstrap(), t.bootstrap());
     let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("orders"));
     create_topic(&s, &topic, 3);
     create_topic_with_config(

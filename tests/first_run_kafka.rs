@@ -15,8 +15,8 @@ use support::runtime::{
     warnings_mentioning,
 };
 use support::{
-    commit_group_offsets, create_topic, create_topic_with_config, shared, shared_target,
-    topic_config, unique, wait_until,
+    commit_group_offsets, create_topic, create_topic_with_config, shared_pair, topic_config,
+    unique, wait_until,
 };
 
 const EMIT_WAIT: Duration = Duration::from_secs(60);
@@ -26,7 +26,8 @@ fn on_a_fresh_target_the_created_checkpoints_topic_lets_every_group_behind_the_n
 ) {
     let _g = serial();
     install_logger();
-    let (s, t) = (shared().bootstrap(), shared_target().bootstrap());
+    let (s, t) = shared_pair();
+    let (s, t) = (s.bootstrap(), t.bootstrap());
     // Unique aliases name unique internal topics on the shared brokers.
     let (source, target) = (unique("src"), unique("tgt"));
     let topic = unique("orders");
@@ -96,7 +97,8 @@ fn on_a_fresh_target_the_created_checkpoints_topic_lets_every_group_behind_the_n
 fn group_and_topic_filters_that_match_nothing_on_the_source_are_warned_about_with_what_they_saw() {
     let _g = serial();
     install_logger();
-    let (s, t) = (shared().bootstrap(), shared_target().bootstrap());
+    let (s, t) = shared_pair();
+    let (s, t) = (s.bootstrap(), t.bootstrap());
     let topic = unique("payments");
     create_topic(&s, &topic, 1);
     let group = unique("billing");

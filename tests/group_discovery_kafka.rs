@@ -19,8 +19,6 @@ use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 use support::kafka::{client_config, ActiveMember};
 use support::*;
 
-const SYNCS: &str = "mm2-offset-syncs.target.internal";
-const CHECKPOINTS: &str = "source.checkpoints.internal";
 const WAIT: Duration = Duration::from_secs(60);
 
 /// Tests here assert process-wide counters, so they run one at a time.
@@ -29,32 +27,51 @@ fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A source and a target broker with `orders` (2 partitions) and offset syncs for both of its
-/// partitions, upstream 0 → 0 and 50 → 50: a commit below 50 translates to 1, one at or past 50
-/// to 50 or 51. Also `audit.replica`, a topic the default topic filter excludes.
+/// One test's flow on the binary's shared source and target brokers: its topic `orders-<alias>`
+/// (2 partitions) with offset syncs for both of its partitions, upstream 0 → 0 and 50 → 50: a
+/// commit below 50 translates to 1, one at or past 50 to 50 or 51. Also `audit-<alias>.replica`,
+/// a topic the default topic filter excludes. The cluster alias names the internal topics, and
+/// the task's group filter `groups` takes in only this test's groups, so that the tests sharing
+/// the brokers never see each other's groups.
 struct Clusters {
-    source: Broker,
-    target: Broker,
+    source: String,
+    target: String,
+    alias: String,
+    groups: String,
+    topic: String,
+    audit: String,
+    remote: String,
+    checkpoints: String,
 }
 
 impl Clusters {
-    fn start() -> Clusters {
-        let (source, target) = Broker::start_pair();
-        let clusters = Clusters { source, target };
-        let src = clusters.source.bootstrap();
-        create_topic(&src, "orders", 2);
-        create_topic(&src, "audit.replica", 1);
-        create_topic_with_config(&src, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    fn start(alias: &str, groups: &str) -> Clusters {
+        let (source, target) = shared_pair();
+        let clusters = Clusters {
+            source: source.bootstrap(),
+            target: target.bootstrap(),
+            alias: alias.to_owned(),
+            groups: groups.to_owned(),
+            topic: format!("orders-{alias}"),
+            audit: format!("audit-{alias}.replica"),
+            remote: format!("{alias}.orders-{alias}"),
+            checkpoints: format!("{alias}.checkpoints.internal"),
+        };
+        let src = &clusters.source;
+        let syncs_topic = format!("mm2-offset-syncs.{alias}.internal");
+        create_topic(src, &clusters.topic, 2);
+        create_topic(src, &clusters.audit, 1);
+        create_topic_with_config(src, &syncs_topic, 1, &[("cleanup.policy", "compact")]);
         create_topic_with_config(
-            &clusters.target.bootstrap(),
-            CHECKPOINTS,
+            &clusters.target,
+            &clusters.checkpoints,
             1,
             &[("cleanup.policy", "compact")],
         );
         let syncs: Vec<(Vec<u8>, Vec<u8>)> = [(0, 0), (1, 0), (0, 50), (1, 50)]
             .into_iter()
             .map(|(p, o)| {
-                let s = OffsetSync::new(TopicPartition::new("orders", p), o, o);
+                let s = OffsetSync::new(TopicPartition::new(&clusters.topic, p), o, o);
                 (s.encode_key().unwrap(), s.encode_value())
             })
             .collect();
@@ -62,21 +79,17 @@ impl Clusters {
             .iter()
             .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
             .collect();
-        produce_many(&src, SYNCS, 0, &records);
+        produce_many(src, &syncs_topic, 0, &records);
         clusters
     }
 
     fn commit(&self, group: &str, topic: &str, partition: i32, offset: i64) {
-        commit_group_offsets(
-            &self.source.bootstrap(),
-            group,
-            &[(topic, partition, offset, "")],
-        );
+        commit_group_offsets(&self.source, group, &[(topic, partition, offset, "")]);
     }
 
     fn delete_groups(&self, groups: &[&str]) {
         let admin: AdminClient<DefaultClientContext> =
-            client_config(&self.source.bootstrap()).create().unwrap();
+            client_config(&self.source).create().unwrap();
         let options = AdminOptions::new().operation_timeout(Some(Duration::from_secs(10)));
         let answer = block_on(
             admin.delete_groups(groups, &options),
@@ -90,13 +103,12 @@ impl Clusters {
     }
 
     fn task(&self, extra: &[(&str, &str)]) -> CheckpointTask {
-        let source = self.source.bootstrap();
-        let target = self.target.bootstrap();
         let mut props = vec![
-            ("source.cluster.alias", "source"),
-            ("target.cluster.alias", "target"),
-            ("source.cluster.bootstrap.servers", source.as_str()),
-            ("target.cluster.bootstrap.servers", target.as_str()),
+            ("source.cluster.alias", self.alias.as_str()),
+            ("target.cluster.alias", self.alias.as_str()),
+            ("source.cluster.bootstrap.servers", self.source.as_str()),
+            ("target.cluster.bootstrap.servers", self.target.as_str()),
+            ("groups", self.groups.as_str()),
             ("emit.checkpoints.interval.seconds", "1"),
             ("refresh.groups.interval.seconds", "1"),
             ("checkpoints.topic.replication.factor", "1"),
@@ -158,13 +170,15 @@ fn assert_no_leaks() {
 #[test]
 fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores() {
     let _g = serial();
-    let c = Clusters::start();
-    c.commit("g1", "orders", 0, 10);
-    c.commit("g2", "orders", 1, 20);
+    // The group filter names this test's groups (console-consumer-1 too: the default exclude
+    // list, not the include list, is what must keep it out).
+    let c = Clusters::start("disc", "g[0-9]+, audit, members-only, console-consumer-1");
+    c.commit("g1", &c.topic, 0, 10);
+    c.commit("g2", &c.topic, 1, 20);
     // Commits only on a topic the topic filter excludes: MM2 does not checkpoint it.
-    c.commit("audit", "audit.replica", 0, 5);
+    c.commit("audit", &c.audit, 0, 5);
     // Excluded by the default group filter.
-    c.commit("console-consumer-1", "orders", 0, 3);
+    c.commit("console-consumer-1", &c.topic, 0, 3);
 
     let task = c.task(&[]);
     wait_until(WAIT, "g1 and g2 adopted", || {
@@ -179,15 +193,15 @@ fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores(
 
     // A group with a live member but no commit yet: Kafka's ListGroups shows it (tansu did
     // not), and the task lists it but does not adopt it, since nothing can be translated.
-    let member = ActiveMember::join(&c.source.bootstrap(), "members-only", "orders");
-    let state = group_state(&c.source.bootstrap(), "members-only");
+    let member = ActiveMember::join(&c.source, "members-only", &c.topic);
+    let state = group_state(&c.source, "members-only");
     assert!(
         matches!(state.as_deref(), Some("Stable" | "CompletingRebalance")),
         "ListGroups/DescribeGroups on Kafka: {state:?}"
     );
 
     // A new group appears: adopted and checkpointed by the running task.
-    c.commit("g3", "orders", 0, 7);
+    c.commit("g3", &c.topic, 0, 7);
     wait_until(WAIT, "g3 adopted", || {
         task.groups() == sorted(&["g1", "g2", "g3"])
     });
@@ -196,10 +210,10 @@ fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores(
     drop(member);
     // A commit from outside the group's generation is accepted only once the group is Empty.
     wait_until(WAIT, "members-only is Empty after its member left", || {
-        group_state(&c.source.bootstrap(), "members-only").as_deref() == Some("Empty")
+        group_state(&c.source, "members-only").as_deref() == Some("Empty")
     });
     // Once it commits, it is adopted.
-    c.commit("members-only", "orders", 1, 9);
+    c.commit("members-only", &c.topic, 1, 9);
     wait_until(WAIT, "members-only adopted once it committed", || {
         task.groups() == sorted(&["g1", "g2", "g3", "members-only"])
     });
@@ -209,14 +223,14 @@ fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores(
     });
     assert!(cps.contains(&Checkpoint::new(
         "g3",
-        TopicPartition::new("source.orders", 0),
+        TopicPartition::new(&c.remote, 0),
         7,
         1,
         ""
     )));
 
     // The excluded-topic group commits on a replicated topic: now it qualifies.
-    c.commit("audit", "orders", 1, 4);
+    c.commit("audit", &c.topic, 1, 4);
     wait_until(WAIT, "audit adopted", || {
         task.groups() == sorted(&["audit", "g1", "g2", "g3"])
     });
@@ -231,7 +245,7 @@ fn discovery_adopts_and_drops_groups_while_running_without_reloading_the_stores(
         .iter()
         .all(|s| s.group != "g1" && s.group != "audit"));
     // Keep cycling: the dropped groups get no more checkpoints, the others still work.
-    c.commit("g2", "orders", 1, 60);
+    c.commit("g2", &c.topic, 1, 60);
     let cps = poll_until(&task, "g2's new offset checkpointed", |cps| {
         cps.iter().any(|c| c.consumer_group_id == "g2")
     });
@@ -306,11 +320,11 @@ fn wait_for_split(tasks: &[CheckpointTask], live: &BTreeSet<String>, what: &str)
 #[test]
 fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() {
     let _g = serial();
-    let c = Clusters::start();
+    let c = Clusters::start("split", "orders-app-.*, late-app-.*");
     let mut live: BTreeSet<String> = BTreeSet::new();
     for i in 0..12 {
         let g = format!("orders-app-{i}");
-        c.commit(&g, "orders", i % 2, 10 + i64::from(i));
+        c.commit(&g, &c.topic, i % 2, 10 + i64::from(i));
         live.insert(g);
     }
     let tasks: Vec<CheckpointTask> = (0..3)
@@ -342,11 +356,11 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     }
     for i in 0..5 {
         let g = format!("late-app-{i}");
-        c.commit(&g, "orders", i % 2, 40 + i64::from(i));
+        c.commit(&g, &c.topic, i % 2, 40 + i64::from(i));
         live.insert(g);
     }
-    c.commit("orders-app-1", "orders", 1, 50);
-    c.commit("orders-app-8", "orders", 0, 51);
+    c.commit("orders-app-1", &c.topic, 1, 50);
+    c.commit("orders-app-8", &c.topic, 0, 51);
     wait_for_split(&tasks, &live, "every task follows the churn");
     let mut after = vec![Vec::new(); 3];
     let expected_new: BTreeSet<String> = live
@@ -365,7 +379,7 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
     }
 
     // The topic agrees: no checkpoint was written twice (two owners would each write one).
-    let written: Vec<Checkpoint> = read_all(&c.target.bootstrap(), CHECKPOINTS, 0)
+    let written: Vec<Checkpoint> = read_all(&c.target, &c.checkpoints, 0)
         .into_iter()
         .map(|(k, v)| Checkpoint::decode(k.as_deref(), v.as_deref()).unwrap())
         .collect();
@@ -390,17 +404,17 @@ fn three_processes_checkpoint_every_group_exactly_once_before_and_after_churn() 
 #[test]
 fn a_cycle_over_500_groups_keeps_at_most_the_bounded_number_of_offset_fetches_in_flight() {
     let _g = serial();
-    let c = Clusters::start();
+    let c = Clusters::start("bulk", "bulk-.*");
     const GROUPS: usize = 500;
     let began = Instant::now();
-    let src = c.source.bootstrap();
+    let src = c.source.clone();
     std::thread::scope(|s| {
         for part in 0..4 {
-            let src = src.as_str();
+            let (src, topic) = (src.as_str(), c.topic.as_str());
             s.spawn(move || {
                 for i in (part..GROUPS).step_by(4) {
                     let g = format!("bulk-{i:03}");
-                    commit_group_offsets(src, &g, &[("orders", (i % 2) as i32, 100, "")]);
+                    commit_group_offsets(src, &g, &[(topic, (i % 2) as i32, 100, "")]);
                 }
             });
         }

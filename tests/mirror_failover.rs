@@ -36,8 +36,6 @@ use mirror::{Mirror, MirrorSettings};
 use support::kafka::client_config;
 use support::*;
 
-const SYNCS: &str = "mm2-offset-syncs.target.internal";
-const CHECKPOINTS: &str = "source.checkpoints.internal";
 const WAIT: Duration = Duration::from_secs(60);
 
 /// Records per source partition, and records already in each target partition before
@@ -61,7 +59,59 @@ fn serial() -> MutexGuard<'static, ()> {
 /// Two clusters, whichever kind.
 enum Pair {
     Mock(EmbeddedClusters),
-    Kafka { source: Broker, target: Broker },
+    Kafka {
+        source: &'static Broker,
+        target: &'static Broker,
+    },
+}
+
+/// The names of one failover run: the cluster aliases (which name the internal topics), the
+/// replicated topic and a prefix for the groups. Runs on the shared brokers each have their own.
+struct Names {
+    source_alias: String,
+    target_alias: String,
+    topic: String,
+    group_prefix: String,
+}
+
+impl Names {
+    /// MM2's example names: `source`, `target`, `orders`, unprefixed groups.
+    fn plain() -> Names {
+        Names {
+            source_alias: "source".into(),
+            target_alias: "target".into(),
+            topic: "orders".into(),
+            group_prefix: String::new(),
+        }
+    }
+
+    /// Names of their own for the run with `lag`, on brokers that other runs share.
+    fn for_lag(lag: i64) -> Names {
+        Names {
+            source_alias: format!("source{lag}"),
+            target_alias: format!("target{lag}"),
+            topic: format!("orders{lag}"),
+            group_prefix: format!("lag{lag}-"),
+        }
+    }
+
+    fn syncs(&self) -> String {
+        format!("mm2-offset-syncs.{}.internal", self.target_alias)
+    }
+
+    fn checkpoints(&self) -> String {
+        format!("{}.checkpoints.internal", self.source_alias)
+    }
+
+    /// The replicated topic's name on the target.
+    fn remote(&self) -> String {
+        format!("{}.{}", self.source_alias, self.topic)
+    }
+
+    /// This run's name for the group `group` of [`GROUPS`].
+    fn group(&self, group: &str) -> String {
+        format!("{}{group}", self.group_prefix)
+    }
 }
 
 impl Pair {
@@ -93,7 +143,7 @@ fn value(partition: usize, i: usize) -> String {
 
 /// Consumes the first `committed[p]` records of each partition as `group` and commits that
 /// position, as an application would before the source cluster fails.
-fn consume_part_and_commit(source: &str, group: &str, committed: [i64; 2]) {
+fn consume_part_and_commit(source: &str, topic: &str, group: &str, committed: [i64; 2]) {
     let consumer: BaseConsumer = client_config(source)
         .set("group.id", group)
         .set("enable.auto.commit", "false")
@@ -103,7 +153,7 @@ fn consume_part_and_commit(source: &str, group: &str, committed: [i64; 2]) {
     let mut assignment = TopicPartitionList::new();
     for p in 0..2 {
         assignment
-            .add_partition_offset("orders", p, Offset::Beginning)
+            .add_partition_offset(topic, p, Offset::Beginning)
             .unwrap();
     }
     consumer.assign(&assignment).unwrap();
@@ -123,21 +173,23 @@ fn consume_part_and_commit(source: &str, group: &str, committed: [i64; 2]) {
     let mut commit = TopicPartitionList::new();
     for (p, offset) in committed.iter().enumerate() {
         commit
-            .add_partition_offset("orders", p as i32, Offset::Offset(*offset))
+            .add_partition_offset(topic, p as i32, Offset::Offset(*offset))
             .unwrap();
     }
     consumer.commit(&commit, CommitMode::Sync).unwrap();
 }
 
 /// Runs a checkpoint task until it has written every group's checkpoint for both partitions.
-fn checkpoint_group(pair: &Pair) -> Vec<Checkpoint> {
+fn checkpoint_group(pair: &Pair, names: &Names) -> Vec<Checkpoint> {
     let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
+    let groups: Vec<String> = GROUPS.iter().map(|(g, _)| names.group(g)).collect();
+    let groups = groups.join(",");
     let props = [
-        ("source.cluster.alias", "source"),
-        ("target.cluster.alias", "target"),
+        ("source.cluster.alias", names.source_alias.as_str()),
+        ("target.cluster.alias", names.target_alias.as_str()),
         ("source.cluster.bootstrap.servers", source.as_str()),
         ("target.cluster.bootstrap.servers", target.as_str()),
-        ("task.assigned.groups", "caught-up,live,billing"),
+        ("task.assigned.groups", groups.as_str()),
         ("emit.checkpoints.interval.seconds", "1"),
         ("checkpoints.topic.replication.factor", "1"),
     ];
@@ -176,30 +228,31 @@ struct PartitionOutcome {
 }
 
 /// The whole pipeline; returns per group and partition what the failed-over consumer saw.
-fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
+fn failover(pair: &Pair, names: &Names, lag: i64) -> Vec<PartitionOutcome> {
     let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
-    pair.create_topic(Side::Source, "orders", 2);
-    pair.create_topic(Side::Source, SYNCS, 1);
-    pair.create_topic(Side::Target, "source.orders", 2);
-    pair.create_topic(Side::Target, CHECKPOINTS, 1);
+    let (topic, remote) = (names.topic.as_str(), names.remote());
+    pair.create_topic(Side::Source, topic, 2);
+    pair.create_topic(Side::Source, &names.syncs(), 1);
+    pair.create_topic(Side::Target, &remote, 2);
+    pair.create_topic(Side::Target, &names.checkpoints(), 1);
     for p in 0..2 {
         let filler: Vec<String> = (0..TARGET_FILLER[p])
             .map(|i| format!("filler-{i}"))
             .collect();
         let records: Vec<Record<'_>> = filler.iter().map(|v| (None, Some(v.as_bytes()))).collect();
-        produce_many(&target, "source.orders", p as i32, &records);
+        produce_many(&target, &remote, p as i32, &records);
         let values: Vec<String> = (0..SOURCE_RECORDS[p]).map(|i| value(p, i)).collect();
         let records: Vec<Record<'_>> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
-        produce_many(&source, "orders", p as i32, &records);
+        produce_many(&source, topic, p as i32, &records);
     }
 
     // 1. Mirror, writing offset syncs.
     let settings = MirrorSettings {
         source_bootstrap: source.clone(),
         target_bootstrap: target.clone(),
-        source_alias: "source".into(),
-        target_alias: "target".into(),
-        topic: "orders".into(),
+        source_alias: names.source_alias.clone(),
+        target_alias: names.target_alias.clone(),
+        topic: topic.into(),
         writer: OffsetSyncWriterConfig {
             offset_lag_max: lag,
             ..OffsetSyncWriterConfig::default()
@@ -217,7 +270,7 @@ fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
     // The syncs reached the topic in report order: per partition, upstream offsets only grow
     // (this mirror never rewinds), and every downstream offset is past the filler.
     let mut last: BTreeMap<i32, i64> = BTreeMap::new();
-    let syncs = read_all(&source, SYNCS, 0);
+    let syncs = read_all(&source, &names.syncs(), 0);
     assert_eq!(syncs.len() as u64, stats.writer.syncs_delivered);
     for (k, v) in &syncs {
         let s = OffsetSync::decode(k.as_deref(), v.as_deref()).unwrap();
@@ -236,19 +289,19 @@ fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
 
     // 2. The applications consume part of the topic on the source and commit.
     for (group, committed) in GROUPS {
-        consume_part_and_commit(&source, group, committed);
+        consume_part_and_commit(&source, topic, &names.group(group), committed);
     }
 
     // 3. The checkpoint task translates the commit and writes the checkpoint.
-    let emitted = checkpoint_group(pair);
+    let emitted = checkpoint_group(pair, names);
 
     // 4. Failover: translate on the target, then read from the translated position.
     let target_settings = BTreeMap::from([("bootstrap.servers".to_string(), target.clone())]);
     let translated = translate_offsets(
         &target_settings,
-        "source",
+        &names.source_alias,
         &ReplicationPolicy::default(),
-        &GroupSelector::list(GROUPS.map(|(g, _)| g)),
+        &GroupSelector::list(GROUPS.map(|(g, _)| names.group(g))),
         Duration::from_secs(30),
     )
     .unwrap();
@@ -263,7 +316,7 @@ fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
 
     let on_target: Vec<Vec<(i64, String)>> = (0..2)
         .map(|p| {
-            read_records(&target, "source.orders", p)
+            read_records(&target, &remote, p)
                 .into_iter()
                 .map(|r| {
                     (
@@ -276,10 +329,10 @@ fn failover(pair: &Pair, lag: i64) -> Vec<PartitionOutcome> {
         .collect();
     let mut outcomes = Vec::new();
     for (group, committed) in GROUPS {
-        let offsets = translated.group(group).unwrap();
+        let offsets = translated.group(&names.group(group)).unwrap();
         assert_eq!(offsets.len(), 2, "{group}: {offsets:?}");
         for p in 0..2 {
-            let from = offsets[&TopicPartition::new("source.orders", p as i32)].offset;
+            let from = offsets[&TopicPartition::new(remote.as_str(), p as i32)].offset;
             let read: Vec<&String> = on_target[p]
                 .iter()
                 .filter(|(offset, _)| *offset >= from)
@@ -337,7 +390,7 @@ fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing(
     let _g = serial();
     for lag in [100, 10, 0] {
         let pair = Pair::Mock(EmbeddedClusters::new().unwrap());
-        check(&failover(&pair, lag), lag, "mock");
+        check(&failover(&pair, &Names::plain(), lag), lag, "mock");
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }
@@ -345,10 +398,11 @@ fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing(
 #[test]
 fn failover_on_kafka_misses_nothing_and_rereads_within_the_sync_spacing() {
     let _g = serial();
+    // One broker pair for both runs, each with its own names.
+    let (source, target) = shared_pair();
+    let pair = Pair::Kafka { source, target };
     for lag in [100, 10] {
-        let (source, target) = Broker::start_pair();
-        let pair = Pair::Kafka { source, target };
-        check(&failover(&pair, lag), lag, "kafka");
+        check(&failover(&pair, &Names::for_lag(lag), lag), lag, "kafka");
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }

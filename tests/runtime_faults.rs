@@ -14,28 +14,19 @@ use mm2_checkpoint::checkpoint_task::{
     CheckpointTask, PollOutcome, PollStatus, StartupHooks, StopOutcome,
 };
 use mm2_checkpoint::stop_signal::StopSignal;
-use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+use mm2_checkpoint::{Checkpoint, OffsetSync};
 
 use support::kafka::delete_topic;
+use support::names::FlowNames;
 use support::runtime::{
     assert_no_leaks, captured_logs, clear_logs, install_logger, poll_until_emitted, produce_syncs,
-    read_checkpoints, serial, sorted, task_config, Latch, Monotonicity,
+    read_checkpoints, serial, sorted, Latch, Monotonicity,
 };
-use support::{commit_group_offsets, create_topic, create_topic_with_config, ensure_topic};
+use support::{create_topic_with_config, ensure_topic};
 use support::{wait_until, Broker};
 
-const SYNCS: &str = "mm2-offset-syncs.target.internal";
-const CHECKPOINTS: &str = "source.checkpoints.internal";
 /// Hang detector for anything that should be prompt.
 const PROMPT: Duration = Duration::from_secs(2);
-
-fn sync(p: i32, up: i64, down: i64) -> OffsetSync {
-    OffsetSync::new(TopicPartition::new("orders", p), up, down)
-}
-
-fn cp(group: &str, p: i32, up: i64, down: i64) -> Checkpoint {
-    Checkpoint::new(group, TopicPartition::new("source.orders", p), up, down, "")
-}
 
 /// A loopback port with nothing listening on it.
 fn closed_port() -> u16 {
@@ -47,12 +38,11 @@ fn closed_port() -> u16 {
 fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prompt() {
     let _g = serial();
     install_logger();
-    let t = support::shared().bootstrap();
-    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
     let source = format!("127.0.0.1:{}", closed_port());
+    let f = FlowNames::on(&source, &support::shared_pair().1.bootstrap());
+    f.create_target_topics(1, true);
     clear_logs();
-    let task =
-        CheckpointTask::new(task_config(&source, &t, &[("task.assigned.groups", "g1")])).unwrap();
+    let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &f.group("g1"))])).unwrap();
 
     let began = Instant::now();
     task.start().unwrap();
@@ -85,7 +75,7 @@ fn absent_source_broker_start_returns_at_once_poll_is_not_ready_and_stop_is_prom
         .collect();
     eprintln!("absent source: {} warnings from the library", ours.len());
     assert!(
-        ours.iter().any(|l| l.message.contains(SYNCS)),
+        ours.iter().any(|l| l.message.contains(&f.syncs)),
         "the unreachable source was not reported: {ours:?}"
     );
     assert!(ours.len() <= 5, "warning flood: {ours:#?}");
@@ -119,30 +109,31 @@ fn emitted(outcomes: &Outcomes) -> Vec<Checkpoint> {
 fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goes_backwards() {
     let _g = serial();
     install_logger();
-    let (source, mut target) = Broker::start_pair();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    create_topic(&s, "orders", 2);
-    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
+    // Only the target is killed: it is this test's own broker; the source is the shared one.
+    let mut target = Broker::start();
+    let f = FlowNames::on(&support::shared_pair().0.bootstrap(), &target.bootstrap());
+    let (s, t) = (f.s.clone(), f.t.clone());
+    f.create_source_topics(2);
     let target_topics = |t: &str| {
-        ensure_topic(t, "source.orders", 2);
-        ensure_topic(t, CHECKPOINTS, 1);
+        ensure_topic(t, &f.remote, 2);
+        ensure_topic(t, &f.checkpoints, 1);
     };
     target_topics(&t);
     produce_syncs(
         &s,
-        SYNCS,
+        &f.syncs,
         &[
-            sync(0, 0, 0),
-            sync(0, 100, 100),
-            sync(1, 0, 0),
-            sync(1, 100, 100),
+            f.sync(0, 0, 0),
+            f.sync(0, 100, 100),
+            f.sync(1, 0, 0),
+            f.sync(1, 100, 100),
         ],
         false,
     );
-    commit_group_offsets(&s, "g1", &[("orders", 0, 100, ""), ("orders", 1, 100, "")]);
-    commit_group_offsets(&s, "g2", &[("orders", 0, 100, "")]);
-    let task =
-        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1,g2")])).unwrap();
+    f.commit("g1", &[(0, 100, ""), (1, 100, "")]);
+    f.commit("g2", &[(0, 100, "")]);
+    let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &f.groups(&["g1", "g2"]))]))
+        .unwrap();
     task.start().unwrap();
 
     let outcomes: Outcomes = Arc::default();
@@ -167,8 +158,8 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
 
         target.kill();
         let killed = Instant::now();
-        produce_syncs(&s, SYNCS, &[sync(0, 200, 200)], false);
-        commit_group_offsets(&s, "g1", &[("orders", 0, 200, ""), ("orders", 1, 100, "")]);
+        produce_syncs(&s, &f.syncs, &[f.sync(0, 200, 200)], false);
+        f.commit("g1", &[(0, 200, ""), (1, 100, "")]);
         wait_until(
             Duration::from_secs(60),
             "the tail applies the new sync",
@@ -180,7 +171,10 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
             "a cycle runs while the target is down",
             || task.stats().cycles > cycles,
         );
-        assert!(!has(&cp("g1", 0, 200, 200)), "delivered to a dead broker?");
+        assert!(
+            !has(&f.cp("g1", 0, 200, 200)),
+            "delivered to a dead broker?"
+        );
 
         target.restart_fresh();
         eprintln!("target was down for {:?}", killed.elapsed());
@@ -188,12 +182,12 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         wait_until(
             Duration::from_secs(60),
             "a checkpoint after the restart",
-            || has(&cp("g1", 0, 200, 200)),
+            || has(&f.cp("g1", 0, 200, 200)),
         );
-        produce_syncs(&s, SYNCS, &[sync(0, 300, 300)], false);
-        commit_group_offsets(&s, "g1", &[("orders", 0, 300, ""), ("orders", 1, 100, "")]);
+        produce_syncs(&s, &f.syncs, &[f.sync(0, 300, 300)], false);
+        f.commit("g1", &[(0, 300, ""), (1, 100, "")]);
         wait_until(Duration::from_secs(30), "emission goes on", || {
-            has(&cp("g1", 0, 300, 300))
+            has(&f.cp("g1", 0, 300, 300))
         });
 
         let began = Instant::now();
@@ -230,10 +224,10 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
         Some(Ok(PollStatus::Stopped))
     );
     // The restarted broker holds only what was written after the restart, in order.
-    let after = read_checkpoints(&t, CHECKPOINTS);
+    let after = read_checkpoints(&t, &f.checkpoints);
     let mut topic = Monotonicity::new();
     topic.check("checkpoints topic after the restart", &after);
-    assert!(after.contains(&cp("g1", 0, 300, 300)), "{after:?}");
+    assert!(after.contains(&f.cp("g1", 0, 300, 300)), "{after:?}");
     assert!(
         !after.iter().any(|c| c.upstream_offset == 100),
         "old checkpoints were written again: {after:?}"
@@ -241,17 +235,12 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
     assert_no_leaks();
 }
 
-/// Source and target brokers with `orders` (2 partitions) replicated, the internal topics
-/// created compacted, and `syncs` seeded on the source.
-fn seeded_pair(syncs: &[OffsetSync], batched: bool) -> (Broker, Broker) {
-    let (source, target) = Broker::start_pair();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    create_topic(&s, "orders", 2);
-    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
-    create_topic(&t, "source.orders", 2);
-    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
-    produce_syncs(&s, SYNCS, syncs, batched);
-    (source, target)
+/// `f`'s topics on both sides: its replicated topic (2 partitions) and the internal topics
+/// created compacted; then the offset syncs `syncs(f)` seeded on the source.
+fn seed(f: &FlowNames, syncs: impl Fn(&FlowNames) -> Vec<OffsetSync>, batched: bool) {
+    f.create_source_topics(2);
+    f.create_target_topics(2, true);
+    produce_syncs(&f.s, &f.syncs, &syncs(f), batched);
 }
 
 /// The source broker (which holds the offset syncs) is SIGKILLed while the task is loading
@@ -263,16 +252,16 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     const SYNC_RECORDS: i64 = 20_000;
     let _g = serial();
     install_logger();
-    let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
-        .map(|i| sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
-        .collect();
-    let (mut source, target) = seeded_pair(&syncs, true);
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    commit_group_offsets(
-        &s,
-        "g1",
-        &[("orders", 0, 99_990, ""), ("orders", 1, 99_995, "")],
-    );
+    // Only the source is killed: it is this test's own broker; the target is the shared one.
+    let mut source = Broker::start();
+    let f = FlowNames::on(&source.bootstrap(), &support::shared_pair().1.bootstrap());
+    let syncs = |f: &FlowNames| {
+        (0..SYNC_RECORDS)
+            .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
+            .collect()
+    };
+    seed(&f, syncs, true);
+    f.commit("g1", &[(0, 99_990, ""), (1, 99_995, "")]);
 
     let (reading, killed) = (Latch::new(), Latch::new());
     let hooks = StartupHooks {
@@ -286,11 +275,9 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
         })),
         ..StartupHooks::default()
     };
-    let task = CheckpointTask::with_hooks(
-        task_config(&s, &t, &[("task.assigned.groups", "g1")]),
-        hooks,
-    )
-    .unwrap();
+    let task =
+        CheckpointTask::with_hooks(f.config(&[("task.assigned.groups", &f.group("g1"))]), hooks)
+            .unwrap();
     task.start().unwrap();
     reading.wait(Duration::from_secs(30), "the offset-sync load to begin");
     source.kill();
@@ -321,10 +308,10 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     // past it to the next downstream offset.
     assert_eq!(
         sorted(emitted),
-        vec![cp("g1", 0, 99_990, 99_990), cp("g1", 1, 99_995, 99_991)]
+        vec![f.cp("g1", 0, 99_990, 99_990), f.cp("g1", 1, 99_995, 99_991)]
     );
     // The tail reconnected too: a sync written after the restart is applied.
-    produce_syncs(&s, SYNCS, &[sync(1, 100_000, 200_000)], false);
+    produce_syncs(&f.s, &f.syncs, &[f.sync(1, 100_000, 200_000)], false);
     wait_until(
         Duration::from_secs(30),
         "the tail applies a new sync",
@@ -343,17 +330,19 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
 fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and_stops_promptly() {
     let _g = serial();
     install_logger();
-    let (source, target) = seeded_pair(&[sync(0, 0, 0), sync(0, 100, 90)], false);
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
-    let task = CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1")])).unwrap();
+    // Deleting this test's own topic disturbs no other test: the shared brokers.
+    let f = FlowNames::shared();
+    seed(&f, |f| vec![f.sync(0, 0, 0), f.sync(0, 100, 90)], false);
+    let s = f.s.clone();
+    f.commit("g1", &[(0, 150, "")]);
+    let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &f.group("g1"))])).unwrap();
     task.start().unwrap();
     assert_eq!(
         poll_until_emitted(&task, Duration::from_secs(30)),
-        vec![cp("g1", 0, 150, 91)]
+        vec![f.cp("g1", 0, 150, 91)]
     );
     clear_logs();
-    delete_topic(&s, SYNCS);
+    delete_topic(&s, &f.syncs);
     // Cycles go on without the topic: nothing new to emit, no failure.
     let cycles = task.stats().cycles;
     wait_until(
@@ -370,16 +359,16 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
         .into_iter()
         .filter(|l| l.level <= log::Level::Warn)
         .collect();
-    eprintln!("after deleting {SYNCS}: {reported:#?}");
+    eprintln!("after deleting {}: {reported:#?}", f.syncs);
 
     // Recreated and written again: the tail follows the new topic.
-    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
-    produce_syncs(&s, SYNCS, &[sync(0, 200, 190)], false);
-    commit_group_offsets(&s, "g1", &[("orders", 0, 250, "")]);
+    create_topic_with_config(&s, &f.syncs, 1, &[("cleanup.policy", "compact")]);
+    produce_syncs(&s, &f.syncs, &[f.sync(0, 200, 190)], false);
+    f.commit("g1", &[(0, 250, "")]);
     let recreated = Instant::now();
     let followed = loop {
         let out = task.poll(Duration::from_millis(500)).unwrap();
-        if out.checkpoints.contains(&cp("g1", 0, 250, 191)) {
+        if out.checkpoints.contains(&f.cp("g1", 0, 250, 191)) {
             break true;
         }
         if recreated.elapsed() > Duration::from_secs(30) {
@@ -387,7 +376,8 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
         }
     };
     eprintln!(
-        "recreated {SYNCS}: new sync {} (syncs applied {})",
+        "recreated {}: new sync {} (syncs applied {})",
+        f.syncs,
         if followed { "followed" } else { "NOT followed" },
         task.stats().syncs_loaded
     );

@@ -13,67 +13,53 @@ use std::time::{Duration, Instant};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::stop_signal::StopSignal;
-use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+use mm2_checkpoint::OffsetSync;
 
 use support::kafka::ActiveMember;
+use support::names::FlowNames;
 use support::runtime::{
     assert_no_leaks, clear_logs, install_logger, poll_until_emitted, produce_syncs,
     read_checkpoints, serial, sorted, task_config, warnings_mentioning, Latch, Latencies, Prng,
 };
-use support::{
-    commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, produce,
-    produce_batched, wait_until, Broker,
-};
+use support::{commit_group_offsets, committed_offsets, produce, produce_batched, wait_until};
 
-const SYNCS: &str = "mm2-offset-syncs.target.internal";
-const CHECKPOINTS: &str = "source.checkpoints.internal";
 const EMIT_WAIT: Duration = Duration::from_secs(30);
 
-/// Two brokers with the replicated topic (2 partitions) on both sides and the internal topics
-/// created explicitly with one partition.
-fn brokers() -> (Broker, Broker) {
-    let (source, target) = Broker::start_pair();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    create_topic(&s, "orders", 2);
-    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
-    create_topic(&t, "source.orders", 2);
-    create_topic_with_config(&t, CHECKPOINTS, 1, &[("cleanup.policy", "compact")]);
-    (source, target)
-}
-
-fn sync(p: i32, up: i64, down: i64) -> OffsetSync {
-    OffsetSync::new(TopicPartition::new("orders", p), up, down)
-}
-
-fn cp(group: &str, p: i32, up: i64, down: i64) -> Checkpoint {
-    Checkpoint::new(group, TopicPartition::new("source.orders", p), up, down, "")
+/// This test's names on the shared broker pair, with the seed's two-partition topic on both
+/// sides and, when `checkpoints_topic`, the checkpoints topic created explicitly.
+fn flow(partitions: i32, checkpoints_topic: bool) -> FlowNames {
+    let f = FlowNames::shared();
+    f.create_source_topics(partitions);
+    f.create_target_topics(partitions, checkpoints_topic);
+    f
 }
 
 #[test]
 fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
     let _g = serial();
     install_logger();
-    let (source, target) = brokers();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
+    let f = flow(2, true);
     produce_syncs(
-        &s,
-        SYNCS,
+        &f.s,
+        &f.syncs,
         &[
-            sync(0, 0, 0),
-            sync(0, 100, 90),
-            sync(1, 0, 0),
-            sync(1, 50, 40),
+            f.sync(0, 0, 0),
+            f.sync(0, 100, 90),
+            f.sync(1, 0, 0),
+            f.sync(1, 50, 40),
         ],
         false,
     );
-    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "m1"), ("orders", 1, 50, "")]);
-    commit_group_offsets(&s, "g2", &[("orders", 0, 100, "")]);
-    // No task.assigned.groups: the task lists the source's groups itself.
-    let task = CheckpointTask::new(task_config(&s, &t, &[])).unwrap();
+    f.commit("g1", &[(0, 150, "m1"), (1, 50, "")]);
+    f.commit("g2", &[(0, 100, "")]);
+    // No task.assigned.groups: the task lists the source's groups itself. The source broker is
+    // shared with the other tests here, so the topic filter names this test's topic: the
+    // groups that committed only on other tests' topics are listed but not adopted.
+    let task = CheckpointTask::new(f.config(&[("topics", &f.topic)])).unwrap();
     task.start().unwrap();
-    let mut with_metadata = cp("g1", 0, 150, 91);
+    let mut with_metadata = f.cp("g1", 0, 150, 91);
     with_metadata.metadata = "m1".to_owned();
-    let expected = vec![with_metadata, cp("g1", 1, 50, 40), cp("g2", 0, 100, 90)];
+    let expected = vec![with_metadata, f.cp("g1", 1, 50, 40), f.cp("g2", 0, 100, 90)];
     let mut emitted = Vec::new();
     let deadline = Instant::now() + EMIT_WAIT;
     while emitted.len() < expected.len() {
@@ -89,7 +75,7 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
         panic!("not stopped")
     };
     eprintln!("stop after emitting took {took:?}");
-    assert_eq!(sorted(read_checkpoints(&t, CHECKPOINTS)), expected);
+    assert_eq!(sorted(read_checkpoints(&f.t, &f.checkpoints)), expected);
     assert_no_leaks();
 }
 
@@ -97,21 +83,23 @@ fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
 fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_history_is_loaded() {
     let _g = serial();
     install_logger();
-    let (source, target) = Broker::start_pair();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
-    create_topic(&s, "orders", 1);
-    create_topic_with_config(&s, SYNCS, 1, &[("cleanup.policy", "compact")]);
-    create_topic(&t, "source.orders", 1);
-    produce_syncs(&s, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)], false);
-    commit_group_offsets(&s, "g1", &[("orders", 0, 150, "")]);
-    commit_group_offsets(&s, "g2", &[("orders", 0, 50, "")]);
-    let task =
-        CheckpointTask::new(task_config(&s, &t, &[("task.assigned.groups", "g1,g2")])).unwrap();
+    // No checkpoints topic on the target.
+    let f = flow(1, false);
+    produce_syncs(
+        &f.s,
+        &f.syncs,
+        &[f.sync(0, 0, 0), f.sync(0, 100, 90)],
+        false,
+    );
+    f.commit("g1", &[(0, 150, "")]);
+    f.commit("g2", &[(0, 50, "")]);
+    let groups = f.groups(&["g1", "g2"]);
+    let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &groups)])).unwrap();
     task.start().unwrap();
     // The task created the topic, so nothing was emitted before and the whole history is kept:
     // g2's offset behind the newest sync is translated too (50 → 1 from the sync at 0); a
     // pessimistic load would have kept only the newest sync and skipped g2.
-    let expected = vec![cp("g1", 0, 150, 91), cp("g2", 0, 50, 1)];
+    let expected = vec![f.cp("g1", 0, 150, 91), f.cp("g2", 0, 50, 1)];
     let mut emitted = Vec::new();
     let deadline = Instant::now() + EMIT_WAIT;
     while emitted.len() < expected.len() {
@@ -122,17 +110,20 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_histo
     let stats = task.stats();
     assert!(stats.checkpoints_load_ok, "{stats:?}");
     task.stop().unwrap();
-    assert_eq!(support::kafka::partition_count(&t, CHECKPOINTS), Some(1));
     assert_eq!(
-        support::topic_config(&t, CHECKPOINTS, "cleanup.policy").as_deref(),
+        support::kafka::partition_count(&f.t, &f.checkpoints),
+        Some(1)
+    );
+    assert_eq!(
+        support::topic_config(&f.t, &f.checkpoints, "cleanup.policy").as_deref(),
         Some("compact"),
         "{:#?}",
         support::runtime::captured_logs()
             .into_iter()
-            .filter(|l| l.message.contains(CHECKPOINTS))
+            .filter(|l| l.message.contains(&f.checkpoints))
             .collect::<Vec<_>>()
     );
-    assert_eq!(sorted(read_checkpoints(&t, CHECKPOINTS)), expected);
+    assert_eq!(sorted(read_checkpoints(&f.t, &f.checkpoints)), expected);
     assert_no_leaks();
 }
 
@@ -140,39 +131,36 @@ fn missing_checkpoints_topic_is_created_compacted_and_the_full_offset_sync_histo
 fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_ones() {
     let _g = serial();
     install_logger();
-    let (source, target) = brokers();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
+    let f = flow(2, true);
+    let t = &f.t;
     produce_syncs(
-        &s,
-        SYNCS,
+        &f.s,
+        &f.syncs,
         &[
-            sync(0, 0, 0),
-            sync(0, 100, 90),
-            sync(1, 0, 0),
-            sync(1, 50, 40),
+            f.sync(0, 0, 0),
+            f.sync(0, 100, 90),
+            f.sync(1, 0, 0),
+            f.sync(1, 50, 40),
         ],
         false,
     );
     let filler: Vec<support::Record<'_>> = vec![(None, Some(b"x")); 120];
-    produce_batched(&t, "source.orders", 0, &filler);
-    produce_batched(&t, "source.orders", 1, &filler);
+    produce_batched(t, &f.remote, 0, &filler);
+    produce_batched(t, &f.remote, 1, &filler);
     for g in ["g-absent", "g-behind", "g-ahead", "g-active"] {
-        commit_group_offsets(&s, g, &[("orders", 0, 150, ""), ("orders", 1, 50, "")]);
+        f.commit(g, &[(0, 150, ""), (1, 50, "")]);
     }
     // On the target: one group behind the translation, one ahead of it, one with a live member.
-    commit_group_offsets(&t, "g-behind", &[("source.orders", 0, 10, "")]);
-    commit_group_offsets(&t, "g-ahead", &[("source.orders", 0, 95, "")]);
-    let member = ActiveMember::join(&t, "g-active", "source.orders");
+    commit_group_offsets(t, &f.group("g-behind"), &[(&f.remote, 0, 10, "")]);
+    commit_group_offsets(t, &f.group("g-ahead"), &[(&f.remote, 0, 95, "")]);
+    let member = ActiveMember::join(t, &f.group("g-active"), &f.remote);
 
-    let task = CheckpointTask::new(task_config(
-        &s,
-        &t,
-        &[
-            ("task.assigned.groups", "g-absent,g-behind,g-ahead,g-active"),
-            ("sync.group.offsets.enabled", "true"),
-            ("sync.group.offsets.interval.seconds", "1"),
-        ],
-    ))
+    let assigned = f.groups(&["g-absent", "g-behind", "g-ahead", "g-active"]);
+    let task = CheckpointTask::new(f.config(&[
+        ("task.assigned.groups", &assigned),
+        ("sync.group.offsets.enabled", "true"),
+        ("sync.group.offsets.interval.seconds", "1"),
+    ]))
     .unwrap();
     task.start().unwrap();
     let mut emitted = Vec::new();
@@ -180,7 +168,7 @@ fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_
         emitted.extend(poll_until_emitted(&task, EMIT_WAIT));
     }
     let committed = |g: &str| -> Vec<Option<i64>> {
-        committed_offsets(&t, g, "source.orders", &[0, 1])
+        committed_offsets(t, &f.group(g), &f.remote, &[0, 1])
             .into_iter()
             .map(|c| c.offset)
             .collect()
@@ -205,7 +193,7 @@ fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_
     let reason = |g: &str, p: i32| {
         results
             .iter()
-            .find(|r| r.group == g && r.topic_partition.partition == p)
+            .find(|r| r.group == f.group(g) && r.topic_partition.partition == p)
             .map(|r| (r.reason.clone(), r.written_offset, r.error.clone()))
             .unwrap_or_else(|| panic!("no result for {g}-{p}: {results:?}"))
     };
@@ -334,33 +322,28 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
     const SEED: u64 = 0x2143_5000_0000_0001;
     let _g = serial();
     install_logger();
-    let (source, target) = brokers();
-    let (s, t) = (source.bootstrap(), target.bootstrap());
+    let f = flow(2, true);
     let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
-        .map(|i| sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
+        .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
         .collect();
     let seeded = Instant::now();
-    produce_syncs(&s, SYNCS, &syncs, true);
+    produce_syncs(&f.s, &f.syncs, &syncs, true);
     eprintln!(
         "seeded {SYNC_RECORDS} offset syncs in {:?}",
         seeded.elapsed()
     );
     // An earlier generation's checkpoint, so the checkpoint load ends at its record instead of
     // waiting for an empty fetch.
-    let earlier = cp("g1", 0, 10, 10);
+    let earlier = f.cp("g1", 0, 10, 10);
     produce(
-        &t,
-        CHECKPOINTS,
+        &f.t,
+        &f.checkpoints,
         0,
         Some(&earlier.encode_key().unwrap()),
         Some(&earlier.encode_value().unwrap()),
     );
-    commit_group_offsets(
-        &s,
-        "g1",
-        &[("orders", 0, 500_000, ""), ("orders", 1, 500_000, "")],
-    );
-    let config = task_config(&s, &t, &[("task.assigned.groups", "g1")]);
+    f.commit("g1", &[(0, 500_000, ""), (1, 500_000, "")]);
+    let config = f.config(&[("task.assigned.groups", &f.group("g1"))]);
 
     // Once through, to know the load works and how long it takes.
     let task = CheckpointTask::new(config.clone()).unwrap();
@@ -446,17 +429,20 @@ fn a_thousand_start_stop_cycles_with_random_delays_never_share_a_client() {
 fn a_checkpoints_topic_the_broker_refuses_to_create_fails_the_task_naming_the_setting() {
     let _g = serial();
     install_logger();
-    let broker = Broker::start();
-    let b = broker.bootstrap();
+    // Names only, nothing created; source and target are the same one-broker cluster.
+    let f = FlowNames::shared();
+    let b = &f.t;
     // MM2's default replication factor of 3 on a one-broker cluster: Kafka refuses the topic.
     // Java's connector fails here; before, this task went on and the producer auto-created an
     // uncompacted topic.
     let task = CheckpointTask::new(task_config(
-        &b,
-        &b,
+        b,
+        b,
         &[
+            ("source.cluster.alias", &f.source_alias),
+            ("target.cluster.alias", &f.target_alias),
             ("checkpoints.topic.replication.factor", "3"),
-            ("task.assigned.groups", "g1"),
+            ("task.assigned.groups", &f.group("g1")),
         ],
     ))
     .unwrap();
@@ -470,6 +456,6 @@ fn a_checkpoints_topic_the_broker_refuses_to_create_fails_the_task_naming_the_se
         "{fatal}"
     );
     task.stop().unwrap();
-    assert_eq!(support::kafka::partition_count(&b, CHECKPOINTS), None);
+    assert_eq!(support::kafka::partition_count(b, &f.checkpoints), None);
     assert_no_leaks();
 }

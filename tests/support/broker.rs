@@ -254,6 +254,19 @@ pub fn shared_target() -> &'static Broker {
     SHARED.get_or_init(Broker::start)
 }
 
+/// Both shared brokers ([`shared`], [`shared_target`]), started at once when neither runs yet
+/// (as [`Broker::start_pair`] does): for tests that need a source and a target cluster.
+pub fn shared_pair() -> (&'static Broker, &'static Broker) {
+    std::thread::scope(|s| {
+        let target = s.spawn(shared_target);
+        let source = shared();
+        (
+            source,
+            target.join().expect("starting the shared target broker"),
+        )
+    })
+}
+
 /// `prefix` plus a suffix no other call in this process (or a concurrent test binary) returns:
 /// names for topics, groups and cluster aliases on a shared broker.
 pub fn unique(prefix: &str) -> String {

@@ -4,6 +4,7 @@
 //! - [`broker`]: real Apache Kafka brokers (scripts/kafka-broker.sh), one per cluster, or a
 //!   shared one per test binary.
 //! - [`mock`]: librdkafka's in-process mock clusters, for tests that need no real broker.
+//! - [`names`]: one test's unique names for a replication flow, to share brokers safely.
 //! - [`secure_kafka`]: a real Apache Kafka broker with SSL and SASL_SSL listeners.
 //! - [`flow`]: one replication flow end to end over given client settings and codec.
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
@@ -22,12 +23,13 @@ pub mod broker;
 pub mod flow;
 pub mod kafka;
 pub mod mock;
+pub mod names;
 pub mod runtime;
 pub mod secure_kafka;
 pub mod wait;
 
 #[allow(unused_imports)]
-pub use broker::{shared, shared_target, unique, Broker, BrokerOptions};
+pub use broker::{shared, shared_pair, shared_target, unique, Broker, BrokerOptions};
 #[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
