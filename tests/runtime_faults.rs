@@ -18,11 +18,12 @@ use mm2_checkpoint::{Checkpoint, OffsetSync};
 
 use support::kafka::delete_topic;
 use support::names::FlowNames;
+use support::runtime::task_config;
 use support::runtime::{
     assert_no_leaks, captured_logs, clear_logs, install_logger, poll_until_emitted, produce_syncs,
     read_checkpoints, serial, sorted, Latch, Monotonicity,
 };
-use support::{create_topic_with_config, ensure_topic};
+use support::{commit_group_offsets, create_topic, create_topic_with_config, ensure_topic};
 use support::{wait_until, Broker};
 
 /// Hang detector for anything that should be prompt.
@@ -393,6 +394,8 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
 /// succeeds, and never fails the task. Real Kafka: the mock cluster cannot list groups at all.
 #[test]
 fn a_group_refresh_that_fails_transiently_is_retried_with_its_reason_visible_until_one_succeeds() {
+    // Other tests here assert that no client is alive process-wide.
+    let _g = serial();
     use mm2_checkpoint::checkpoint_task::faults::Fault;
     use rdkafka::error::RDKafkaErrorCode;
 
@@ -447,6 +450,8 @@ fn a_group_refresh_that_fails_transiently_is_retried_with_its_reason_visible_unt
 /// Java's task logs such a group and goes on with the rest).
 #[test]
 fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
+    // Other tests here assert that no client is alive process-wide.
+    let _g = serial();
     use mm2_checkpoint::checkpoint_task::faults::Fault;
     use rdkafka::error::RDKafkaErrorCode;
 
