@@ -41,8 +41,8 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     // none of them.
     let mut committed_topics = BTreeSet::new();
     if !unknown.is_empty() {
-        let fetched = fetch_committed(shared, admin, &unknown);
-        shared.note_fetches_in_flight(admin);
+        let fetched = fetch_committed(shared, std::slice::from_mut(admin), &unknown);
+        shared.note_fetches_in_flight(std::slice::from_ref(admin));
         for (group, result) in fetched? {
             if let Ok(offsets) = &result {
                 committed_topics.extend(
