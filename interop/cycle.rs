@@ -8,12 +8,14 @@
 //! ```
 //!
 //! SIZES is a comma-separated list of group counts (groups `cycle-group-00000` ...). Per size,
-//! RUNS times: the floor (every group's OffsetFetch in flight at once on one raw admin client),
-//! then a fresh task (its own source alias, so its own empty checkpoints topic) whose first cycle
+//! RUNS times: the floor (every group's OffsetFetch through one raw admin client, 256 in flight),
+//! the same spread over four raw admin clients (`floor4`), then a fresh task (its own source alias, so its own empty checkpoints topic) whose first cycle
 //! must emit G × 10 checkpoints, then STEADY cycles that find nothing new. Prints one
 //! `RESULT groups=G kind=KIND ms=X` line per measurement (read by CycleBench.java).
 
 use std::collections::HashSet;
+use std::sync::Barrier;
+use std::thread;
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
@@ -23,6 +25,9 @@ use rdkafka::config::ClientConfig;
 
 const PARTITIONS: usize = 10;
 const TIMEOUT: Duration = Duration::from_secs(120);
+/// Requests outstanding per raw client: enough to keep the connection busy, few enough that
+/// none waits in librdkafka's queue past its timeout (10,000 at once did on a loaded machine).
+const MAX_IN_FLIGHT: usize = 256;
 
 fn group_names(count: usize) -> Vec<String> {
     (0..count).map(|i| format!("cycle-group-{i:05}")).collect()
@@ -35,30 +40,67 @@ fn result(groups: usize, kind: &str, elapsed: Duration) {
     );
 }
 
-/// Every group's committed offsets through one raw admin client, all requests in flight at
-/// once: the most librdkafka gets out of this broker for the same fetches.
+/// Every group's committed offsets through one raw admin client, 256 requests in flight: the
+/// most one librdkafka client gets out of this broker for the same fetches.
 fn raw_floor(source: &str, groups: &[String]) -> Duration {
-    let admin = RawAdmin::new(
+    let admin = raw_admin(source);
+    fetch_all(&admin, groups, &Barrier::new(1))
+}
+
+/// The same fetches spread over `clients` raw admin clients (one broker connection each), 256
+/// in flight on each: what more connections would buy. Timed from when every client exists to
+/// the last result.
+fn raw_floor_spread(source: &str, groups: &[String], clients: usize) -> Duration {
+    let ready = Barrier::new(clients);
+    thread::scope(|s| {
+        let workers: Vec<_> = (0..clients)
+            .map(|k| {
+                let part: Vec<String> = groups.iter().skip(k).step_by(clients).cloned().collect();
+                let ready = &ready;
+                s.spawn(move || {
+                    let admin = raw_admin(source);
+                    fetch_all(&admin, &part, ready)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("fetch thread"))
+            .max()
+            .unwrap_or_default()
+    })
+}
+
+fn raw_admin(source: &str) -> RawAdmin {
+    RawAdmin::new(
         ClientConfig::new()
             .set("bootstrap.servers", source)
             .create()
             .expect("admin client"),
-    );
+    )
+}
+
+/// Fetches every group's offsets once all callers reached `ready`; returns the time taken.
+fn fetch_all(admin: &RawAdmin, groups: &[String], ready: &Barrier) -> Duration {
+    ready.wait();
     let began = Instant::now();
-    for (tag, group) in groups.iter().enumerate() {
-        librdkafka::submit_list_group_offsets(
-            admin.client(),
-            admin.queue(),
-            group,
-            None,
-            tag as u64,
-            TIMEOUT,
-        );
-    }
-    let mut pending: HashSet<u64> = (0..groups.len() as u64).collect();
+    let mut next = 0usize;
+    let mut pending: HashSet<u64> = HashSet::new();
     let mut partitions = 0usize;
     let deadline = began + TIMEOUT;
-    while !pending.is_empty() {
+    while next < groups.len() || !pending.is_empty() {
+        while next < groups.len() && pending.len() < MAX_IN_FLIGHT {
+            librdkafka::submit_list_group_offsets(
+                admin.client(),
+                admin.queue(),
+                &groups[next],
+                None,
+                next as u64,
+                TIMEOUT,
+            );
+            pending.insert(next as u64);
+            next += 1;
+        }
         assert!(Instant::now() < deadline, "raw fetch did not finish");
         let Some(r) = librdkafka::poll_admin_result(admin.queue(), Duration::from_millis(200))
         else {
@@ -74,7 +116,11 @@ fn raw_floor(source: &str, groups: &[String]) -> Duration {
         }
     }
     let elapsed = began.elapsed();
-    assert_eq!(partitions, groups.len() * PARTITIONS, "raw fetch partitions");
+    assert_eq!(
+        partitions,
+        groups.len() * PARTITIONS,
+        "raw fetch partitions"
+    );
     elapsed
 }
 
@@ -96,6 +142,7 @@ fn main() {
         let assigned = groups.join(",");
         for run in 0..runs {
             result(g, "floor", raw_floor(source, groups));
+            result(g, "floor4", raw_floor_spread(source, groups, 4));
             let alias = format!("r{g}x{run}");
             let props = [
                 ("source.cluster.alias", alias.as_str()),
