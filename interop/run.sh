@@ -12,6 +12,12 @@
 #                                 SYNCS records (default 200000), N cycles each (default 200);
 #                                 prints the table of COMPARISON.md; asserts ours (0 errors,
 #                                 0 leaks), reports Java's.
+#   interop/run.sh cycle [SIZES] [RUNS] [STEADY]
+#                                 the checkpoint cycle of Java's MirrorCheckpointTask.poll and of
+#                                 ours over G groups x 10 partitions (SIZES, default
+#                                 100,1000,10000), RUNS fresh tasks per size (default 5), each a
+#                                 first cycle then STEADY cycles (default 3); A is the source, B the
+#                                 target; prints the table of BENCHMARKS.md ("Checkpoint cycle").
 #
 # Brokers: scripts/kafka-broker.sh, with the Kafka jars of interop/pom.xml (the same version as
 # the Java MM2 classes; see the note there), each watched by a watchdog tied to this shell.
@@ -35,8 +41,13 @@ mvn -B -q -f interop/pom.xml package -DskipTests >&2
 LIBS="$ROOT/interop/target/libs"
 CP="$ROOT/interop/target/mm2-interop-0.jar:$LIBS/*"
 
-log "cargo build --release --examples checkpoint, mirror, interop_churn"
-cargo build --release --example checkpoint --example mirror --example interop_churn >&2
+if [ "$mode" = cycle ]; then
+    log "cargo build --release --features internals --example interop_cycle"
+    cargo build --release --features internals --example interop_cycle >&2
+else
+    log "cargo build --release --examples checkpoint, mirror, interop_churn"
+    cargo build --release --example checkpoint --example mirror --example interop_churn >&2
+fi
 BIN="$ROOT/target/release/examples"
 
 HANDLES=()
@@ -81,8 +92,19 @@ churn)
     start_broker B
     "${JVM[@]}" mm2interop.Churn "$BOOT_A" "$BOOT_B" "${2:-200}" "${3:-200000}" "$BIN" "$WORK"
     ;;
+cycle)
+    start_broker A
+    start_broker B
+    # Java MM2's log (warnings) and the progress lines go to a file; the table goes to stdout.
+    log "load average: $(cut -d' ' -f1-3 /proc/loadavg); nproc $(nproc)"
+    "$JAVA" "-Xmx${MM2_INTEROP_HEAP:-1g}" -XX:+UseSerialGC -cp "$CP" mm2interop.CycleBench \
+        "$BOOT_A" "$BOOT_B" "${2:-100,1000,10000}" "${3:-5}" "${4:-3}" "$BIN" 2>"$WORK/cycle-stderr.log" \
+        || { tail -n 40 "$WORK/cycle-stderr.log" >&2; exit 1; }
+    grep -E '^cycle:|^interop_cycle:' "$WORK/cycle-stderr.log" >&2 || true
+    log "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+    ;;
 *)
-    echo "usage: interop/run.sh differential | churn [N] [SYNCS]" >&2
+    echo "usage: interop/run.sh differential | churn [N] [SYNCS] | cycle [SIZES] [RUNS] [STEADY]" >&2
     exit 2
     ;;
 esac

@@ -6,7 +6,9 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::startup::read_syncs;
-use super::{now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT};
+use super::{
+    now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
+};
 use crate::core::checkpoint_rules::{checkpoints_for_group, CommittedOffset};
 use crate::core::error::Error;
 use crate::core::replication_policy::checkpoint_topic_partition;
@@ -20,11 +22,11 @@ use crate::{Checkpoint, TopicPartition};
 /// the partitions offset syncs exist for, since only those can be translated anyway.
 pub(super) fn fetch_committed(
     shared: &Shared,
-    admin: &mut Admin,
+    admins: &mut [Admin],
     groups: &[String],
 ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
     let c = &shared.config;
-    let mut committed = admin.list_group_offsets(groups, None, MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+    let mut committed = fetch_spread(admins, groups, None)?;
     let empty: Vec<String> = committed
         .iter()
         .filter(|(_, r)| r.as_ref().is_ok_and(|m| m.is_empty()))
@@ -39,7 +41,7 @@ pub(super) fn fetch_committed(
         .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
         .collect();
     if !known.is_empty() {
-        let again = admin.list_group_offsets(&empty, Some(&known), MAX_OFFSET_FETCHES_IN_FLIGHT)?;
+        let again = fetch_spread(admins, &empty, Some(&known))?;
         let again: BTreeMap<String, _> = again.into_iter().collect();
         for (group, result) in committed.iter_mut() {
             if let Some(r) = again.get(group) {
@@ -48,6 +50,53 @@ pub(super) fn fetch_committed(
         }
     }
     Ok(committed)
+}
+
+/// The fetches of `groups` split into one contiguous share per admin client, each share on its
+/// own thread, [`MAX_OFFSET_FETCHES_IN_FLIGHT`] outstanding in all. A broker serves one
+/// connection's requests one after another, and librdkafka asks one group per request (and
+/// looks its coordinator up first), so more connections are what make a large cycle faster.
+/// Results come back in `groups` order; the first error (a stop among them) wins.
+fn fetch_spread(
+    admins: &mut [Admin],
+    groups: &[String],
+    partitions: Option<&[TopicPartition]>,
+) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+    let used = admins.len().min(groups.len()).max(1);
+    let per_admin = (MAX_OFFSET_FETCHES_IN_FLIGHT / used).max(1);
+    let share = groups.len().div_ceil(used).max(1);
+    let Some((first, rest)) = admins.split_first_mut() else {
+        return Err(Error::InvalidState(
+            "no admin client to fetch offsets".into(),
+        ));
+    };
+    if used == 1 {
+        return first.list_group_offsets(groups, partitions, per_admin);
+    }
+    let mut chunks = groups.chunks(share);
+    let own = chunks.next().unwrap_or_default();
+    std::thread::scope(|s| {
+        let others: Vec<_> = rest
+            .iter_mut()
+            .zip(chunks)
+            .map(|(admin, chunk)| {
+                s.spawn(move || admin.list_group_offsets(chunk, partitions, per_admin))
+            })
+            .collect();
+        let mut out = first.list_group_offsets(own, partitions, per_admin);
+        for other in others {
+            let result = match other.join() {
+                Ok(r) => r,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            match (&mut out, result) {
+                (Ok(all), Ok(more)) => all.extend(more),
+                (Ok(_), Err(e)) => out = Err(e),
+                (Err(_), _) => {}
+            }
+        }
+        out
+    })
 }
 
 /// One checkpoint cycle on the polling thread.
@@ -60,9 +109,7 @@ pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Chec
         .counters
         .last_cycle_us
         .store(began.elapsed().as_micros().max(1) as u64, Ordering::SeqCst);
-    if let Some(admin) = poller.source_admin.as_ref() {
-        shared.note_fetches_in_flight(admin);
-    }
+    shared.note_fetches_in_flight(&poller.source_admins);
     result
 }
 
@@ -81,8 +128,8 @@ pub(super) fn run_cycle_inner(
     if groups.is_empty() {
         return Ok(Vec::new());
     }
-    if poller.source_admin.is_none() {
-        poller.source_admin = Some(Admin::open(
+    while poller.source_admins.len() < OFFSET_FETCH_CONNECTIONS {
+        poller.source_admins.push(Admin::open(
             &c.source_admin_config(),
             &c.source_cluster_alias,
             "checkpoint-source-admin",
@@ -97,11 +144,10 @@ pub(super) fn run_cycle_inner(
             &shared.signal,
         )?);
     }
-    let (Some(admin), Some(producer)) = (poller.source_admin.as_mut(), poller.producer.as_mut())
-    else {
+    let Some(producer) = poller.producer.as_mut() else {
         return Err(Error::InvalidState("poll clients missing".into()));
     };
-    let committed = fetch_committed(shared, admin, &groups)?;
+    let committed = fetch_committed(shared, &mut poller.source_admins, &groups)?;
     if let Some(hook) = &shared.hooks.cycle_writing {
         hook(&shared.signal);
     }

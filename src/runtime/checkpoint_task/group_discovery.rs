@@ -52,8 +52,8 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     // none of them.
     let mut committed_topics = BTreeSet::new();
     if !unknown.is_empty() {
-        let fetched = fetch_committed(shared, admin, &unknown);
-        shared.note_fetches_in_flight(admin);
+        let fetched = fetch_committed(shared, std::slice::from_mut(admin), &unknown);
+        shared.note_fetches_in_flight(std::slice::from_ref(admin));
         let mut fetched = fetched?;
         if let (Some(injected), Some(first)) = (injected_offsets_error(shared), fetched.first_mut())
         {

@@ -60,6 +60,10 @@ const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 /// discovery (librdkafka takes one group per request).
 pub const MAX_OFFSET_FETCHES_IN_FLIGHT: usize = 64;
 
+/// Admin clients (broker connections) a checkpoint cycle spreads its committed-offset fetches
+/// over: a broker answers one connection's requests one at a time.
+const OFFSET_FETCH_CONNECTIONS: usize = 4;
+
 /// Result of one [`CheckpointTask::poll`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PollStatus {
@@ -221,7 +225,7 @@ enum Lifecycle {
 
 #[derive(Default)]
 struct Poller {
-    source_admin: Option<Admin>,
+    source_admins: Vec<Admin>,
     producer: Option<CheckpointProducer>,
     next_cycle: Option<Instant>,
 }
@@ -459,7 +463,7 @@ impl CheckpointTask {
         if let Some(c) = coordination {
             c.close();
         }
-        poller.source_admin = None;
+        poller.source_admins.clear();
         poller.producer = None;
         let took = began.elapsed();
         shared
@@ -704,10 +708,13 @@ impl Shared {
         })
     }
 
-    fn note_fetches_in_flight(&self, admin: &Admin) {
+    /// Records the most fetches these clients had outstanding (their maxima, summed: the shares
+    /// of a cycle start together).
+    fn note_fetches_in_flight(&self, admins: &[Admin]) {
+        let most: usize = admins.iter().map(Admin::max_in_flight_seen).sum();
         self.counters
             .max_fetches_in_flight
-            .fetch_max(admin.max_in_flight_seen() as u64, Ordering::SeqCst);
+            .fetch_max(most as u64, Ordering::SeqCst);
     }
 
     /// Stops checkpointing `gone` until a discovery adopts them again.
