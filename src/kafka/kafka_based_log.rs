@@ -186,24 +186,33 @@ impl KafkaBasedLog {
         // librdkafka repeats client errors such as "all brokers are down" many times a second
         // while a broker is unreachable: warn once per kind of error, not at every repeat.
         let mut warned: Vec<RDKafkaErrorCode> = Vec::new();
+        // After a record, the next poll first takes what librdkafka already fetched without
+        // waiting (and without reading the clock); only an empty queue leads to a timed wait.
+        // A stop's queue yield that such a poll swallows still ends the read: the flag is set
+        // before the yield and checked at the top of every turn.
+        let mut queued = false;
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
             }
-            let now = Instant::now();
             let slice = match deadline {
-                Some(d) if now >= d => {
-                    return Err(Error::TimedOut(format!(
-                        "reading `{}` to its end ({} records read, end offset {})",
-                        self.topic,
-                        self.records_read,
-                        end.map_or_else(|| "not yet known".to_string(), |e| e.to_string())
-                    )))
+                Some(d) => {
+                    let now = Instant::now();
+                    if now >= d {
+                        return Err(Error::TimedOut(format!(
+                            "reading `{}` to its end ({} records read, end offset {})",
+                            self.topic,
+                            self.records_read,
+                            end.map_or_else(|| "not yet known".to_string(), |e| e.to_string())
+                        )));
+                    }
+                    POLL_SLICE.min(d - now)
                 }
-                Some(d) => POLL_SLICE.min(d - now),
                 None => POLL_SLICE,
             };
-            match self.poll_one(slice) {
+            let polled = self.poll_one(if queued { Duration::ZERO } else { slice });
+            queued = matches!(polled, Polled::Record { .. });
+            match polled {
                 Polled::Record {
                     offset, key, value, ..
                 } => {
