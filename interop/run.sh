@@ -18,6 +18,14 @@
 #                                 100,1000,10000), RUNS fresh tasks per size (default 5), each a
 #                                 first cycle then STEADY cycles (default 3); A is the source, B the
 #                                 target; prints the table of BENCHMARKS.md ("Checkpoint cycle").
+#   interop/run.sh load [RECORDS] [RUNS]
+#                                 start-up load of an offset-syncs topic of RECORDS syncs (default
+#                                 1000000): Java MM2's OffsetSyncStore.start(true), ours
+#                                 (bench_load_offset_syncs) and a raw librdkafka C consumer
+#                                 (interop/load_floor.c, whole batches, linked against the
+#                                 librdkafka rdkafka-sys built) in RUNS interleaved rounds (default
+#                                 5), default and tuned fetch settings; prints the table of
+#                                 BENCHMARKS.md "Start-up load". A benchmark: not in scripts/test.sh.
 #
 # Brokers: scripts/kafka-broker.sh, with the Kafka jars of interop/pom.xml (the same version as
 # the Java MM2 classes; see the note there), each watched by a watchdog tied to this shell.
@@ -44,11 +52,12 @@ CP="$ROOT/interop/target/mm2-interop-0.jar:$LIBS/*"
 if [ "$mode" = cycle ]; then
     log "cargo build --release --features internals --example interop_cycle"
     cargo build --release --features internals --example interop_cycle >&2
-else
+fi
+BIN="$ROOT/target/release/examples"
+if [ "$mode" != load ] && [ "$mode" != cycle ]; then
     log "cargo build --release --examples checkpoint, mirror, interop_churn"
     cargo build --release --example checkpoint --example mirror --example interop_churn >&2
 fi
-BIN="$ROOT/target/release/examples"
 
 HANDLES=()
 cleanup() {
@@ -103,8 +112,29 @@ cycle)
     grep -E '^cycle:|^interop_cycle:' "$WORK/cycle-stderr.log" >&2 || true
     log "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
     ;;
+load)
+    log "cargo build --release --features internals --example interop_load"
+    cargo build --release --features internals --example interop_load >&2
+    # The librdkafka (static library and headers) that rdkafka-sys built for that example, and
+    # the codec and TLS libraries it was configured with; the newest build wins.
+    rdk_out="$(ls -td target/release/build/rdkafka-sys-*/out 2>/dev/null | while read -r d; do
+        [ -f "$d/src/librdkafka.a" ] && { echo "$d"; break; }; done)"
+    [ -n "$rdk_out" ] || { log "no librdkafka.a under target/release/build/rdkafka-sys-*/out/src"; exit 1; }
+    zstd_lib="$(ls -td target/release/build/zstd-sys-*/out 2>/dev/null | while read -r d; do
+        [ -f "$d/libzstd.a" ] && { echo "$d"; break; }; done)"
+    FLOOR="$ROOT/target/release/examples/load_floor"
+    log "cc interop/load_floor.c against $rdk_out/src/librdkafka.a"
+    cc -O2 -Wall -Wextra -o "$FLOOR" interop/load_floor.c -isystem "$rdk_out/src" \
+        "$rdk_out/src/librdkafka.a" ${zstd_lib:+"$zstd_lib/libzstd.a"} \
+        -lssl -lcrypto -lz -lpthread -lm -ldl -lrt
+    start_broker A
+    log "load: $(uptime)"
+    "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -cp "$CP" org.apache.kafka.connect.mirror.LoadStart \
+        "$BOOT_A" "${2:-1000000}" "${3:-5}" "$BIN/interop_load" "$FLOOR"
+    log "load: $(uptime)"
+    ;;
 *)
-    echo "usage: interop/run.sh differential | churn [N] [SYNCS] | cycle [SIZES] [RUNS] [STEADY]" >&2
+    echo "usage: interop/run.sh differential | churn [N] [SYNCS] | cycle [SIZES] [RUNS] [STEADY] | load [RECORDS] [RUNS]" >&2
     exit 2
     ;;
 esac

@@ -307,7 +307,9 @@ fn poll_consumer_events<C: ClientContext, T>(
     timeout: Duration,
     mut read: impl FnMut(*mut rd::rd_kafka_event_t) -> Option<T>,
 ) -> Option<T> {
-    let deadline = Instant::now() + timeout;
+    // A zero timeout (taking what is already queued, once per record while a topic is read)
+    // needs no clock: each poll below then waits 0 ms.
+    let deadline = (!timeout.is_zero()).then(|| Instant::now() + timeout);
     // SAFETY: the client is live for the borrow; the queue reference taken here is released
     // before returning; each event is destroyed right after `read` has seen it.
     unsafe {
@@ -316,7 +318,9 @@ fn poll_consumer_events<C: ClientContext, T>(
             return None;
         }
         let polled = loop {
-            let remaining = deadline.saturating_duration_since(Instant::now());
+            let remaining = deadline.map_or(Duration::ZERO, |d| {
+                d.saturating_duration_since(Instant::now())
+            });
             // NULL on timeout and when the queue is yielded (the stop's wake).
             let ev = rd::rd_kafka_queue_poll(queue, timeout_ms(remaining));
             if ev.is_null() {
