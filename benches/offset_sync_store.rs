@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mm2_checkpoint::OffsetSync;
+use mm2_checkpoint::offset_sync::OffsetSyncRef;
 
 #[path = "support/workload.rs"]
 mod workload;
@@ -92,8 +92,13 @@ fn decode_and_ingest(c: &mut Criterion) {
                         .collect();
                     let began = Instant::now();
                     for (k, v) in &encoded {
-                        if let Ok(s) = OffsetSync::decode(Some(k), Some(v)) {
-                            store.handle_sync(&s);
+                        if let Ok(s) = OffsetSyncRef::decode(Some(k), Some(v)) {
+                            store.handle_record(
+                                &s.topic,
+                                s.partition,
+                                s.upstream_offset,
+                                s.downstream_offset,
+                            );
                         }
                     }
                     total += began.elapsed();

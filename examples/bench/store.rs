@@ -5,7 +5,6 @@ use std::mem::size_of;
 use std::time::Instant;
 
 use mm2_checkpoint::offset_sync_store::{OffsetSyncStore, PartitionSyncs};
-use mm2_checkpoint::TopicPartition;
 
 use crate::alloc::live_bytes;
 use crate::stats::{mmm, rate, Dist, Table};
@@ -159,14 +158,12 @@ fn memory(n: usize) -> (f64, f64, f64) {
 
 /// What the types say: the boxed history, one map entry (key + box pointer) at the map's
 /// current load, one control byte, and the topic name's heap bytes.
+/// The store's fixed costs per partition: the boxed history, one pointer in its topic's
+/// partition index, and its share of the topic's name and map entry (at most 96 B: the name's
+/// box, the index `Vec`, the overflow map and a count). Leaves out the index's spare capacity
+/// (under an eighth) and the topic map's empty buckets, so it is a lower bound.
 fn analytic_bytes(n: usize) -> f64 {
-    let entry = size_of::<(TopicPartition, Box<PartitionSyncs>)>() as f64;
-    // hashbrown: power-of-two buckets, at most 7/8 full.
-    let buckets = if n < 4 {
-        4.0
-    } else {
-        ((n * 8).div_ceil(7)).next_power_of_two() as f64
-    };
-    let topic = "mirror-topic-0000".len() as f64;
-    size_of::<PartitionSyncs>() as f64 + (entry + 1.0) * buckets / n as f64 + topic
+    let topics = n.div_ceil(crate::workload::PARTITIONS_PER_TOPIC).max(1) as f64;
+    let topic = "mirror-topic-0000".len() as f64 + 96.0;
+    size_of::<PartitionSyncs>() as f64 + size_of::<usize>() as f64 + topic * topics / n as f64
 }

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Instant;
 
-use mm2_checkpoint::OffsetSync;
+use mm2_checkpoint::offset_sync::OffsetSyncRef;
 
 #[path = "../../benches/support/workload.rs"]
 mod workload;
@@ -115,8 +115,13 @@ fn main() {
                 .collect();
             let began = Instant::now();
             for (k, v) in &encoded {
-                if let Ok(s) = OffsetSync::decode(Some(black_box(k)), Some(black_box(v))) {
-                    store.handle_sync(&s);
+                if let Ok(s) = OffsetSyncRef::decode(Some(black_box(k)), Some(black_box(v))) {
+                    store.handle_record(
+                        &s.topic,
+                        s.partition,
+                        s.upstream_offset,
+                        s.downstream_offset,
+                    );
                 }
             }
             ingest.push(began.elapsed().as_nanos() as f64 / encoded.len() as f64);

@@ -6,6 +6,7 @@ pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
 pub mod error;
+pub mod fast_hash;
 pub mod filters;
 pub mod group_assignment;
 pub mod group_coordination;

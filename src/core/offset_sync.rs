@@ -1,6 +1,8 @@
 //! `OffsetSync`: "record `upstream_offset` of an upstream partition landed at `downstream_offset`
 //! downstream", the record MirrorSourceTask writes to the offset-syncs topic.
 
+use std::borrow::Cow;
+
 use crate::core::error::RecordError;
 use crate::core::wire::{Reader, WireStr, Writer, INT32_SIZE, INT64_SIZE};
 use crate::TopicPartition;
@@ -53,17 +55,48 @@ impl OffsetSync {
     /// only after it, so a bad key is what gets reported when both parts are bad; `None` is a
     /// tombstone. Trailing bytes in either part are ignored.
     pub fn decode(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<Self, RecordError> {
+        OffsetSyncRef::decode(key, value).map(|sync| sync.to_owned())
+    }
+}
+
+/// An offset sync decoded in place: the topic borrows the record's key unless the bytes were
+/// not valid UTF-8, so applying a sync to the store needs no allocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetSyncRef<'a> {
+    /// Upstream topic name.
+    pub topic: Cow<'a, str>,
+    /// Upstream partition.
+    pub partition: i32,
+    /// Offset of the record in the upstream partition.
+    pub upstream_offset: i64,
+    /// Offset of the same record in the downstream partition.
+    pub downstream_offset: i64,
+}
+
+impl<'a> OffsetSyncRef<'a> {
+    /// [`OffsetSync::decode`] without copying the topic: same checks, same errors, same order.
+    pub fn decode(key: Option<&'a [u8]>, value: Option<&[u8]>) -> Result<Self, RecordError> {
         let mut key = Reader::for_part(key, "key")?;
-        let topic = key.read_string("topic")?;
+        let topic = key.read_str("topic")?;
         let partition = key.read_i32("partition")?;
         let mut value = Reader::for_part(value, "value")?;
         let upstream_offset = value.read_i64("upstreamOffset")?;
         let downstream_offset = value.read_i64("offset")?;
-        Ok(OffsetSync::new(
-            TopicPartition::new(topic, partition),
+        Ok(OffsetSyncRef {
+            topic,
+            partition,
             upstream_offset,
             downstream_offset,
-        ))
+        })
+    }
+
+    /// The owned form.
+    pub fn to_owned(&self) -> OffsetSync {
+        OffsetSync::new(
+            TopicPartition::new(self.topic.as_ref(), self.partition),
+            self.upstream_offset,
+            self.downstream_offset,
+        )
     }
 }
 
@@ -226,6 +259,16 @@ mod tests {
             let key = record.encode_key().unwrap();
             let value = record.encode_value();
             prop_assert_eq!(OffsetSync::decode(Some(&key), Some(&value)).unwrap(), record);
+        }
+
+        #[test]
+        fn borrowed_decode_equals_owned_decode(
+            key in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..32)),
+            value in proptest::option::of(proptest::collection::vec(any::<u8>(), 0..20)),
+        ) {
+            let owned = OffsetSync::decode(key.as_deref(), value.as_deref());
+            let borrowed = OffsetSyncRef::decode(key.as_deref(), value.as_deref());
+            prop_assert_eq!(owned, borrowed.map(|s| s.to_owned()));
         }
 
         #[test]

@@ -2,9 +2,9 @@
 //! partition and translates a consumer group's upstream position into a safe downstream one.
 //!
 //! This is the pure half of MM2's class: the runtime reads the offset-syncs topic, feeds every
-//! record to [`OffsetSyncStore::handle_sync`], calls [`OffsetSyncStore::mark_read_to_end`] once
-//! the initial read has caught up, and guards the store with a lock. Nothing here does I/O or
-//! allocates per sync.
+//! record to [`OffsetSyncStore::handle_record`], calls [`OffsetSyncStore::mark_read_to_end`] once
+//! the initial read has caught up, and guards the store with a lock. Nothing here does I/O, and
+//! only the first sync of a partition (or of a topic) allocates.
 //!
 //! The replacement procedure reproduces Java's slot for slot, including two quirks that decide
 //! which syncs survive: the spacing predicates use *wrapping* 64-bit arithmetic (so `2^63` is
@@ -14,34 +14,50 @@
 
 use std::collections::HashMap;
 
+use crate::core::fast_hash::FastHashBuilder;
 use crate::{OffsetSync, TopicPartition};
+
+#[cfg(test)]
+mod reference;
 
 /// Slots kept per upstream partition (Java's `SYNCS_PER_PARTITION`, `Long.SIZE`).
 pub const SYNCS_PER_PARTITION: usize = 64;
 
+/// Labels are `0..LABELS`: one more than the slots, so a sync new to a full array always finds
+/// a free one.
+const LABELS: u8 = SYNCS_PER_PARTITION as u8 + 1;
+
 /// One stored sync while the array is being rewritten; `label` stands in for Java's object
 /// identity and is unique among the syncs of one array (plus the sync being applied).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Sync {
     up: i64,
     down: i64,
     label: u8,
 }
 
+/// The offsets of one slot, side by side so a translation reads one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot {
+    up: i64,
+    down: i64,
+}
+
 /// The 64-slot sync history of one upstream partition.
 ///
 /// Invariants kept after every update (slot `i < j`, both holding different syncs):
 /// A: slot 0 is the newest sync; B: `up[i] <= up[j] + 2^j - 2^i`; C: `up[i] >= up[j] +
-/// 2^max(i-2,0)`; D: slot 63 keeps the oldest usable sync until a reset.
+/// 2^max(i-2,0)`; D: slot 63 keeps the oldest usable sync until a reset. Upstream offsets never
+/// increase from slot 0 to slot 63 (a sync older than slot 0 resets the array).
 ///
-/// Layout is fixed and heap-free: two `[i64; 64]` offset arrays and a `[u8; 64]` identity label
-/// array, **1088 bytes** in total (checked by a test). Labels only need to tell apart the at
-/// most 65 syncs involved in one update, so a fresh sync takes the lowest label unused by the
-/// array, keeping every label in `0..=64`; a global sequence number would need 4–8 bytes a slot.
+/// Layout is fixed and heap-free: 64 `(upstream, downstream)` pairs and a `[u8; 64]` identity
+/// label array, **1088 bytes** in total (checked by a test). Labels only need to tell apart the
+/// at most 65 syncs involved in one update, so every label is in `0..=64` and a fresh sync takes
+/// the first label after slot 0's (cyclically) that no slot uses; a global sequence number would
+/// need 4–8 bytes a slot.
 #[derive(Clone, Debug)]
 pub struct PartitionSyncs {
-    upstream: [i64; SYNCS_PER_PARTITION],
-    downstream: [i64; SYNCS_PER_PARTITION],
+    slots: [Slot; SYNCS_PER_PARTITION],
     labels: [u8; SYNCS_PER_PARTITION],
 }
 
@@ -49,15 +65,14 @@ impl PartitionSyncs {
     /// An array holding `first` in every slot, which satisfies all invariants trivially.
     fn filled(up: i64, down: i64) -> Self {
         PartitionSyncs {
-            upstream: [up; SYNCS_PER_PARTITION],
-            downstream: [down; SYNCS_PER_PARTITION],
+            slots: [Slot { up, down }; SYNCS_PER_PARTITION],
             labels: [0; SYNCS_PER_PARTITION],
         }
     }
 
     /// `(upstream, downstream)` of the sync in slot `i` (0 = newest), or `None` past slot 63.
     pub fn slot(&self, i: usize) -> Option<(i64, i64)> {
-        Some((*self.upstream.get(i)?, *self.downstream.get(i)?))
+        self.slots.get(i).map(|s| (s.up, s.down))
     }
 
     /// True when slots `i` and `j` hold the very same ingested sync (not merely equal offsets).
@@ -71,38 +86,53 @@ impl PartitionSyncs {
         1 + self.labels.windows(2).filter(|w| w[0] != w[1]).count()
     }
 
+    #[inline]
     fn get(&self, i: usize) -> Sync {
         Sync {
-            up: self.upstream[i],
-            down: self.downstream[i],
+            up: self.slots[i].up,
+            down: self.slots[i].down,
             label: self.labels[i],
         }
     }
 
+    #[inline]
     fn set(&mut self, i: usize, sync: Sync) {
-        self.upstream[i] = sync.up;
-        self.downstream[i] = sync.down;
+        self.slots[i] = Slot {
+            up: sync.up,
+            down: sync.down,
+        };
         self.labels[i] = sync.label;
     }
 
-    /// The lowest label no slot uses. At most 64 labels are in use and all are `<= 64`, so the
-    /// answer is always `<= 64` and the shift below never leaves the 128-bit mask.
+    /// A label no slot uses: the first free one after slot 0's, cyclically in `0..=64`. At most
+    /// 64 of the 65 labels are in use, so the search ends; usually at its first step.
     fn fresh_label(&self) -> u8 {
-        let used = self.labels.iter().fold(0u128, |mask, &l| {
-            mask | 1u128.checked_shl(u32::from(l)).unwrap_or(0)
-        });
-        // `!used` has at least 64 set bits, so trailing_zeros is at most 64 and fits in u8.
-        u8::try_from((!used).trailing_zeros()).unwrap_or(u8::MAX)
+        let mut label = self.labels[0];
+        loop {
+            label = if label + 1 >= LABELS { 0 } else { label + 1 };
+            // A whole-array fold, not an early-exit search: it compiles to a few vector
+            // compares.
+            let used = self
+                .labels
+                .iter()
+                .fold(false, |used, &l| used | (l == label));
+            if !used {
+                return label;
+            }
+        }
     }
 
     /// Slot to translate `g` with: the newest sync at or before `g`, else the oldest one.
+    /// Upstream offsets never increase along the slots, so this is the first slot at or before
+    /// `g`; the scan starts at the newest slot, where most groups are.
+    #[inline]
     fn lookup(&self, g: i64) -> (i64, i64) {
         let i = self
-            .upstream
+            .slots
             .iter()
-            .position(|&up| up <= g)
+            .position(|s| s.up <= g)
             .unwrap_or(SYNCS_PER_PARTITION - 1);
-        (self.upstream[i], self.downstream[i])
+        (self.slots[i].up, self.slots[i].down)
     }
 
     /// Java's `updateSyncArray` for a partition that already has history: makes the new sync
@@ -110,7 +140,7 @@ impl PartitionSyncs {
     fn apply(&mut self, up: i64, down: i64, reset: bool) {
         // Java also resets on a rewind only against the newest sync; an equal upstream offset
         // goes through the normal path.
-        if reset || up < self.upstream[0] {
+        if reset || up < self.slots[0].up {
             *self = PartitionSyncs::filled(up, down);
             return;
         }
@@ -119,21 +149,31 @@ impl PartitionSyncs {
             down,
             label: self.fresh_label(),
         };
-        let original = self.clone();
+        // The pre-update contents of the slots rewritten so far (`0..current`); the slots from
+        // `current` on still hold them in place. Java reads the old array the same way.
+        let mut saved = [Sync::default(); SYNCS_PER_PARTITION];
+        let original = |this: &Self, saved: &[Sync; SYNCS_PER_PARTITION], k: usize, current| {
+            if k < current {
+                saved[k]
+            } else {
+                this.get(k)
+            }
+        };
+        saved[0] = self.get(0);
         let mut replacement = incoming;
         let mut candidate = 0usize;
         self.set(0, incoming);
         for current in 1..SYNCS_PER_PARTITION {
             let previous = self.get(current - 1);
             loop {
-                let old = original.get(candidate);
+                let old = original(self, &saved, candidate, current);
                 let recent = not_too_stale(previous, old, current - 1, current);
                 let apart_from_previous = spread_out(previous, old, current - 1);
                 // `current + 1` still holds the untouched old tail at this point.
                 let apart_from_next = current + 1 >= SYNCS_PER_PARTITION
                     || spread_out(old, self.get(current + 1), current);
-                let repeated =
-                    candidate + 1 < SYNCS_PER_PARTITION && same(old, original.get(candidate + 1));
+                let repeated = candidate + 1 < SYNCS_PER_PARTITION
+                    && same(old, original(self, &saved, candidate + 1, current));
                 let usable = recent && apart_from_previous && apart_from_next;
                 if usable {
                     replacement = old;
@@ -151,6 +191,7 @@ impl PartitionSyncs {
                 // The rest of the old tail still satisfies B; Java keeps it untouched.
                 break;
             }
+            saved[current] = self.get(current);
             self.set(current, replacement);
         }
     }
@@ -193,15 +234,94 @@ pub enum Translation {
     Offset(i64),
 }
 
+/// Partitions of one topic may be numbered up to this far past twice the topic's tracked count
+/// and still be indexed directly; anything else (negative, or far beyond the others) goes to the
+/// topic's overflow map, so a stray partition number cannot make the index large.
+const DENSE_SLACK: usize = 64;
+
+/// The histories of one upstream topic's partitions. Kafka numbers partitions `0..n`, so they
+/// are indexed by number: a lookup is one bounds check, no hashing and no key comparison.
+#[derive(Debug, Default)]
+struct TopicSyncs {
+    /// `dense[p]` is partition `p`'s history. Invariant: a partition below `dense.len()` is never
+    /// in `overflow`.
+    dense: Vec<Option<Box<PartitionSyncs>>>,
+    /// Partitions that did not fit the dense rule when first seen.
+    overflow: HashMap<i32, Box<PartitionSyncs>, FastHashBuilder>,
+    /// Partitions tracked (dense and overflow).
+    tracked: usize,
+}
+
+impl TopicSyncs {
+    #[inline]
+    fn get(&self, partition: i32) -> Option<&PartitionSyncs> {
+        match usize::try_from(partition) {
+            Ok(p) if p < self.dense.len() => self.dense[p].as_deref(),
+            _ if self.overflow.is_empty() => None,
+            _ => self.overflow.get(&partition).map(|b| &**b),
+        }
+    }
+
+    #[inline]
+    fn get_mut(&mut self, partition: i32) -> Option<&mut PartitionSyncs> {
+        match usize::try_from(partition) {
+            Ok(p) if p < self.dense.len() => self.dense[p].as_deref_mut(),
+            _ if self.overflow.is_empty() => None,
+            _ => self.overflow.get_mut(&partition).map(|b| &mut **b),
+        }
+    }
+
+    /// Adds a partition that [`get`](Self::get) does not know.
+    fn insert(&mut self, partition: i32, syncs: Box<PartitionSyncs>) {
+        self.tracked += 1;
+        let limit = 2 * self.tracked + DENSE_SLACK;
+        match usize::try_from(partition) {
+            Ok(p) if p < self.dense.len() => self.dense[p] = Some(syncs),
+            Ok(p) if p < limit => {
+                // Grow by at least an eighth so a topic seen partition by partition does not
+                // reallocate each time, yet keeps little spare capacity.
+                let len = self.dense.len();
+                let target = (p + 1).max(len + len / 8).min(limit);
+                self.dense.reserve_exact(target - len);
+                self.dense.resize_with(target, || None);
+                let moved: Vec<i32> = self
+                    .overflow
+                    .keys()
+                    .copied()
+                    .filter(|&q| usize::try_from(q).is_ok_and(|q| q < target))
+                    .collect();
+                for q in moved {
+                    if let (Some(history), Ok(i)) = (self.overflow.remove(&q), usize::try_from(q)) {
+                        self.dense[i] = Some(history);
+                    }
+                }
+                self.dense[p] = Some(syncs);
+            }
+            _ => {
+                self.overflow.insert(partition, syncs);
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (i32, &PartitionSyncs)> {
+        let dense = self.dense.iter().enumerate().filter_map(|(p, s)| {
+            let history = s.as_deref()?;
+            Some((i32::try_from(p).ok()?, history))
+        });
+        dense.chain(self.overflow.iter().map(|(&p, s)| (p, &**s)))
+    }
+}
+
 /// Offset translation state for all upstream partitions of one checkpoint task.
 ///
-/// Each tracked partition costs one boxed [`PartitionSyncs`] (1088 bytes) plus its map entry
-/// (the `TopicPartition` with its topic name, and a pointer). Applying a sync to a known
-/// partition allocates nothing.
+/// Each tracked partition costs one boxed [`PartitionSyncs`] (1088 bytes) and a pointer in its
+/// topic's partition index; each topic costs its name once and a map entry. Applying a sync to
+/// a known partition allocates nothing.
 #[derive(Debug)]
 pub struct OffsetSyncStore {
-    /// Boxed so the map's spare capacity costs a pointer, not a whole array, per bucket.
-    partitions: HashMap<TopicPartition, Box<PartitionSyncs>>,
+    /// Histories by upstream topic, then partition number.
+    topics: HashMap<Box<str>, TopicSyncs, FastHashBuilder>,
+    partition_count: usize,
     must_read_to_end: bool,
     read_to_end: bool,
 }
@@ -217,7 +337,8 @@ impl OffsetSyncStore {
     /// pessimistic load until [`begin_initial_load`](Self::begin_initial_load) says otherwise.
     pub fn new() -> Self {
         OffsetSyncStore {
-            partitions: HashMap::new(),
+            topics: HashMap::default(),
+            partition_count: 0,
             must_read_to_end: true,
             read_to_end: false,
         }
@@ -243,45 +364,69 @@ impl OffsetSyncStore {
         self.read_to_end
     }
 
-    /// Applies one sync read from the offset-syncs topic (Java's `handleRecord`). Allocates only
-    /// the first time a partition is seen.
+    /// Applies one sync read from the offset-syncs topic (Java's `handleRecord`).
     pub fn handle_sync(&mut self, sync: &OffsetSync) {
-        let up = sync.upstream_offset;
-        let down = sync.downstream_offset;
+        self.handle_record(
+            &sync.topic_partition.topic,
+            sync.topic_partition.partition,
+            sync.upstream_offset,
+            sync.downstream_offset,
+        );
+    }
+
+    /// [`handle_sync`](Self::handle_sync) on the decoded fields, for a sync decoded in place
+    /// ([`OffsetSyncRef`](crate::core::offset_sync::OffsetSyncRef)). Allocates only the first
+    /// time a partition (or topic) is seen.
+    pub fn handle_record(&mut self, topic: &str, partition: i32, up: i64, down: i64) {
         let reset = !self.read_to_end && self.must_read_to_end;
-        match self.partitions.get_mut(&sync.topic_partition) {
-            Some(syncs) => syncs.apply(up, down, reset),
+        let known = match self.topics.get_mut(topic) {
+            Some(syncs) => syncs.get_mut(partition),
+            None => None,
+        };
+        match known {
+            Some(history) => history.apply(up, down, reset),
             None => {
-                self.partitions.insert(
-                    sync.topic_partition.clone(),
-                    Box::new(PartitionSyncs::filled(up, down)),
-                );
+                let history = Box::new(PartitionSyncs::filled(up, down));
+                if let Some(syncs) = self.topics.get_mut(topic) {
+                    syncs.insert(partition, history);
+                } else {
+                    let mut syncs = TopicSyncs::default();
+                    syncs.insert(partition, history);
+                    self.topics.insert(topic.into(), syncs);
+                }
+                self.partition_count += 1;
             }
         }
         if log::log_enabled!(log::Level::Trace) {
-            if let Some(syncs) = self.partitions.get(&sync.topic_partition) {
+            if let Some(history) = self.find(topic, partition) {
                 log::trace!(
-                    "offset sync {}: {up}->{down} applied, slots now {}",
-                    sync.topic_partition,
-                    describe(syncs)
+                    "offset sync {topic}-{partition}: {up}->{down} applied, slots now {}",
+                    describe(history)
                 );
             }
         }
+    }
+
+    #[inline]
+    fn find(&self, topic: &str, partition: i32) -> Option<&PartitionSyncs> {
+        self.topics.get(topic)?.get(partition)
     }
 
     /// Number of upstream partitions with a sync history.
     pub fn partition_count(&self) -> usize {
-        self.partitions.len()
+        self.partition_count
     }
 
     /// The sync history of one upstream partition, for diagnostics and tests.
     pub fn partition(&self, tp: &TopicPartition) -> Option<&PartitionSyncs> {
-        self.partitions.get(tp).map(|b| &**b)
+        self.find(&tp.topic, tp.partition)
     }
 
-    /// Every upstream partition with its history, in no particular order.
-    pub fn partitions(&self) -> impl Iterator<Item = (&TopicPartition, &PartitionSyncs)> {
-        self.partitions.iter().map(|(tp, b)| (tp, &**b))
+    /// Every upstream partition as `(topic, partition, history)`, in no particular order.
+    pub fn partitions(&self) -> impl Iterator<Item = (&str, i32, &PartitionSyncs)> {
+        self.topics
+            .iter()
+            .flat_map(|(topic, syncs)| syncs.iter().map(move |(p, s)| (&**topic, p, s)))
     }
 
     /// Translates the upstream position `upstream_offset` (the next record the group would read)
@@ -295,7 +440,7 @@ impl OffsetSyncStore {
             );
             return Translation::NotReadToEnd;
         }
-        let Some(syncs) = self.partitions.get(tp) else {
+        let Some(syncs) = self.find(&tp.topic, tp.partition) else {
             log::debug!("translate {tp} at {upstream_offset}: no offset sync");
             return Translation::NoOffsetSync;
         };
@@ -332,7 +477,8 @@ fn describe(syncs: &PartitionSyncs) -> String {
             if i != 0 {
                 out.push(',');
             }
-            out.push_str(&format!("{}:{}", syncs.upstream[i], syncs.downstream[i]));
+            let slot = syncs.slots[i];
+            out.push_str(&format!("{}:{}", slot.up, slot.down));
         }
     }
     out.push(']');
@@ -366,7 +512,7 @@ mod tests {
         for i in 0..SYNCS_PER_PARTITION {
             match out.last_mut() {
                 Some(run) if syncs.same_sync(i - 1, i) => run.1 = i,
-                _ => out.push((i, i, syncs.upstream[i])),
+                _ => out.push((i, i, syncs.slots[i].up)),
             }
         }
         out
@@ -377,7 +523,7 @@ mod tests {
     fn assert_invariants(syncs: &PartitionSyncs) {
         for j in 0..SYNCS_PER_PARTITION {
             for i in 0..j {
-                let (up_i, up_j) = (syncs.upstream[i], syncs.upstream[j]);
+                let (up_i, up_j) = (syncs.slots[i].up, syncs.slots[j].up);
                 if up_i == up_j {
                     continue;
                 }
@@ -795,8 +941,172 @@ mod tests {
         ]
     }
 
+    /// For each slot, the first slot holding the same sync: equal for two arrays exactly when
+    /// they group their slots into syncs alike, whatever label values they use.
+    fn identity_classes(same: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+        (0..SYNCS_PER_PARTITION)
+            .map(|i| (0..=i).find(|&j| same(j, i)).unwrap_or(i))
+            .collect()
+    }
+
+    /// Slot offsets equal and the same slots share a sync (labels may differ in value).
+    fn assert_same_as_reference(ours: &PartitionSyncs, theirs: &reference::ReferenceSyncs) {
+        for i in 0..SYNCS_PER_PARTITION {
+            assert_eq!(ours.slot(i), theirs.slot(i), "slot {i}");
+        }
+        assert_eq!(
+            identity_classes(|i, j| ours.same_sync(i, j)),
+            identity_classes(|i, j| theirs.same_sync(i, j)),
+            "identities"
+        );
+    }
+
+    /// Feeds the same syncs to a history and to the reference one and compares them after every
+    /// sync, and their translations at `probes` plus every kept offset and its neighbours.
+    fn compare_with_reference(syncs: &[(i64, i64, bool)], probes: &[i64]) {
+        let (first_up, first_down, _) = syncs[0];
+        let mut ours = PartitionSyncs::filled(first_up, first_down);
+        let mut theirs = reference::ReferenceSyncs::filled(first_up, first_down);
+        for &(up, down, reset) in &syncs[1..] {
+            ours.apply(up, down, reset);
+            theirs.apply(up, down, reset);
+            assert_same_as_reference(&ours, &theirs);
+            let kept = (0..SYNCS_PER_PARTITION)
+                .filter(|&i| i == 0 || !ours.same_sync(i - 1, i))
+                .filter_map(|i| ours.slot(i))
+                .map(|s| s.0);
+            for g in kept
+                .flat_map(|u| [u.wrapping_sub(1), u, u.wrapping_add(1)])
+                .chain(probes.iter().copied())
+                .chain([i64::MIN, i64::MAX])
+            {
+                assert_eq!(ours.lookup(g), theirs.lookup(g), "lookup {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn matches_the_reference_on_the_benchmark_like_stream_and_extremes() {
+        let mut rng = SplitMix64(11);
+        let mut offset = 1i64 << 20;
+        let mut stream = vec![(offset, offset, false)];
+        for _ in 0..5_000 {
+            offset += if rng.range(0, 50) == 0 {
+                range(&mut rng, 1_000, 10_000)
+            } else {
+                range(&mut rng, 100, 140)
+            };
+            stream.push((offset, offset + 3, false));
+        }
+        compare_with_reference(&stream, &[0, offset / 2]);
+        let top: Vec<(i64, i64, bool)> = (0..200)
+            .map(|i| (i64::MAX - (1i64 << 40) + i * (1i64 << 32), i, false))
+            .collect();
+        compare_with_reference(&top, &[]);
+    }
+
+    #[test]
+    fn topics_index_their_partitions_densely_and_keep_strays_apart() {
+        let mut store = started(false);
+        let partitions = [3, 0, -1, 1, i32::MAX, 2, 200, 5000, i32::MIN, 70, 150];
+        for (n, &p) in partitions.iter().enumerate() {
+            let tp = TopicPartition::new("t", p);
+            store.handle_sync(&OffsetSync::new(tp, 10 * n as i64, p as i64));
+            store.handle_sync(&OffsetSync::new(TopicPartition::new("u", p), 1, 2));
+        }
+        assert_eq!(store.partition_count(), 2 * partitions.len());
+        for (n, &p) in partitions.iter().enumerate() {
+            let tp = TopicPartition::new("t", p);
+            assert_eq!(
+                store.translate_downstream(&tp, 10 * n as i64),
+                Some(p as i64),
+                "partition {p}"
+            );
+            let syncs = store.partition(&tp).expect("tracked");
+            assert_eq!(syncs.slot(0), Some((10 * n as i64, p as i64)));
+        }
+        for p in [4, 71, 199, 4999, -2] {
+            assert!(store.partition(&TopicPartition::new("t", p)).is_none());
+        }
+        let topics = store.topics.get("t").expect("topic");
+        assert!(topics.dense.len() <= 2 * partitions.len() + DENSE_SLACK);
+        assert!(topics
+            .overflow
+            .keys()
+            .all(|&p| usize::try_from(p).map_or(true, |p| p >= topics.dense.len())));
+        let mut listed: Vec<(String, i32)> = store
+            .partitions()
+            .map(|(t, p, _)| (t.to_owned(), p))
+            .collect();
+        listed.sort();
+        let mut expected: Vec<(String, i32)> = ["t", "u"]
+            .iter()
+            .flat_map(|t| partitions.iter().map(move |&p| (t.to_string(), p)))
+            .collect();
+        expected.sort();
+        assert_eq!(listed, expected);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(192))]
+
+        #[test]
+        fn histories_equal_the_reference_representation(
+            syncs in prop::collection::vec(
+                (extreme_i64(), extreme_i64(), prop::bool::weighted(0.05)), 1..200),
+            increasing in prop::collection::vec(
+                (prop_oneof![0i64..4, 0i64..300, 0i64..(1i64 << 40)], any::<i64>()), 1..300),
+            start in extreme_i64(),
+            probes in prop::collection::vec(extreme_i64(), 0..20),
+        ) {
+            compare_with_reference(&syncs, &probes);
+            let mut offset = start;
+            let rising: Vec<(i64, i64, bool)> = increasing
+                .iter()
+                .map(|&(gap, down)| {
+                    offset = offset.saturating_add(gap);
+                    (offset, down, false)
+                })
+                .collect();
+            compare_with_reference(&rising, &probes);
+        }
+
+        #[test]
+        fn store_equals_per_partition_reference_over_many_partitions(
+            ops in prop::collection::vec((0usize..6, -3i32..80, 0i64..50, any::<bool>()), 1..400),
+        ) {
+            let topics = ["a", "b", "mirror-topic-0001"];
+            let mut store = started(false);
+            let mut model: HashMap<(usize, i32), (i64, reference::ReferenceSyncs)> = HashMap::new();
+            for &(t, p, gap, query) in &ops {
+                let t = t % topics.len();
+                let tp = TopicPartition::new(topics[t], p);
+                if query {
+                    let expected = model.get(&(t, p)).map(|(_, r)| r.lookup(gap));
+                    let got = store.partition(&tp).map(|s| s.lookup(gap));
+                    prop_assert_eq!(got, expected);
+                    continue;
+                }
+                let entry = model.entry((t, p));
+                let up = match entry {
+                    std::collections::hash_map::Entry::Occupied(mut e) => {
+                        let (last, r) = e.get_mut();
+                        *last += gap;
+                        r.apply(*last, gap, false);
+                        *last
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert((gap, reference::ReferenceSyncs::filled(gap, gap)));
+                        gap
+                    }
+                };
+                store.handle_sync(&OffsetSync::new(tp.clone(), up, gap));
+                let (_, r) = &model[&(t, p)];
+                assert_same_as_reference(store.partition(&tp).expect("tracked"), r);
+            }
+            prop_assert_eq!(store.partition_count(), model.len());
+            prop_assert_eq!(store.partitions().count(), model.len());
+        }
 
         #[test]
         fn translation_never_passes_the_next_unconsumed_record_and_is_monotonic(

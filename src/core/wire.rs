@@ -6,6 +6,8 @@
 //! and no null. Java's reader never checks that a buffer is used up, so [`Reader`] ignores
 //! trailing bytes too: that is how a v0 reader tolerates a longer future version.
 
+use std::borrow::Cow;
+
 use crate::core::error::RecordError;
 
 /// The longest `STRING` in bytes: its length must fit a non-negative `INT16`.
@@ -159,6 +161,19 @@ impl<'a> Reader<'a> {
             .map_err(|_| RecordError::NegativeStringLength { field, length })?;
         let bytes = self.take(field, len)?;
         Ok(java_utf8_lossy(bytes))
+    }
+
+    /// [`read_string`](Self::read_string) without the copy when the bytes are valid UTF-8 (on
+    /// valid input Java's decoder and ours agree byte for byte); only malformed input allocates.
+    pub fn read_str(&mut self, field: &'static str) -> Result<Cow<'a, str>, RecordError> {
+        let length = self.read_i16(field)?;
+        let len = usize::try_from(length)
+            .map_err(|_| RecordError::NegativeStringLength { field, length })?;
+        let bytes = self.take(field, len)?;
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => Cow::Owned(java_utf8_lossy(bytes)),
+        })
     }
 }
 
@@ -369,6 +384,24 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn read_str_equals_read_string_and_borrows_valid_utf8(
+            bytes in proptest::collection::vec(any::<u8>(), 0..40),
+            declared in prop_oneof![Just(None), (-2i16..45).prop_map(Some)],
+        ) {
+            let length = declared.unwrap_or(bytes.len() as i16);
+            let mut buf = length.to_be_bytes().to_vec();
+            buf.extend_from_slice(&bytes);
+            let owned = Reader::new(&buf).read_string("topic");
+            let borrowed = Reader::new(&buf).read_str("topic");
+            prop_assert_eq!(owned.clone(), borrowed.clone().map(Cow::into_owned));
+            if let Ok(text) = &borrowed {
+                // Copied exactly when the bytes are not valid UTF-8 (the case Java repairs).
+                let raw = &buf[2..2 + length as usize];
+                prop_assert_eq!(matches!(text, Cow::Borrowed(_)), std::str::from_utf8(raw).is_ok());
+            }
+        }
+
         #[test]
         fn java_utf8_lossy_equals_from_utf8_lossy_on_valid_utf8(text in ".{0,200}") {
             prop_assert_eq!(java_utf8_lossy(text.as_bytes()), text);

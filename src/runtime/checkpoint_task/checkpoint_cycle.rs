@@ -37,8 +37,8 @@ pub(super) fn fetch_committed(
     }
     let known: Vec<TopicPartition> = read_syncs(shared)
         .partitions()
-        .map(|(tp, _)| tp.clone())
-        .filter(|tp| c.topic_filter.should_replicate_topic(&tp.topic))
+        .filter(|(topic, _, _)| c.topic_filter.should_replicate_topic(topic))
+        .map(|(topic, partition, _)| TopicPartition::new(topic, partition))
         .collect();
     if !known.is_empty() {
         let again = fetch_spread(admins, &empty, Some(&known))?;

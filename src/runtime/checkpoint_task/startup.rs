@@ -14,13 +14,14 @@ use super::{Shared, NEVER};
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
 use crate::core::mirror_checkpoint_config::Cluster;
+use crate::core::offset_sync::OffsetSyncRef;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
 use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
-use crate::{Checkpoint, OffsetSync};
+use crate::Checkpoint;
 
 /// What start-up's read of the checkpoints topic found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -373,9 +374,14 @@ pub(super) fn read_syncs(shared: &Shared) -> std::sync::RwLockReadGuard<'_, Offs
 }
 
 pub(super) fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value: Option<&[u8]>) {
-    match OffsetSync::decode(key, value) {
+    match OffsetSyncRef::decode(key, value) {
         Ok(sync) => {
-            write_syncs(shared).handle_sync(&sync);
+            write_syncs(shared).handle_record(
+                &sync.topic,
+                sync.partition,
+                sync.upstream_offset,
+                sync.downstream_offset,
+            );
             shared.counters.syncs_loaded.fetch_add(1, Ordering::SeqCst);
         }
         Err(e) => shared.skipped(topic, &e),
