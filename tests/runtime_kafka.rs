@@ -34,22 +34,24 @@ fn flow(partitions: i32, checkpoints_topic: bool) -> FlowNames {
     f
 }
 
+/// Syncs 0→0 and 100→90 on partition 0, 0→0 and 50→40 on partition 1: the history two tests
+/// translate their groups' commits through.
+fn produce_two_partition_syncs(f: &FlowNames) {
+    let syncs = [
+        f.sync(0, 0, 0),
+        f.sync(0, 100, 90),
+        f.sync(1, 0, 0),
+        f.sync(1, 50, 40),
+    ];
+    produce_syncs(&f.s, &f.syncs, &syncs, false);
+}
+
 #[test]
 fn checkpoints_for_discovered_groups_reach_the_target_topic_on_real_brokers() {
     let _g = serial();
     install_logger();
     let f = flow(2, true);
-    produce_syncs(
-        &f.s,
-        &f.syncs,
-        &[
-            f.sync(0, 0, 0),
-            f.sync(0, 100, 90),
-            f.sync(1, 0, 0),
-            f.sync(1, 50, 40),
-        ],
-        false,
-    );
+    produce_two_partition_syncs(&f);
     f.commit("g1", &[(0, 150, "m1"), (1, 50, "")]);
     f.commit("g2", &[(0, 100, "")]);
     // No task.assigned.groups: the task lists the source's groups itself. The source broker is
@@ -133,17 +135,7 @@ fn group_offset_sync_writes_idle_target_groups_never_rewinds_and_refuses_active_
     install_logger();
     let f = flow(2, true);
     let t = &f.t;
-    produce_syncs(
-        &f.s,
-        &f.syncs,
-        &[
-            f.sync(0, 0, 0),
-            f.sync(0, 100, 90),
-            f.sync(1, 0, 0),
-            f.sync(1, 50, 40),
-        ],
-        false,
-    );
+    produce_two_partition_syncs(&f);
     let filler: Vec<support::Record<'_>> = vec![(None, Some(b"x")); 120];
     produce_batched(t, &f.remote, 0, &filler);
     produce_batched(t, &f.remote, 1, &filler);

@@ -272,67 +272,13 @@ pub fn produce_numbered(bootstrap: &str, topic: &str, partition: i32, count: usi
 
 /// Produces `records` (key, value) in order to one partition, waits until every one is
 /// acknowledged, and returns their offsets in the same order.
-///
-/// One request in flight keeps the order even if a request is retried.
 pub fn produce_many(
     bootstrap: &str,
     topic: &str,
     partition: i32,
     records: &[Record<'_>],
 ) -> Vec<i64> {
-    let context = Deliveries(Mutex::new(vec![None; records.len()]));
-    let producer: BaseProducer<Deliveries> = client_config(bootstrap)
-        .set("linger.ms", "0")
-        .set("max.in.flight.requests.per.connection", "1")
-        .set("enable.idempotence", "false")
-        .set("message.timeout.ms", TIMEOUT.as_millis().to_string())
-        .create_with_context(context)
-        .unwrap_or_else(|e| panic!("producer for {bootstrap}: {e}"));
-    let deadline = Instant::now() + TIMEOUT;
-    for (index, (key, value)) in records.iter().enumerate() {
-        let mut record =
-            BaseRecord::<[u8], [u8], usize>::with_opaque_to(topic, index).partition(partition);
-        if let Some(key) = key {
-            record = record.key(key);
-        }
-        if let Some(value) = value {
-            record = record.payload(value);
-        }
-        let mut pending = record;
-        loop {
-            match producer.send(pending) {
-                Ok(()) => break,
-                Err((KafkaError::MessageProduction(code), returned))
-                    if code == rdkafka::types::RDKafkaErrorCode::QueueFull
-                        && Instant::now() < deadline =>
-                {
-                    producer.poll(Duration::from_millis(50));
-                    pending = returned;
-                }
-                Err((e, _)) => panic!("produce to {topic}-{partition} on {bootstrap}: {e}"),
-            }
-        }
-    }
-    if let Err(e) = producer.flush(deadline.saturating_duration_since(Instant::now())) {
-        panic!("produce to {topic}-{partition} on {bootstrap}: flush: {e}");
-    }
-    let reports = producer
-        .context()
-        .0
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clone();
-    reports
-        .into_iter()
-        .enumerate()
-        .map(|(index, report)| match report {
-            Some(Ok(offset)) => offset,
-            Some(Err(e)) => panic!("record {index} to {topic}-{partition} on {bootstrap}: {e}"),
-            None => {
-                panic!("record {index} to {topic}-{partition} on {bootstrap}: no delivery report")
-            }
-        })
-        .collect()
+    produce_in_order(bootstrap, topic, partition, records, &[("linger.ms", "0")])
 }
 
 /// Produces `records` in order to one partition in large batches (fast, for seeding thousands
@@ -350,12 +296,24 @@ pub fn produce_batched_with(
     records: &[Record<'_>],
     settings: &[(&str, &str)],
 ) {
+    let mut all = vec![("linger.ms", "5"), ("batch.num.messages", "10000")];
+    all.extend_from_slice(settings);
+    produce_in_order(bootstrap, topic, partition, records, &all);
+}
+
+/// The producer both of the above use: `settings` on top of one request in flight (which keeps
+/// the order even if a request is retried) and no idempotence; waits for every delivery report
+/// and panics on the first failed one. Returns the offsets in `records` order.
+fn produce_in_order(
+    bootstrap: &str,
+    topic: &str,
+    partition: i32,
+    records: &[Record<'_>],
+    settings: &[(&str, &str)],
+) -> Vec<i64> {
     let context = Deliveries(Mutex::new(vec![None; records.len()]));
     let mut config = client_config(bootstrap);
     config
-        .set("linger.ms", "5")
-        .set("batch.num.messages", "10000")
-        // One request in flight keeps the order even if a request is retried.
         .set("max.in.flight.requests.per.connection", "1")
         .set("enable.idempotence", "false")
         .set("message.timeout.ms", TIMEOUT.as_millis().to_string());
@@ -383,6 +341,7 @@ pub fn produce_batched_with(
                     if code == rdkafka::types::RDKafkaErrorCode::QueueFull
                         && Instant::now() < deadline =>
                 {
+                    // Serves delivery reports, which is what frees queue space.
                     producer.poll(Duration::from_millis(10));
                     pending = returned;
                 }
@@ -399,15 +358,17 @@ pub fn produce_batched_with(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
-    for (index, report) in reports.into_iter().enumerate() {
-        match report {
-            Some(Ok(_)) => {}
+    reports
+        .into_iter()
+        .enumerate()
+        .map(|(index, report)| match report {
+            Some(Ok(offset)) => offset,
             Some(Err(e)) => panic!("record {index} to {topic}-{partition} on {bootstrap}: {e}"),
             None => {
                 panic!("record {index} to {topic}-{partition} on {bootstrap}: no delivery report")
             }
-        }
-    }
+        })
+        .collect()
 }
 
 /// Reads `topic`-`partition` from the beginning up to the high watermark seen by Fetch and
