@@ -29,8 +29,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.mirror.InteropAccess;
 import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
-import org.apache.kafka.connect.source.SourceTaskContext;
-import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -143,22 +141,7 @@ public final class Churn {
             Set<ObjectName> mbeansBefore = clientMBeans(jmx);
             Set<Thread> threadsBefore = new HashSet<>(Thread.getAllStackTraces().keySet());
             MirrorCheckpointTask task = new MirrorCheckpointTask();
-            task.initialize(new SourceTaskContext() {
-                @Override
-                public Map<String, String> configs() {
-                    return props;
-                }
-
-                @Override
-                public OffsetStorageReader offsetStorageReader() {
-                    return null;
-                }
-
-                @Override
-                public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-                    return null;
-                }
-            });
+            task.initialize(Kafka.taskContext(props, null));
             CountDownLatch began = new CountDownLatch(1);
             long[] startedAt = new long[1];
             long[] stopReturnedAt = new long[1];

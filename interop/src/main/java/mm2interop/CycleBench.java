@@ -24,8 +24,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.connect.mirror.InteropAccess;
 import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.apache.kafka.connect.source.SourceTaskContext;
-import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /**
  * The checkpoint cycle of Java MM2's MirrorCheckpointTask against ours (issue 13), on the same
@@ -179,22 +177,7 @@ public final class CycleBench {
             Kafka.createTopic(admin, checkpointsTopic, 1, Map.of("cleanup.policy", "compact"));
         }
         MirrorCheckpointTask task = new MirrorCheckpointTask();
-        task.initialize(new SourceTaskContext() {
-            @Override
-            public Map<String, String> configs() {
-                return props;
-            }
-
-            @Override
-            public OffsetStorageReader offsetStorageReader() {
-                return null;
-            }
-
-            @Override
-            public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-                return null;
-            }
-        });
+        task.initialize(Kafka.taskContext(props, null));
         // WorkerSourceTask's producer settings (acks=all, one request in flight per connection).
         Map<String, Object> pc = new HashMap<>();
         pc.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, b);

@@ -14,8 +14,6 @@ import org.apache.kafka.connect.connector.ConnectorContext;
 import org.apache.kafka.connect.mirror.MirrorCheckpointConnector;
 import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.apache.kafka.connect.source.SourceTaskContext;
-import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /**
  * Java MM2's real checkpointing: MirrorCheckpointConnector chooses the groups (its own group and
@@ -59,22 +57,7 @@ final class JavaCheckpointer implements AutoCloseable {
         }
         Map<String, String> taskProps = configs.get().get(0);
         producer = Kafka.producer(targetBootstrap, null);
-        task.initialize(new SourceTaskContext() {
-            @Override
-            public Map<String, String> configs() {
-                return taskProps;
-            }
-
-            @Override
-            public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-                return null;
-            }
-
-            @Override
-            public OffsetStorageReader offsetStorageReader() {
-                return null;
-            }
-        });
+        task.initialize(Kafka.taskContext(taskProps, null));
         task.start(taskProps);
         poller = new Thread(this::pollLoop, "java-checkpoint-poll");
         poller.start();

@@ -12,7 +12,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.mirror.MirrorSourceTask;
 import org.apache.kafka.connect.source.SourceRecord;
-import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /**
@@ -33,22 +32,7 @@ final class JavaMirror implements AutoCloseable {
      */
     JavaMirror(Map<String, String> taskProps, String targetBootstrap, Map<TopicPartition, Long> startOffsets) {
         target = Kafka.producer(targetBootstrap, null);
-        task.initialize(new SourceTaskContext() {
-            @Override
-            public Map<String, String> configs() {
-                return taskProps;
-            }
-
-            @Override
-            public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
-                return null;
-            }
-
-            @Override
-            public OffsetStorageReader offsetStorageReader() {
-                return new StoredOffsets(startOffsets);
-            }
-        });
+        task.initialize(Kafka.taskContext(taskProps, new StoredOffsets(startOffsets)));
         task.start(taskProps);
     }
 

@@ -23,10 +23,35 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
 
 /** Small client helpers shared by the harness programs. */
 final class Kafka {
     private Kafka() {}
+
+    /**
+     * The context Connect's WorkerSourceTask hands a task: its configs and a source-offset
+     * reader ({@code null} for tasks that never read one); no plugin metrics.
+     */
+    static SourceTaskContext taskContext(Map<String, String> configs, OffsetStorageReader offsets) {
+        return new SourceTaskContext() {
+            @Override
+            public Map<String, String> configs() {
+                return configs;
+            }
+
+            @Override
+            public org.apache.kafka.common.metrics.PluginMetrics pluginMetrics() {
+                return null;
+            }
+
+            @Override
+            public OffsetStorageReader offsetStorageReader() {
+                return offsets;
+            }
+        };
+    }
 
     static Admin admin(String bootstrap) {
         Map<String, Object> c = new HashMap<>();
