@@ -262,6 +262,7 @@ start_watchdog() {
 
 cmd_start() {
     local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
+    local authorizer=0
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
@@ -270,11 +271,13 @@ cmd_start() {
             --listener) listeners+=("$2"); shift 2 ;;
             --format-arg) fargs+=("$2"); shift 2 ;;
             --secure) secure=1; shift ;;
+            --authorizer) authorizer=1; shift ;;
             --lifeline-stdin) lifeline=stdin; shift ;;
             --owner-pid) lifeline=pid; owner="$2"; shift 2 ;;
             *) die "start: unknown option $1" ;;
         esac
     done
+    [ $authorizer = 0 ] || [ $secure = 1 ] || die "start: --authorizer needs --secure"
     local began
     began="$(date +%s%N)"
     if [ -z "$dir" ]; then
@@ -293,6 +296,11 @@ cmd_start() {
         while IFS= read -r line; do props=("$line" "${props[@]+"${props[@]}"}"); done \
             < <(secure_props "$dir/tls" | tac)
         while IFS= read -r line; do fargs+=("$line"); done < <(secure_format_args)
+        if [ $authorizer = 1 ]; then
+            while IFS= read -r line; do props=("$line" "${props[@]}"); done \
+                < <(authorizer_props | tac)
+            while IFS= read -r line; do fargs+=("$line"); done < <(authorizer_format_args)
+        fi
     fi
     printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
     if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
@@ -338,6 +346,7 @@ cmd_start() {
         [ -n "$name" ] && echo "listener.$name=127.0.0.1:$p"
     done <"$dir/listeners"
     if [ $secure = 1 ]; then secure_report "$dir/tls"; fi
+    if [ $authorizer = 1 ]; then authorizer_report; fi
 }
 
 cmd_restart() {

@@ -80,6 +80,34 @@ secure_format_args() {
     done
 }
 
+# With `start --authorizer`: the SCRAM user that, with the broker itself, is a super user and
+# creates the ACLs of the principals under test.
+AUTHORIZER_ADMIN=admin
+AUTHORIZER_ADMIN_PASSWORD=admin-secret
+
+# authorizer_props: KRaft's own authorizer, denying everything no ACL allows. The broker's
+# listeners (PLAINTEXT between broker and controller) authenticate nobody, so their principal
+# is User:ANONYMOUS, which must be a super user for the broker to work at all; a client on the
+# PLAINTEXT listener is therefore unrestricted (test setup uses it), and only the secured
+# listeners' users are subject to ACLs.
+authorizer_props() {
+    echo "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+    echo "allow.everyone.if.no.acl.found=false"
+    echo "super.users=User:ANONYMOUS;User:$AUTHORIZER_ADMIN"
+}
+
+# authorizer_format_args: the admin user's SCRAM credentials.
+authorizer_format_args() {
+    echo "--add-scram"
+    echo "SCRAM-SHA-512=[name=$AUTHORIZER_ADMIN,password=$AUTHORIZER_ADMIN_PASSWORD]"
+}
+
+# authorizer_report: the `key=value` lines `start --authorizer` adds.
+authorizer_report() {
+    echo "sasl.admin.username=$AUTHORIZER_ADMIN"
+    echo "sasl.admin.password=$AUTHORIZER_ADMIN_PASSWORD"
+}
+
 # secure_report DIR: the `key=value` lines `start --secure` prints for clients.
 secure_report() {
     echo "ssl.ca.location=$1/ca.pem"

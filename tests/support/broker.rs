@@ -28,6 +28,9 @@ pub struct BrokerOptions {
     /// `--secure`: also the SSL and SASL_SSL listeners, their test CA and user (see
     /// [`super::secure_kafka`]).
     pub secure: bool,
+    /// `--authorizer` (with `secure`): StandardAuthorizer, deny unless an ACL allows, and an
+    /// admin super user.
+    pub authorizer: bool,
 }
 
 /// A running single-node Kafka cluster on 127.0.0.1, stopped (and its data deleted) on drop.
@@ -65,6 +68,9 @@ impl Broker {
         }
         if options.secure {
             command.arg("--secure");
+        }
+        if options.authorizer {
+            command.arg("--authorizer");
         }
         let mut child = command
             .stdin(Stdio::piped())

@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
 //!
+//! - [`acl`]: ACLs on a broker with an authorizer, granted by its admin user.
 //! - [`bad_endpoint`]: loopback ports that are not Kafka (closed, HTTP, hang-up).
 //! - [`broker`]: real Apache Kafka brokers (scripts/kafka-broker.sh), one per cluster, or a
 //!   shared one per test binary.
@@ -18,6 +19,7 @@
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod acl;
 pub mod bad_endpoint;
 pub mod broker;
 pub mod flow;

@@ -76,7 +76,16 @@ pub struct SecureKafka {
     client_key: PathBuf,
     username: String,
     password: String,
+    /// With [`SecureKafka::with_authorizer`]: the super user's name and password.
+    admin: Option<(String, String)>,
 }
+
+/// The SCRAM users [`SecureKafka::with_authorizer`] creates besides its admin, one per test
+/// that needs a principal of its own (so that even cluster-wide ACLs stay per test).
+pub const ACL_USERS: usize = 12;
+
+/// The password of every [`SecureKafka::acl_user`].
+const ACL_USER_PASSWORD: &str = "mm2-task-secret";
 
 impl SecureKafka {
     /// The one secured broker of this test process, started on first use.
@@ -85,11 +94,42 @@ impl SecureKafka {
         SHARED.get_or_init(SecureKafka::start)
     }
 
+    /// The one secured broker with an authorizer of this test process (`kafka-broker.sh start
+    /// --secure --authorizer`), started on first use: everything is denied that no ACL allows,
+    /// except to the admin user and on the PLAINTEXT listener (the broker's own principal,
+    /// which test setup uses). Its users [`SecureKafka::acl_user`] `0..ACL_USERS` start with no
+    /// ACL at all.
+    pub fn with_authorizer() -> &'static SecureKafka {
+        static SHARED: OnceLock<SecureKafka> = OnceLock::new();
+        SHARED.get_or_init(|| {
+            let mut format_args = Vec::new();
+            for i in 0..ACL_USERS {
+                format_args.push("--add-scram".to_owned());
+                format_args.push(format!(
+                    "SCRAM-SHA-512=[name={},password={ACL_USER_PASSWORD}]",
+                    SecureKafka::acl_user(i)
+                ));
+            }
+            SecureKafka::start_with(true, format_args)
+        })
+    }
+
+    /// The name of the `i`th user [`SecureKafka::with_authorizer`] creates.
+    pub fn acl_user(i: usize) -> String {
+        format!("mm2-task-{i}")
+    }
+
     /// Starts a secured broker of its own (stopped when dropped). Panics with the launcher's
     /// output if it does not start.
     pub fn start() -> SecureKafka {
+        SecureKafka::start_with(false, Vec::new())
+    }
+
+    fn start_with(authorizer: bool, format_args: Vec<String>) -> SecureKafka {
         let broker = Broker::start_with(&BrokerOptions {
             secure: true,
+            authorizer,
+            format_args,
             ..BrokerOptions::default()
         });
         let field = |key: &str| -> String {
@@ -105,6 +145,7 @@ impl SecureKafka {
             client_key: field("ssl.client.key.location").into(),
             username: field("sasl.username"),
             password: field("sasl.password"),
+            admin: authorizer.then(|| (field("sasl.admin.username"), field("sasl.admin.password"))),
             broker,
         };
         for listener in [
@@ -175,6 +216,34 @@ impl SecureKafka {
             .into_iter()
             .map(|(k, v)| (format!("{prefix}{k}"), v))
             .collect()
+    }
+
+    /// Client settings (librdkafka names, `bootstrap.servers` included) of SCRAM-SHA-512 user
+    /// `user` with `password` on the SASL_SSL listener.
+    pub fn scram_settings(&self, user: &str, password: &str) -> Vec<(String, String)> {
+        let mut settings = self.client_settings(Listener::SaslSsl(Mechanism::ScramSha512));
+        for (key, value) in &mut settings {
+            match key.as_str() {
+                "sasl.username" => *value = user.to_owned(),
+                "sasl.password" => *value = password.to_owned(),
+                _ => {}
+            }
+        }
+        settings
+    }
+
+    /// [`Self::scram_settings`] of [`SecureKafka::acl_user`] `i`.
+    pub fn acl_user_settings(&self, i: usize) -> Vec<(String, String)> {
+        self.scram_settings(&SecureKafka::acl_user(i), ACL_USER_PASSWORD)
+    }
+
+    /// [`Self::scram_settings`] of the super user; panics without `--authorizer`.
+    pub fn admin_settings(&self) -> Vec<(String, String)> {
+        let (user, password) = self
+            .admin
+            .as_ref()
+            .expect("a broker started with_authorizer has an admin user");
+        self.scram_settings(user, password)
     }
 
     /// The CA that signed the broker's certificate (PEM).
