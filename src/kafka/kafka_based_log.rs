@@ -235,6 +235,12 @@ impl KafkaBasedLog {
                     return Ok(ReadToEnd::Reached);
                 }
                 Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
+                Polled::Error(e) if concerns_unused_group(e.code) => {
+                    log::debug!(
+                        "reading `{}`: {e}; the reader's group is never used",
+                        self.topic
+                    );
+                }
                 Polled::Error(e) => {
                     self.client_error(&e)?;
                     if warned.contains(&e.code) {
@@ -273,6 +279,13 @@ impl KafkaBasedLog {
                     apply(key.as_deref(), value.as_deref());
                     wait = Duration::ZERO;
                 }
+                Polled::Error(e) if concerns_unused_group(e.code) => {
+                    log::debug!(
+                        "reading `{}`: {e}; the reader's group is never used",
+                        self.topic
+                    );
+                    break;
+                }
                 Polled::Error(e) if !is_missing_topic(e.code) => {
                     self.client_error(&e)?;
                     log::debug!("reading `{}`: {e}", self.topic);
@@ -310,10 +323,27 @@ impl KafkaBasedLog {
             .consumer
             .call(|c| c.fetch_metadata(Some(topic), METADATA_TIMEOUT));
         Ok(match md {
-            Ok(md) => md
-                .topics()
-                .iter()
-                .any(|t| t.name() == topic && t.error().is_none() && !t.partitions().is_empty()),
+            Ok(md) => {
+                // A topic we may not describe looks missing; say that it is denied instead.
+                let denied = md
+                    .topics()
+                    .iter()
+                    .filter(|t| t.name() == topic)
+                    .find_map(|t| {
+                        let code = RDKafkaErrorCode::from(t.error()?);
+                        (classify(code, "") == Retry::Fatal).then_some(code)
+                    });
+                if let Some(code) = denied {
+                    return Err(kafka_error(
+                        format!("reading `{topic}`"),
+                        code,
+                        "the broker denies this principal the topic's metadata (no READ or DESCRIBE ACL?)",
+                    ));
+                }
+                md.topics()
+                    .iter()
+                    .any(|t| t.name() == topic && t.error().is_none() && !t.partitions().is_empty())
+            }
             Err(e) => {
                 log::debug!("metadata for `{topic}`: {e}");
                 true
@@ -346,6 +376,15 @@ fn reader_defaults(config: &mut ClientConfig) {
             config.set(key, value);
         }
     }
+}
+
+/// Whether a client error is about the reader's consumer group, which librdkafka needs for its
+/// consumer API but which is never joined or committed to: librdkafka still looks up its
+/// coordinator, and a broker with an authorizer denies that to a principal without DESCRIBE on
+/// the group. Reading an assigned partition needs no group ACL (Java's KafkaBasedLog has no
+/// group at all), so such an error changes nothing and must not fail the read.
+fn concerns_unused_group(code: RDKafkaErrorCode) -> bool {
+    code == RDKafkaErrorCode::GroupAuthorizationFailed
 }
 
 fn is_missing_topic(code: RDKafkaErrorCode) -> bool {
