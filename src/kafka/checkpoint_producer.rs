@@ -17,7 +17,7 @@ use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
-use crate::kafka::failure::client_creation_error;
+use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry};
 use crate::kafka::stop_signal::{lock, StopSignal};
 
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
@@ -26,6 +26,9 @@ const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 /// Collects delivery outcomes by record index.
 pub(crate) struct DeliveryLog {
     outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    /// The first delivery failure that retrying cannot fix (kafka/failure.rs), e.g. no WRITE
+    /// ACL on the topic, with its code.
+    fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     log: ClientLog,
 }
 
@@ -45,7 +48,15 @@ impl ProducerContext for DeliveryLog {
     fn delivery(&self, result: &DeliveryResult<'_>, index: Self::DeliveryOpaque) {
         let outcome = match result {
             Ok(_) => Ok(()),
-            Err((e, _)) => Err(e.to_string()),
+            Err((e, _)) => {
+                if let Some(code) = e.rdkafka_error_code() {
+                    let text = e.to_string();
+                    if classify(code, &text) == Retry::Fatal {
+                        lock(&self.fatal).get_or_insert((code, text));
+                    }
+                }
+                Err(e.to_string())
+            }
         };
         lock(&self.outcomes).insert(*index, outcome);
     }
@@ -55,6 +66,7 @@ impl ProducerContext for DeliveryLog {
 pub(crate) struct CheckpointProducer {
     producer: Owned<BaseProducer<DeliveryLog>>,
     outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     topic: String,
     signal: StopSignal,
 }
@@ -68,9 +80,11 @@ impl CheckpointProducer {
     ) -> Result<Self, Error> {
         let context = DeliveryLog {
             outcomes: Arc::default(),
+            fatal: Arc::default(),
             log: ClientLog::new(settings),
         };
         let outcomes = Arc::clone(&context.outcomes);
+        let fatal = Arc::clone(&context.fatal);
         // A delivery wait holds up a poll.
         let config = producer_config(settings);
         let producer: BaseProducer<DeliveryLog> =
@@ -83,13 +97,16 @@ impl CheckpointProducer {
         Ok(CheckpointProducer {
             producer: Owned::new(producer, "checkpoints producer", signal),
             outcomes,
+            fatal,
             topic: topic.to_string(),
             signal: signal.clone(),
         })
     }
 
     /// Sends `(key, value, timestamp_ms)` records and waits until each is delivered or failed.
-    /// Returns one outcome per record, in order; [`Error::Stopped`] if the task stopped first.
+    /// Returns one outcome per record, in order; [`Error::Stopped`] if the task stopped first;
+    /// a fatal error naming the topic when a record failed for a reason retrying cannot fix
+    /// (a denied WRITE ACL, say), since every later write would fail the same way.
     pub(crate) fn send_all(
         &mut self,
         records: &[(Vec<u8>, Vec<u8>, i64)],
@@ -125,6 +142,13 @@ impl CheckpointProducer {
                 return Err(Error::Stopped);
             }
             self.producer.call(|p| p.poll(DELIVERY_SLICE));
+        }
+        if let Some((code, text)) = lock(&self.fatal).take() {
+            return Err(kafka_error(
+                format!("writing checkpoints to `{}`", self.topic),
+                code,
+                &text,
+            ));
         }
         let mut outcomes = lock(&self.outcomes);
         Ok((0..records.len())
