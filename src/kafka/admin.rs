@@ -48,9 +48,12 @@ pub(crate) enum TopicCreation {
     Created,
     /// Already there.
     Exists,
-    /// The broker cannot create topics through the API (e.g. an embedded mock cluster) or we are
-    /// not allowed to; MM2 then assumes the topic exists.
+    /// The broker cannot create topics through the API (e.g. an embedded mock cluster); MM2
+    /// then assumes the topic exists.
     Skipped(String),
+    /// The broker's authorizer denied it (no CREATE ACL on the topic or the cluster); MM2 also
+    /// assumes the topic exists then. The broker's error.
+    Denied(String),
 }
 
 /// An admin connection to one cluster.
@@ -385,11 +388,12 @@ impl Admin {
         use rdkafka::error::RDKafkaErrorCode as C;
         let classify = |e: NativeError| match e.code {
             C::TopicAlreadyExists => Ok(TopicCreation::Exists),
-            C::UnsupportedVersion
-            | C::UnsupportedFeature
-            | C::TopicAuthorizationFailed
-            | C::ClusterAuthorizationFailed
-            | C::InvalidRequest => Ok(TopicCreation::Skipped(e.to_string())),
+            C::TopicAuthorizationFailed | C::ClusterAuthorizationFailed => {
+                Ok(TopicCreation::Denied(e.to_string()))
+            }
+            C::UnsupportedVersion | C::UnsupportedFeature | C::InvalidRequest => {
+                Ok(TopicCreation::Skipped(e.to_string()))
+            }
             // The broker refuses the request itself (e.g. a replication factor above its broker
             // count): retrying cannot help, and MM2 fails its connector here too.
             C::InvalidReplicationFactor

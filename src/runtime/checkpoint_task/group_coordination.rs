@@ -277,7 +277,7 @@ fn create_topic(shared: &Shared, settings: &CoordinationSettings) -> bool {
                 return true;
             }
             Ok(TopicCreation::Exists) => return true,
-            Ok(TopicCreation::Skipped(why)) => {
+            Ok(TopicCreation::Skipped(why) | TopicCreation::Denied(why)) => {
                 log::warn!(
                     "could not create coordination topic `{}` ({why}); assuming it exists",
                     settings.topic

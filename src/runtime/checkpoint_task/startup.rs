@@ -272,6 +272,20 @@ pub(super) fn load_checkpoints(
                     );
                     CheckpointsLoad::Failed
                 }
+                // Java's connector assumes the topic exists then, and its task retries writing
+                // into a topic that never appears. Nothing but someone else creating it can
+                // help, so say what is missing instead of retrying for ever.
+                Ok(TopicCreation::Denied(why)) => {
+                    leftovers.push(Box::new(log));
+                    return Err(Error::fatal(
+                        format!("creating the missing checkpoints topic `{topic}`"),
+                        format!(
+                            "{why}: grant this principal CREATE on the topic (or the cluster), \
+                             or create it (one partition, cleanup.policy=compact)"
+                        ),
+                    )
+                    .into());
+                }
                 Err(Error::Stopped) => {
                     leftovers.push(Box::new(log));
                     return Err(JobError::Stopped);
