@@ -6,21 +6,16 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::librdkafka;
-use mm2_checkpoint::OffsetSync;
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::KafkaError;
 use rdkafka::message::Message;
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
-use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::{Offset, TopicPartitionList};
 
+pub use crate::seed::{produce_records, seed_syncs as produce_syncs};
 use crate::stats::{millis, mmm, ms, rate, Dist, Table};
-use crate::workload::SyncStream;
 use crate::{task_config, Cluster, Opts};
 
-/// Upstream partitions the generated offset syncs are spread over.
-const SYNC_PARTITIONS: usize = 1_000;
 /// Most records librdkafka's mock cluster keeps in one partition (`max_cnt` in rdkafka_mock.c).
 const MOCK_MAX_RECORDS: usize = 100_000;
 /// Longest any single read may take before the benchmark gives up.
@@ -39,74 +34,6 @@ pub struct LoadResult {
     pub raw: Dist,
     pub task_ms: Dist,
     pub produce: Duration,
-}
-
-/// A producer tuned for bulk writes: big batches, a deep queue.
-fn bulk_producer(bootstrap: &str) -> BaseProducer {
-    ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .set("linger.ms", "20")
-        .set("batch.num.messages", "10000")
-        .set("batch.size", "1000000")
-        .set("queue.buffering.max.messages", "1000000")
-        .set("queue.buffering.max.kbytes", "1048576")
-        .set("message.timeout.ms", "600000")
-        .create()
-        .expect("bench producer")
-}
-
-fn send(producer: &BaseProducer, topic: &str, sync: &OffsetSync) {
-    let key = sync.encode_key().expect("short topic name");
-    let value = sync.encode_value();
-    let mut record = BaseRecord::<[u8], [u8]>::to(topic)
-        .partition(0)
-        .key(key.as_slice())
-        .payload(value.as_slice());
-    loop {
-        match producer.send(record) {
-            Ok(()) => return,
-            Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), r)) => {
-                producer.poll(Duration::from_millis(10));
-                record = r;
-            }
-            Err((e, _)) => panic!("producing offset syncs to {topic}: {e}"),
-        }
-    }
-}
-
-fn flush(producer: &BaseProducer, topic: &str) {
-    producer
-        .flush(READ_LIMIT)
-        .unwrap_or_else(|e| panic!("flushing offset syncs to {topic}: {e}"));
-}
-
-/// Writes `syncs` to partition 0 of `topic` and waits for them.
-pub fn produce_records(bootstrap: &str, topic: &str, syncs: &[OffsetSync]) {
-    let producer = bulk_producer(bootstrap);
-    for s in syncs {
-        send(&producer, topic, s);
-    }
-    flush(&producer, topic);
-}
-
-/// Writes `total` encoded offset syncs to partition 0 of `topic`, batched (the reader ends at the
-/// Fetch high watermark).
-pub fn produce_syncs(bootstrap: &str, topic: &str, total: usize) -> Duration {
-    let began = Instant::now();
-    let producer = bulk_producer(bootstrap);
-    let mut stream = SyncStream::new(SYNC_PARTITIONS, 7);
-    let mut batch = Vec::new();
-    let mut sent = 0usize;
-    while sent < total {
-        stream.fill(&mut batch);
-        for s in batch.iter().take(total - sent) {
-            send(&producer, topic, s);
-            sent += 1;
-        }
-        producer.poll(Duration::ZERO);
-    }
-    flush(&producer, topic);
-    began.elapsed()
 }
 
 /// A plain consumer on partition 0 of `topic`, from the beginning, with EOF events on.

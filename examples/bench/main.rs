@@ -12,6 +12,8 @@
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
 
+#[path = "../../benches/support/seed.rs"]
+mod seed;
 #[path = "../../benches/support/workload.rs"]
 mod workload;
 

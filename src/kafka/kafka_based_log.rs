@@ -5,13 +5,18 @@
 //! - The consumer belongs to whichever thread holds the `KafkaBasedLog` value; it moves between
 //!   threads only by value (start-up thread → tail thread → the stopper, after a join). There is
 //!   no window in which two threads can reach it (KAFKA-21435).
-//! - Every wait is a consumer poll that a stop wakes through librdkafka's queue yield.
+//! - Every wait is a batch read of the consumer queue that a stop wakes through librdkafka's
+//!   queue yield.
 //! - The end is the high watermark of the first Fetch response, not a ListOffsets answer: some
 //!   brokers report a "latest" offset behind their log, and a Fetch is what the reader trusts
 //!   anyway. Reaching that end, or a partition EOF, completes read-to-end; records already
 //!   fetched with the last batch are drained before returning.
 //! - A record that fails to decode is skipped and counted by the caller's `apply`; it never loses
 //!   the rest of its batch.
+//! - Records are read in batches of what librdkafka has already fetched (up to [`BATCH`]), their
+//!   bytes lent to `apply` without copies, and `apply` sees a whole batch at once, so a store can
+//!   take its lock once per batch. Only an empty queue leads to a wait, and only a wait reads the
+//!   clock. Within one batch, partition and client errors are handled after its records.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -28,7 +33,8 @@ use crate::kafka::failure::{
     classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
     RetryStatus, CLOSED_BEFORE_API_VERSION,
 };
-use crate::kafka::librdkafka::{self, NativeError, Polled, QueueHandle};
+use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
+use crate::kafka::librdkafka::{self, NativeError, QueueHandle};
 use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
@@ -50,8 +56,41 @@ const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
 /// admin API's DescribeTopics would be wakeable, but the embedded mock broker cannot answer it.
 const METADATA_TIMEOUT: Duration = Duration::from_millis(100);
 
-/// Receives each record's key and value (`None` = null).
-pub(crate) type ApplyRecord<'a> = dyn FnMut(Option<&[u8]>, Option<&[u8]>) + 'a;
+/// Most records one batch read takes: the C floor of BENCHMARKS.md "Start-up load" reads 10,000
+/// per batch too. The buffer is 8 bytes a record (message pointers), 80 KB per reader.
+pub(crate) const BATCH: usize = 10_000;
+
+/// One record's key and value (`None` = null), borrowed from the batch being read.
+pub(crate) type RecordRef<'r> = (Option<&'r [u8]>, Option<&'r [u8]>);
+
+/// Receives the records of one batch, in log order, and must take them all. Called once per
+/// non-empty batch.
+pub(crate) type ApplyRecords<'a> = dyn FnMut(&mut dyn Iterator<Item = RecordRef<'_>>) + 'a;
+
+/// Adapts a per-record callback (`None` = null key or value) to [`ApplyRecords`], for readers
+/// with no lock to share across a batch.
+pub(crate) fn each_record<'a>(
+    mut f: impl FnMut(Option<&[u8]>, Option<&[u8]>) + 'a,
+) -> impl FnMut(&mut dyn Iterator<Item = RecordRef<'_>>) + 'a {
+    move |records| {
+        for (key, value) in records {
+            f(key, value);
+        }
+    }
+}
+
+/// What one batch read took.
+#[derive(Default)]
+struct Step {
+    /// Records applied.
+    records: usize,
+    /// Offset of the last record applied.
+    last_offset: Option<i64>,
+    /// A partition EOF was among the messages.
+    eof: bool,
+    /// Partition errors, then the client errors queued by the end of the read.
+    errors: Vec<NativeError>,
+}
 
 /// How read-to-end ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +103,10 @@ pub(crate) enum ReadToEnd {
 
 /// A reader of partition 0 of one topic.
 pub(crate) struct KafkaBasedLog {
+    /// The consumer's main queue (client errors, log lines), kept apart from the consumer queue
+    /// the batches are read from. Declared before `consumer`: fields drop in order, and this
+    /// reference must go before the client does.
+    events: QueueHandle,
     consumer: WakeableClient<Client<ClientLog>>,
     topic: String,
     signal: StopSignal,
@@ -75,6 +118,8 @@ pub(crate) struct KafkaBasedLog {
     closes_before_answer: u32,
     /// Records applied so far.
     pub(crate) records_read: u64,
+    /// Room for one batch of message pointers.
+    buf: BatchBuffer,
 }
 
 impl KafkaBasedLog {
@@ -111,10 +156,12 @@ impl KafkaBasedLog {
         .map_err(|e| client_creation_error(creating(), e))?;
         let consumer = WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
             .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
+        let events = consumer.call(batch::main_queue);
         consumer
-            .call(|c| librdkafka::consumer_assign_from_start(c, topic, 0))
+            .call(|c| batch::assign_from_start_apart(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         Ok(KafkaBasedLog {
+            events,
             consumer,
             topic: topic.to_string(),
             signal: signal.clone(),
@@ -122,6 +169,7 @@ impl KafkaBasedLog {
             failing_since: None,
             closes_before_answer: 0,
             records_read: 0,
+            buf: BatchBuffer::new(BATCH),
         })
     }
 
@@ -170,7 +218,7 @@ impl KafkaBasedLog {
 
     /// Reads from the beginning to the end captured at start, applying every record.
     /// Returns [`Error::Stopped`] promptly when the task stops.
-    pub(crate) fn read_to_end(&mut self, apply: &mut ApplyRecord<'_>) -> Result<ReadToEnd, Error> {
+    pub(crate) fn read_to_end(&mut self, apply: &mut ApplyRecords<'_>) -> Result<ReadToEnd, Error> {
         self.read_to_end_by(None, apply)
     }
 
@@ -179,7 +227,7 @@ impl KafkaBasedLog {
     pub(crate) fn read_to_end_by(
         &mut self,
         deadline: Option<Instant>,
-        apply: &mut ApplyRecord<'_>,
+        apply: &mut ApplyRecords<'_>,
     ) -> Result<ReadToEnd, Error> {
         let mut next_existence_check = Instant::now() + FIRST_EXISTENCE_CHECK;
         let mut end: Option<i64> = None;
@@ -187,10 +235,11 @@ impl KafkaBasedLog {
         // librdkafka repeats client errors such as "all brokers are down" many times a second
         // while a broker is unreachable: warn once per kind of error, not at every repeat.
         let mut warned: Vec<RDKafkaErrorCode> = Vec::new();
-        // After a record, the next poll first takes what librdkafka already fetched without
-        // waiting (and without reading the clock); only an empty queue leads to a timed wait.
-        // A stop's queue yield that such a poll swallows still ends the read: the flag is set
-        // before the yield and checked at the top of every turn.
+        // After a batch that took messages, the next read first takes what librdkafka already
+        // fetched without waiting (and, without a deadline, without reading the clock); only an
+        // empty queue leads to a timed wait, for the first message only. A stop's queue yield
+        // that such a read swallows still ends the read: the flag is set before the yield and
+        // checked at the top of every turn.
         let mut queued = false;
         loop {
             if self.signal.is_stopped() {
@@ -211,53 +260,54 @@ impl KafkaBasedLog {
                 }
                 None => POLL_SLICE,
             };
-            let polled = self.poll_one(if queued { Duration::ZERO } else { slice });
-            queued = matches!(polled, Polled::Record { .. });
-            match polled {
-                Polled::Record {
-                    offset, key, value, ..
-                } => {
-                    self.progress();
-                    seen_anything = true;
-                    self.records_read += 1;
-                    apply(key.as_deref(), value.as_deref());
-                    if end.is_none() {
-                        end = self.cached_end();
-                    }
-                    if end.is_some_and(|e| offset + 1 >= e) {
-                        self.drain(apply);
-                        return Ok(ReadToEnd::Reached);
-                    }
+            let step = if queued {
+                self.read_batch(Duration::ZERO, BATCH, apply)
+            } else {
+                self.read_batch(slice, 1, apply)
+            };
+            queued = step.records > 0 || step.eof;
+            let quiet = step.errors.iter().all(|e| concerns_unused_group(e.code));
+            if step.records > 0 {
+                self.progress();
+                seen_anything = true;
+            }
+            for e in step.errors {
+                if is_missing_topic(e.code) {
+                    return Ok(ReadToEnd::TopicMissing);
                 }
-                Polled::PartitionEof { .. } => {
-                    self.progress();
-                    self.drain(apply);
-                    return Ok(ReadToEnd::Reached);
-                }
-                Polled::Error(e) if is_missing_topic(e.code) => return Ok(ReadToEnd::TopicMissing),
-                Polled::Error(e) if concerns_unused_group(e.code) => {
+                if concerns_unused_group(e.code) {
                     log::debug!(
                         "reading `{}`: {e}; the reader's group is never used",
                         self.topic
                     );
+                    continue;
                 }
-                Polled::Error(e) => {
-                    self.client_error(&e)?;
-                    if warned.contains(&e.code) {
-                        log::debug!("reading `{}`: {e}; retrying", self.topic);
-                    } else {
-                        log::warn!("reading `{}`: {e}; retrying", self.topic);
-                        warned.push(e.code);
-                    }
+                self.client_error(&e)?;
+                if warned.contains(&e.code) {
+                    log::debug!("reading `{}`: {e}; retrying", self.topic);
+                } else {
+                    log::warn!("reading `{}`: {e}; retrying", self.topic);
+                    warned.push(e.code);
                 }
-                Polled::Nothing => {
-                    if !seen_anything && Instant::now() >= next_existence_check {
-                        if !self.topic_exists()? {
-                            return Ok(ReadToEnd::TopicMissing);
-                        }
-                        next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
-                    }
+            }
+            if step.eof {
+                self.progress();
+                self.drain(apply);
+                return Ok(ReadToEnd::Reached);
+            }
+            if let Some(offset) = step.last_offset {
+                if end.is_none() {
+                    end = self.cached_end();
                 }
+                if end.is_some_and(|e| offset + 1 >= e) {
+                    self.drain(apply);
+                    return Ok(ReadToEnd::Reached);
+                }
+            } else if quiet && !seen_anything && Instant::now() >= next_existence_check {
+                if !self.topic_exists()? {
+                    return Ok(ReadToEnd::TopicMissing);
+                }
+                next_existence_check = Instant::now() + EXISTENCE_CHECK_EVERY;
             }
         }
     }
@@ -267,46 +317,74 @@ impl KafkaBasedLog {
     pub(crate) fn poll_once(
         &mut self,
         max_wait: Duration,
-        apply: &mut ApplyRecord<'_>,
+        apply: &mut ApplyRecords<'_>,
     ) -> Result<usize, Error> {
         let mut n = 0;
         let mut wait = max_wait.min(POLL_SLICE);
         while !self.signal.is_stopped() {
-            match self.poll_one(wait) {
-                Polled::Record { key, value, .. } => {
-                    n += 1;
-                    self.records_read += 1;
-                    apply(key.as_deref(), value.as_deref());
-                    wait = Duration::ZERO;
-                }
-                Polled::Error(e) if concerns_unused_group(e.code) => {
-                    log::debug!(
-                        "reading `{}`: {e}; the reader's group is never used",
-                        self.topic
-                    );
-                    break;
-                }
-                Polled::Error(e) if !is_missing_topic(e.code) => {
-                    self.client_error(&e)?;
-                    log::debug!("reading `{}`: {e}", self.topic);
-                    break;
-                }
-                _ => break,
+            let step = if wait.is_zero() {
+                self.read_batch(Duration::ZERO, BATCH, apply)
+            } else {
+                self.read_batch(wait, 1, apply)
+            };
+            n += step.records;
+            for e in step.errors.iter().filter(|e| concerns_unused_group(e.code)) {
+                log::debug!(
+                    "reading `{}`: {e}; the reader's group is never used",
+                    self.topic
+                );
             }
+            let failure = step
+                .errors
+                .iter()
+                .find(|e| !is_missing_topic(e.code) && !concerns_unused_group(e.code));
+            if let Some(e) = failure {
+                self.client_error(e)?;
+                log::debug!("reading `{}`: {e}", self.topic);
+                break;
+            }
+            if step.records == 0 || !step.errors.is_empty() || step.eof {
+                break;
+            }
+            wait = Duration::ZERO;
         }
         Ok(n)
     }
 
-    fn poll_one(&self, timeout: Duration) -> Polled {
-        self.consumer
-            .call(|c| librdkafka::consumer_poll(c, timeout))
+    /// Takes one batch (up to `max` messages, waiting up to `wait` for the first), applies its
+    /// records as one batch, and reports the rest.
+    fn read_batch(&mut self, wait: Duration, max: usize, apply: &mut ApplyRecords<'_>) -> Step {
+        let step = batch::consume_batch(self.consumer.queue(), wait, max, &mut self.buf, |b| {
+            let mut step = Step::default();
+            for m in b.iter() {
+                match m {
+                    Batched::Record { offset, .. } => {
+                        step.records += 1;
+                        step.last_offset = Some(offset);
+                    }
+                    Batched::PartitionEof => step.eof = true,
+                    Batched::Error(e) => step.errors.push(e),
+                }
+            }
+            if step.records > 0 {
+                let mut records = b.iter().filter_map(|m| match m {
+                    Batched::Record { key, value, .. } => Some((key, value)),
+                    _ => None,
+                });
+                apply(&mut records);
+            }
+            step
+        });
+        let (consumer, events) = (&self.consumer, &self.events);
+        let mut step = step;
+        consumer.call(|c| batch::client_events(c, events, &mut step.errors));
+        self.records_read += step.records as u64;
+        step
     }
 
-    fn drain(&mut self, apply: &mut ApplyRecord<'_>) {
-        while let Polled::Record { key, value, .. } = self.poll_one(Duration::ZERO) {
-            self.records_read += 1;
-            apply(key.as_deref(), value.as_deref());
-        }
+    /// Applies what librdkafka has already fetched, without waiting.
+    fn drain(&mut self, apply: &mut ApplyRecords<'_>) {
+        while self.read_batch(Duration::ZERO, BATCH, apply).records > 0 {}
     }
 
     fn cached_end(&self) -> Option<i64> {
@@ -399,6 +477,122 @@ fn is_missing_topic(code: RDKafkaErrorCode) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kafka::embedded::{EmbeddedClusters, RawRecord, Side};
+    use std::sync::mpsc;
+
+    type Record = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+    fn collect(into: &mut Vec<Record>) -> impl FnMut(&mut dyn Iterator<Item = RecordRef<'_>>) + '_ {
+        each_record(|k, v| into.push((k.map(<[u8]>::to_vec), v.map(<[u8]>::to_vec))))
+    }
+
+    /// A log on a mock cluster's topic holding `records`, already read to its end.
+    fn read_log(
+        records: &[RawRecord],
+    ) -> (EmbeddedClusters, StopSignal, KafkaBasedLog, Vec<Record>) {
+        let clusters = EmbeddedClusters::new().unwrap();
+        clusters.create_topic(Side::Target, "log", 1).unwrap();
+        clusters.produce(Side::Target, "log", records).unwrap();
+        let settings = BTreeMap::from([(
+            "bootstrap.servers".to_string(),
+            clusters.bootstrap(Side::Target),
+        )]);
+        let signal = StopSignal::new();
+        let mut log = KafkaBasedLog::open(&settings, "log", "test-reader", &signal).unwrap();
+        let mut read = Vec::new();
+        assert_eq!(
+            log.read_to_end(&mut collect(&mut read)).unwrap(),
+            ReadToEnd::Reached
+        );
+        (clusters, signal, log, read)
+    }
+
+    fn record(key: &str, value: Option<&str>) -> RawRecord {
+        (0, Some(key.into()), value.map(Into::into))
+    }
+
+    #[test]
+    fn read_to_end_lends_every_record_in_order_then_the_queue_is_empty() {
+        let records = [
+            record("a", Some("1")),
+            record("b", None),
+            record("c", Some("3")),
+        ];
+        let (_clusters, _signal, mut log, read) = read_log(&records);
+        let expected: Vec<Record> = records
+            .iter()
+            .map(|(_, k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(read, expected);
+        assert_eq!(log.records_read, 3);
+        let mut more = Vec::new();
+        assert_eq!(
+            log.poll_once(Duration::ZERO, &mut collect(&mut more))
+                .unwrap(),
+            0
+        );
+        assert!(more.is_empty());
+    }
+
+    /// A wait for the first record returns with it, not when the buffer is full or the wait
+    /// ends (the tail thread's latency).
+    #[test]
+    fn a_batch_wait_for_the_first_record_returns_with_it() {
+        let (clusters, _signal, mut log, _) = read_log(&[record("a", Some("1"))]);
+        let (started, start) = mpsc::channel();
+        let (done, finished) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            started.send(()).unwrap();
+            let mut read = Vec::new();
+            // The partition EOF of the first read may still come first (read-to-end ends at the
+            // high watermark without waiting for it): it is a message of its own.
+            let mut steps = Vec::new();
+            while steps.len() < 3 && read.is_empty() {
+                let step = log.read_batch(Duration::from_secs(3600), 1, &mut collect(&mut read));
+                steps.push((step.records, step.eof));
+            }
+            done.send((steps, read)).unwrap();
+            log
+        });
+        start.recv().unwrap();
+        clusters
+            .produce(Side::Target, "log", &[record("b", Some("2"))])
+            .unwrap();
+        let (steps, read) = finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the wait did not end with the first record");
+        assert!(
+            steps == [(1, false)] || steps == [(0, true), (1, false)],
+            "{steps:?}"
+        );
+        assert_eq!(read, vec![(Some(b"b".to_vec()), Some(b"2".to_vec()))]);
+        drop(reader.join().unwrap());
+    }
+
+    /// The stop's queue yield wakes a batch read waiting on an empty queue (or makes the wait
+    /// return at once when it comes first): the read has no stop-flag check of its own, and
+    /// would otherwise wait an hour.
+    #[test]
+    fn a_stop_wakes_a_batch_read_blocked_on_an_empty_queue() {
+        let (_clusters, signal, mut log, _) = read_log(&[record("a", Some("1"))]);
+        let (started, start) = mpsc::channel();
+        let (done, finished) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            started.send(()).unwrap();
+            let step = log.read_batch(Duration::from_secs(3600), BATCH, &mut |_| {
+                unreachable!("nothing was produced")
+            });
+            done.send(step.records).unwrap();
+            log
+        });
+        start.recv().unwrap();
+        signal.stop();
+        let n = finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the stop did not wake the blocked batch read");
+        assert_eq!(n, 0);
+        drop(reader.join().unwrap());
+    }
 
     #[test]
     fn reader_defaults_fill_in_only_what_the_user_left_unset() {

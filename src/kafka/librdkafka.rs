@@ -26,6 +26,9 @@ use crate::kafka::failure::CLOSED_BEFORE_API_VERSION;
 /// The coordination consumer's group calls (`task.assignment=group`).
 pub mod group;
 
+/// Batch reads of a consumer queue, lending the records' bytes (the internal-topic reader).
+pub mod batch;
+
 fn timeout_ms(timeout: Duration) -> i32 {
     i32::try_from(timeout.as_millis()).unwrap_or(i32::MAX)
 }

@@ -24,7 +24,7 @@ use crate::core::error::{ConfigError, Error};
 use crate::core::filters::PatternList;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
-use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
+use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::StopSignal;
 use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
 use crate::{Checkpoint, TopicPartition};
@@ -171,9 +171,10 @@ pub fn translate_offsets(
         checkpoints_topic: topic.clone(),
         ..TranslatedOffsets::default()
     };
-    let outcome = log.read_to_end_by(Some(deadline), &mut |key, value| {
-        out.apply_record(groups, key, value)
-    });
+    let outcome = log.read_to_end_by(
+        Some(deadline),
+        &mut each_record(|key, value| out.apply_record(groups, key, value)),
+    );
     match outcome {
         Ok(ReadToEnd::Reached) => Ok(out),
         Ok(ReadToEnd::TopicMissing) => Err(Error::kafka(

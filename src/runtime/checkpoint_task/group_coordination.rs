@@ -25,7 +25,7 @@ use crate::core::group_coordination::{
 use crate::kafka::admin::{Admin, TopicCreation};
 use crate::kafka::coordination_consumer::{CoordinationConsumer, CoordinationEvent};
 use crate::kafka::diagnostics::{panic_message, LibraryThread};
-use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
+use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::lock;
 use crate::Checkpoint;
 
@@ -349,11 +349,13 @@ fn catch_up_and_adopt(
     let mut read = Vec::new();
     let covered =
         |g: &str| catch_up.covers(coordination.partition_of(g)) && shared.accepts_group(g);
-    let outcome = reader.read_to_end(&mut |key, value| match Checkpoint::decode(key, value) {
-        Ok(cp) if covered(&cp.consumer_group_id) => read.push(cp),
-        Ok(_) => {}
-        Err(e) => shared.skipped(&topic, &e),
-    });
+    let outcome = reader.read_to_end(&mut each_record(|key, value| {
+        match Checkpoint::decode(key, value) {
+            Ok(cp) if covered(&cp.consumer_group_id) => read.push(cp),
+            Ok(_) => {}
+            Err(e) => shared.skipped(&topic, &e),
+        }
+    }));
     match outcome {
         Ok(ReadToEnd::Reached | ReadToEnd::TopicMissing) => {}
         Err(e) => return Err(e),

@@ -18,7 +18,7 @@ use crate::core::offset_sync::OffsetSyncRef;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
 use crate::kafka::diagnostics::{panic_message, LibraryThread};
-use crate::kafka::kafka_based_log::{KafkaBasedLog, ReadToEnd};
+use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd, RecordRef};
 use crate::kafka::stop_signal::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
 use crate::Checkpoint;
@@ -240,10 +240,12 @@ pub(super) fn load_checkpoints(
         hook(&shared.signal);
     }
     let mut loaded = Vec::new();
-    let outcome = log.read_to_end(&mut |key, value| match Checkpoint::decode(key, value) {
-        Ok(cp) => loaded.push(cp),
-        Err(e) => shared.skipped(&topic, &e),
-    });
+    let outcome = log.read_to_end(&mut each_record(|key, value| {
+        match Checkpoint::decode(key, value) {
+            Ok(cp) => loaded.push(cp),
+            Err(e) => shared.skipped(&topic, &e),
+        }
+    }));
     let load = match outcome {
         Ok(ReadToEnd::Reached) => CheckpointsLoad::Loaded,
         Ok(ReadToEnd::TopicMissing) => {
@@ -354,7 +356,7 @@ pub(super) fn load_offset_syncs(
         hook(&shared.signal);
     }
     write_syncs(shared).begin_initial_load(pessimistic);
-    let outcome = log.read_to_end(&mut |key, value| apply_sync(shared, &topic, key, value));
+    let outcome = log.read_to_end(&mut |records| apply_syncs(shared, &topic, records));
     match outcome {
         Ok(ReadToEnd::Reached) => {}
         Ok(ReadToEnd::TopicMissing) => log::warn!(
@@ -387,19 +389,37 @@ pub(super) fn read_syncs(shared: &Shared) -> std::sync::RwLockReadGuard<'_, Offs
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-pub(super) fn apply_sync(shared: &Shared, topic: &str, key: Option<&[u8]>, value: Option<&[u8]>) {
-    match OffsetSyncRef::decode(key, value) {
-        Ok(sync) => {
-            write_syncs(shared).handle_record(
-                &sync.topic,
-                sync.partition,
-                sync.upstream_offset,
-                sync.downstream_offset,
-            );
-            shared.counters.syncs_loaded.fetch_add(1, Ordering::SeqCst);
+/// Applies one batch of offset-sync records under one write lock of the store, decoding each in
+/// place (the topic borrowed from the record). The loaded-syncs counter moves once per batch,
+/// after the store holds the batch.
+pub(super) fn apply_syncs(
+    shared: &Shared,
+    topic: &str,
+    records: &mut dyn Iterator<Item = RecordRef<'_>>,
+) {
+    let mut applied = 0u64;
+    {
+        let mut store = write_syncs(shared);
+        for (key, value) in records {
+            match OffsetSyncRef::decode(key, value) {
+                Ok(sync) => {
+                    store.handle_record(
+                        &sync.topic,
+                        sync.partition,
+                        sync.upstream_offset,
+                        sync.downstream_offset,
+                    );
+                    applied += 1;
+                }
+                // Counts and logs; takes no lock on the store.
+                Err(e) => shared.skipped(topic, &e),
+            }
         }
-        Err(e) => shared.skipped(topic, &e),
     }
+    shared
+        .counters
+        .syncs_loaded
+        .fetch_add(applied, Ordering::SeqCst);
 }
 
 /// The offset-syncs tail thread: applies new syncs until stopped, then hands the log back so the
@@ -412,8 +432,8 @@ pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> Kafk
         while !shared.signal.is_stopped() {
             #[cfg(feature = "internals")]
             shared.faults.hit(super::faults::Fault::TailPanics);
-            log.poll_once(Duration::from_secs(1), &mut |key, value| {
-                apply_sync(shared, &topic, key, value)
+            log.poll_once(Duration::from_secs(1), &mut |records| {
+                apply_syncs(shared, &topic, records)
             })?;
         }
         Ok(())
