@@ -50,6 +50,11 @@ impl ReferenceSyncs {
         matches!((self.labels.get(i), self.labels.get(j)), (Some(a), Some(b)) if a == b)
     }
 
+    /// The identity label of slot `i` (its value is arbitrary; only equality matters).
+    pub(super) fn label(&self, i: usize) -> u8 {
+        self.labels[i]
+    }
+
     fn get(&self, i: usize) -> Sync {
         Sync {
             up: self.upstream[i],
