@@ -252,6 +252,92 @@ mod injected {
         });
     }
 
+    /// Polls until a checkpoint cycle runs (a poll that says Emitted); panics on Failed.
+    fn next_cycle(task: &CheckpointTask) {
+        wait_for(Duration::from_secs(20), "a checkpoint cycle", || {
+            let out = task.poll(Duration::from_millis(100)).unwrap();
+            assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+            (out.status == PollStatus::Emitted).then_some(())
+        });
+    }
+
+    /// A group whose committed offsets fail in a checkpoint cycle for a reason retrying can fix
+    /// (a coordinator still loading) is retried at the next cycle, its reason visible in the
+    /// retry reason until that fetch succeeds; the task never fails.
+    #[test]
+    fn a_groups_retriable_fetch_failure_in_a_cycle_is_its_retry_reason_until_it_fetches_again() {
+        let (_clusters, task) = running_task(&[]);
+        loaded(&task);
+        next_cycle(&task);
+        assert_eq!(task.retry_reason(), None);
+        task.inject_fault(Fault::CycleGroupOffsetsFail(
+            RDKafkaErrorCode::CoordinatorLoadInProgress,
+        ));
+        next_cycle(&task);
+        let reason = task.stats().retry_reason.expect("a retry reason");
+        assert!(reason.contains("group `g1` on `source`"), "{reason}");
+        assert!(reason.contains("CoordinatorLoadInProgress"), "{reason}");
+        assert!(reason.contains("next checkpoint cycle"), "{reason}");
+        assert_eq!(task.fatal_error(), None);
+        assert_eq!(task.stats().group_fetches_denied, 0);
+        // The next cycle fetches g1 normally: nothing is being retried any more.
+        next_cycle(&task);
+        assert_eq!(task.retry_reason(), None);
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
+    /// A group whose committed offsets its own ACL denies (GROUP_AUTHORIZATION_FAILED) in a
+    /// checkpoint cycle is logged as an error, counted and skipped; it is no retry reason and
+    /// the task goes on (the next cycle fetches it again).
+    #[test]
+    fn a_group_denied_by_its_acl_in_a_cycle_is_logged_counted_and_skipped() {
+        support::runtime::install_logger();
+        let (_clusters, task) = running_task(&[]);
+        loaded(&task);
+        next_cycle(&task);
+        task.inject_fault(Fault::CycleGroupOffsetsFail(
+            RDKafkaErrorCode::GroupAuthorizationFailed,
+        ));
+        next_cycle(&task);
+        assert_eq!(task.stats().group_fetches_denied, 1);
+        assert_eq!(task.retry_reason(), None);
+        assert_eq!(task.fatal_error(), None);
+        let logged = support::runtime::captured_logs().into_iter().any(|l| {
+            l.level == log::Level::Error
+                && l.message.contains("group `g1`")
+                && l.message.contains("GroupAuthorizationFailed")
+                && l.message.contains("skipped")
+        });
+        assert!(logged, "no error logged for the denied group");
+        next_cycle(&task);
+        assert_eq!(task.stats().group_fetches_denied, 1);
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
+    /// A failure fetching one group's offsets that retrying cannot fix and that is not the
+    /// group's own ACL (failed authentication) ends the task as FAILED with the fatal error.
+    #[test]
+    fn failed_authentication_fetching_a_groups_offsets_in_a_cycle_fails_the_task() {
+        let (_clusters, task) = running_task(&[]);
+        loaded(&task);
+        task.inject_fault(Fault::CycleGroupOffsetsFail(
+            RDKafkaErrorCode::Authentication,
+        ));
+        assert_eq!(
+            poll_until_settled(&task, Duration::from_secs(20)),
+            PollStatus::Failed
+        );
+        let fatal = task.fatal_error().expect("a fatal error");
+        assert!(fatal.contains("checkpoint cycle failed"), "{fatal}");
+        assert!(fatal.contains("group `g1` on `source`"), "{fatal}");
+        assert!(fatal.contains("Authentication"), "{fatal}");
+        assert_eq!(task.retry_reason(), None);
+        let took = stop(&task);
+        assert!(took < PROMPT, "stop took {took:?}");
+    }
+
     #[test]
     fn a_denied_group_listing_at_a_periodic_refresh_fails_the_task() {
         let (_clusters, task) = discovering_task(None);

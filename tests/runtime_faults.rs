@@ -502,3 +502,70 @@ fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
     assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
 }
+
+/// One group whose offsets fail in a discovery for a reason retrying can fix (here injected:
+/// COORDINATOR_NOT_AVAILABLE, as while its coordinator moves) is not adopted yet, its reason
+/// visible in the retry reason until the next refresh fetches and adopts it; the other group is
+/// adopted at once and the task never fails. Real Kafka: the mock cluster cannot list groups.
+#[test]
+fn one_group_whose_offsets_fail_retriably_in_discovery_is_the_retry_reason_until_adopted() {
+    // Other tests here assert that no client is alive process-wide.
+    let _g = serial();
+    use mm2_checkpoint::checkpoint_task::faults::Fault;
+    use rdkafka::error::RDKafkaErrorCode;
+
+    let b = support::shared().bootstrap();
+    let (s, t) = (support::unique("src"), support::unique("tgt"));
+    let prefix = support::unique("moving");
+    let topic = support::unique("orders");
+    create_topic(&b, &topic, 1);
+    create_topic(&b, &format!("mm2-offset-syncs.{t}.internal"), 1);
+    let (first, second) = (format!("{prefix}-a"), format!("{prefix}-b"));
+    commit_group_offsets(&b, &first, &[(&topic, 0, 10, "")]);
+    commit_group_offsets(&b, &second, &[(&topic, 0, 10, "")]);
+    let task = CheckpointTask::new(task_config(
+        &b,
+        &b,
+        &[
+            ("source.cluster.alias", &s),
+            ("target.cluster.alias", &t),
+            ("groups", &format!("{prefix}-.*")),
+            ("refresh.groups.interval.seconds", "5"),
+        ],
+    ))
+    .unwrap();
+    // Armed before start: start-up's discovery meets it for the first group in name order.
+    task.inject_fault(Fault::GroupOffsetsFail(
+        RDKafkaErrorCode::CoordinatorNotAvailable,
+    ));
+    task.start().unwrap();
+    let (adopted, reason) = support::wait_for(Duration::from_secs(30), "a group adopted", || {
+        let out = task.poll(Duration::from_millis(100)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        let groups = task.groups();
+        // Read once loaded: until then the retry reason is start-up's.
+        (!groups.is_empty() && task.stats().initialized).then(|| (groups, task.retry_reason()))
+    });
+    assert_eq!(
+        adopted,
+        vec![second.clone()],
+        "the failing group was adopted"
+    );
+    let reason = reason.expect("a retry reason while the group waits for the next refresh");
+    assert!(reason.contains(&format!("group `{first}`")), "{reason}");
+    assert!(reason.contains("CoordinatorNotAvailable"), "{reason}");
+    assert!(reason.contains("next group refresh"), "{reason}");
+    assert_eq!(task.stats().group_fetches_denied, 0);
+    // The next refresh fetches the first group's offsets normally, adopts it, and nothing is
+    // being retried any more.
+    support::wait_for(Duration::from_secs(20), "both groups adopted", || {
+        let out = task.poll(Duration::from_millis(100)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        (task.groups() == vec![first.clone(), second.clone()]).then_some(())
+    });
+    assert_eq!(task.retry_reason(), None);
+    assert_eq!(task.fatal_error(), None);
+    let began = Instant::now();
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
+}

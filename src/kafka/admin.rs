@@ -165,14 +165,40 @@ impl Admin {
         partitions: Option<&[TopicPartition]>,
         max_in_flight: usize,
     ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+        let mut results: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
+        self.each_group_offsets(groups, partitions, max_in_flight, |index, result| {
+            results[index] = Some(result);
+            true
+        })?;
+        Ok(groups
+            .iter()
+            .cloned()
+            .zip(
+                results
+                    .into_iter()
+                    .map(|r| r.unwrap_or_else(|| Err(unreadable("no result".into())))),
+            )
+            .collect())
+    }
+
+    /// Like [`list_group_offsets`](Self::list_group_offsets), but hands each group's result to
+    /// `each` (with the group's index in `groups`) as soon as it arrives. When `each` returns
+    /// false, no more requests are sent and the call returns at once (answers still outstanding
+    /// are ignored by later calls).
+    pub(crate) fn each_group_offsets(
+        &mut self,
+        groups: &[String],
+        partitions: Option<&[TopicPartition]>,
+        max_in_flight: usize,
+        mut each: impl FnMut(usize, GroupOffsetsResult) -> bool,
+    ) -> Result<(), Error> {
         let raw: Option<Vec<(String, i32)>> = partitions.map(|ps| {
             ps.iter()
                 .map(|tp| (tp.topic.clone(), tp.partition))
                 .collect()
         });
         let max_in_flight = max_in_flight.max(1);
-        let mut results: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
-        let mut in_flight: HashMap<u64, usize> = HashMap::new();
+        let mut in_flight: HashMap<u64, usize> = HashMap::with_capacity(max_in_flight);
         let mut next = 0usize;
         let deadline_per_request = self.request_timeout + Duration::from_secs(1);
         let mut last_progress = Instant::now();
@@ -225,21 +251,16 @@ impl Admin {
                 continue;
             };
             last_progress = Instant::now();
-            results[index] = Some(match r.outcome {
+            let result = match r.outcome {
                 AdminOutcome::GroupOffsets(gs) => committed_from(gs),
                 AdminOutcome::Failed(e) => Err(e),
                 other => Err(unreadable(format!("unexpected admin result {other:?}"))),
-            });
+            };
+            if !each(index, result) {
+                return Ok(());
+            }
         }
-        Ok(groups
-            .iter()
-            .cloned()
-            .zip(
-                results
-                    .into_iter()
-                    .map(|r| r.unwrap_or_else(|| Err(unreadable("no result".into())))),
-            )
-            .collect())
+        Ok(())
     }
 
     /// Commits `offsets` into `group`; returns, per partition, the broker's error if any.

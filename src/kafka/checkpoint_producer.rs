@@ -103,39 +103,51 @@ impl CheckpointProducer {
         })
     }
 
-    /// Sends `(key, value, timestamp_ms)` records and waits until each is delivered or failed.
-    /// Returns one outcome per record, in order; [`Error::Stopped`] if the task stopped first;
-    /// a fatal error naming the topic when a record failed for a reason retrying cannot fix
-    /// (a denied WRITE ACL, say), since every later write would fail the same way.
-    pub(crate) fn send_all(
-        &mut self,
-        records: &[(Vec<u8>, Vec<u8>, i64)],
-    ) -> Result<Vec<Result<(), String>>, Error> {
+    /// Starts a batch of records, numbered from 0 as they are sent: forgets the last batch's
+    /// outcomes.
+    pub(crate) fn begin(&mut self) {
         lock(&self.outcomes).clear();
-        for (i, (key, value, ts)) in records.iter().enumerate() {
-            loop {
-                if self.signal.is_stopped() {
-                    return Err(Error::Stopped);
+    }
+
+    /// Hands record `index` of the batch to librdkafka, serving delivery reports while its
+    /// queue is full; a record librdkafka refuses gets its error as its outcome. Returns at
+    /// once otherwise: the wait for delivery is [`finish`](Self::finish)'s.
+    pub(crate) fn send(
+        &mut self,
+        index: usize,
+        key: &[u8],
+        value: &[u8],
+        timestamp_ms: i64,
+    ) -> Result<(), Error> {
+        loop {
+            if self.signal.is_stopped() {
+                return Err(Error::Stopped);
+            }
+            let record = BaseRecord::with_opaque_to(&self.topic, Box::new(index))
+                .partition(0)
+                .key(key)
+                .payload(value)
+                .timestamp(timestamp_ms);
+            match self.producer.call(|p| p.send(record).map_err(|(e, _)| e)) {
+                Ok(()) => return Ok(()),
+                Err(KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull)) => {
+                    self.producer.call(|p| p.poll(DELIVERY_SLICE));
                 }
-                let record = BaseRecord::with_opaque_to(&self.topic, Box::new(i))
-                    .partition(0)
-                    .key(key)
-                    .payload(value)
-                    .timestamp(*ts);
-                match self.producer.call(|p| p.send(record).map_err(|(e, _)| e)) {
-                    Ok(()) => break,
-                    Err(KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull)) => {
-                        self.producer.call(|p| p.poll(DELIVERY_SLICE));
-                    }
-                    Err(e) => {
-                        lock(&self.outcomes).insert(i, Err(e.to_string()));
-                        break;
-                    }
+                Err(e) => {
+                    lock(&self.outcomes).insert(index, Err(e.to_string()));
+                    return Ok(());
                 }
             }
         }
+    }
+
+    /// Waits until each of the batch's `count` records is delivered or failed; returns one
+    /// outcome per record, in order; [`Error::Stopped`] if the task stopped first; a fatal error
+    /// naming the topic when a record failed for a reason retrying cannot fix (a denied WRITE
+    /// ACL, say), since every later write would fail the same way.
+    pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Result<(), String>>, Error> {
         loop {
-            if lock(&self.outcomes).len() >= records.len() {
+            if lock(&self.outcomes).len() >= count {
                 break;
             }
             if self.signal.is_stopped() {
@@ -151,7 +163,7 @@ impl CheckpointProducer {
             ));
         }
         let mut outcomes = lock(&self.outcomes);
-        Ok((0..records.len())
+        Ok((0..count)
             .map(|i| {
                 outcomes
                     .remove(&i)

@@ -1,19 +1,25 @@
 //! One checkpoint cycle, run on the polling thread: fetch the groups' committed offsets on the
-//! source, translate them through the offset-sync store, and write the checkpoints.
+//! source, translate them through the offset-sync store, and write the checkpoints. Each group
+//! is decided and its checkpoints handed to the producer as soon as its offsets arrive, so the
+//! writes overlap the remaining fetches; the cycle ends once every write is confirmed.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 use std::time::Instant;
 
+use super::faults::ErrorPoint;
+use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::startup::read_syncs;
 use super::{
     now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
 };
-use crate::core::checkpoint_rules::{checkpoints_for_group, CommittedOffset};
+use crate::core::checkpoint_rules::checkpoints_for_group;
 use crate::core::error::Error;
 use crate::core::replication_policy::checkpoint_topic_partition;
 use crate::kafka::admin::{Admin, GroupOffsetsResult};
 use crate::kafka::checkpoint_producer::CheckpointProducer;
+use crate::kafka::librdkafka::NativeError;
 use crate::kafka::stop_signal::lock;
 use crate::{Checkpoint, TopicPartition};
 
@@ -25,74 +31,107 @@ pub(super) fn fetch_committed(
     admins: &mut [Admin],
     groups: &[String],
 ) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
-    let c = &shared.config;
-    let mut committed = fetch_spread(admins, groups, None)?;
-    let empty: Vec<String> = committed
+    let mut committed: Vec<Option<GroupOffsetsResult>> = vec![None; groups.len()];
+    fetch_streamed(admins, groups, None, |index, result| {
+        committed[index] = Some(result);
+        true
+    })?;
+    let empty: Vec<usize> = committed
         .iter()
-        .filter(|(_, r)| r.as_ref().is_ok_and(|m| m.is_empty()))
-        .map(|(g, _)| g.clone())
+        .enumerate()
+        .filter(|(_, r)| matches!(r, Some(Ok(m)) if m.is_empty()))
+        .map(|(i, _)| i)
         .collect();
-    if empty.is_empty() {
-        return Ok(committed);
-    }
-    let known: Vec<TopicPartition> = read_syncs(shared)
-        .partitions()
-        .filter(|(topic, _, _)| c.topic_filter.should_replicate_topic(topic))
-        .map(|(topic, partition, _)| TopicPartition::new(topic, partition))
-        .collect();
+    let known = if empty.is_empty() {
+        Vec::new()
+    } else {
+        known_partitions(shared)
+    };
     if !known.is_empty() {
-        let again = fetch_spread(admins, &empty, Some(&known))?;
-        let again: BTreeMap<String, _> = again.into_iter().collect();
-        for (group, result) in committed.iter_mut() {
-            if let Some(r) = again.get(group) {
-                *result = r.clone();
-            }
-        }
+        let again: Vec<String> = empty.iter().map(|&i| groups[i].clone()).collect();
+        fetch_streamed(admins, &again, Some(&known), |index, result| {
+            committed[empty[index]] = Some(result);
+            true
+        })?;
     }
-    Ok(committed)
+    Ok(groups
+        .iter()
+        .cloned()
+        .zip(committed.into_iter().map(|r| {
+            r.unwrap_or_else(|| {
+                Err(NativeError {
+                    code: rdkafka::error::RDKafkaErrorCode::Fail,
+                    message: "no result".into(),
+                })
+            })
+        }))
+        .collect())
 }
 
-/// The fetches of `groups` split into one contiguous share per admin client, each share on its
-/// own thread, [`MAX_OFFSET_FETCHES_IN_FLIGHT`] outstanding in all. A broker serves one
-/// connection's requests one after another, and librdkafka asks one group per request (and
-/// looks its coordinator up first), so more connections are what make a large cycle faster.
-/// Results come back in `groups` order; the first error (a stop among them) wins.
-fn fetch_spread(
+/// The partitions offset syncs exist for, on topics that are replicated.
+fn known_partitions(shared: &Shared) -> Vec<TopicPartition> {
+    let filter = &shared.config.topic_filter;
+    read_syncs(shared)
+        .partitions()
+        .filter(|(topic, _, _)| filter.should_replicate_topic(topic))
+        .map(|(topic, partition, _)| TopicPartition::new(topic, partition))
+        .collect()
+}
+
+/// Fetches `groups`' committed offsets, split into one contiguous share per admin client, each
+/// share on its own thread, [`MAX_OFFSET_FETCHES_IN_FLIGHT`] outstanding in all, and hands each
+/// result (with the group's index in `groups`) to `each` on the calling thread as it arrives.
+/// A broker serves one connection's requests one after another, and librdkafka asks one group
+/// per request (and looks its coordinator up first), so more connections are what make a large
+/// cycle faster. When `each` returns false the fetches end early. The first error of a share (a
+/// stop among them) is returned once every share ended.
+fn fetch_streamed(
     admins: &mut [Admin],
     groups: &[String],
     partitions: Option<&[TopicPartition]>,
-) -> Result<Vec<(String, GroupOffsetsResult)>, Error> {
+    mut each: impl FnMut(usize, GroupOffsetsResult) -> bool,
+) -> Result<(), Error> {
     let used = admins.len().min(groups.len()).max(1);
     let per_admin = (MAX_OFFSET_FETCHES_IN_FLIGHT / used).max(1);
-    let share = groups.len().div_ceil(used).max(1);
-    let Some((first, rest)) = admins.split_first_mut() else {
+    let Some(first) = admins.first_mut() else {
         return Err(Error::InvalidState(
             "no admin client to fetch offsets".into(),
         ));
     };
     if used == 1 {
-        return first.list_group_offsets(groups, partitions, per_admin);
+        return first.each_group_offsets(groups, partitions, per_admin, each);
     }
-    let mut chunks = groups.chunks(share);
-    let own = chunks.next().unwrap_or_default();
+    let share = groups.len().div_ceil(used);
+    let (tx, rx) = mpsc::channel::<(usize, GroupOffsetsResult)>();
     std::thread::scope(|s| {
-        let others: Vec<_> = rest
+        let shares: Vec<_> = admins
             .iter_mut()
-            .zip(chunks)
-            .map(|(admin, chunk)| {
-                s.spawn(move || admin.list_group_offsets(chunk, partitions, per_admin))
+            .zip(groups.chunks(share).enumerate())
+            .map(|(admin, (k, chunk))| {
+                let tx = tx.clone();
+                s.spawn(move || {
+                    admin.each_group_offsets(chunk, partitions, per_admin, |i, result| {
+                        // A closed channel: the caller stopped taking results.
+                        tx.send((k * share + i, result)).is_ok()
+                    })
+                })
             })
             .collect();
-        let mut out = first.list_group_offsets(own, partitions, per_admin);
-        for other in others {
-            let result = match other.join() {
+        drop(tx);
+        for (index, result) in &rx {
+            if !each(index, result) {
+                break;
+            }
+        }
+        drop(rx);
+        let mut out = Ok(());
+        for share in shares {
+            let ended = match share.join() {
                 Ok(r) => r,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
-            match (&mut out, result) {
-                (Ok(all), Ok(more)) => all.extend(more),
-                (Ok(_), Err(e)) => out = Err(e),
-                (Err(_), _) => {}
+            if let (Ok(()), Err(e)) = (&out, ended) {
+                out = Err(e);
             }
         }
         out
@@ -126,6 +165,9 @@ pub(super) fn run_cycle_inner(
         .filter(|g| shared.cycle_may_emit(g))
         .collect();
     if groups.is_empty() {
+        shared
+            .group_retries
+            .finish(FetchJob::Cycle, RunFailures::default());
         return Ok(Vec::new());
     }
     while poller.source_admins.len() < OFFSET_FETCH_CONNECTIONS {
@@ -144,152 +186,245 @@ pub(super) fn run_cycle_inner(
             &shared.signal,
         )?);
     }
-    let Some(producer) = poller.producer.as_mut() else {
+    let Poller {
+        source_admins,
+        producer: Some(producer),
+        ..
+    } = poller
+    else {
         return Err(Error::InvalidState("poll clients missing".into()));
     };
-    let committed = fetch_committed(shared, &mut poller.source_admins, &groups)?;
-    if let Some(hook) = &shared.hooks.cycle_writing {
-        hook(&shared.signal);
+    let mut write = CycleWrite::new(shared, producer);
+    let mut injected = shared.faults.injected_error(ErrorPoint::CycleGroupOffsets);
+    let mut empty = Vec::new();
+    let mut failed = None;
+    let fetched = fetch_streamed(source_admins, &groups, None, |index, result| {
+        let result = match injected.take() {
+            Some(e) => Err(e),
+            None => result,
+        };
+        if matches!(&result, Ok(m) if m.is_empty()) {
+            empty.push(groups[index].clone());
+            return true;
+        }
+        match write.take(&groups[index], result) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
     }
-    let rename = |tp: &TopicPartition| {
-        checkpoint_topic_partition(
-            &shared.policy,
-            &c.source_cluster_alias,
-            &c.target_cluster_alias,
-            tp,
-        )
-    };
-    let mut pending: Vec<(Checkpoint, TopicPartition)> = Vec::new();
-    let mut records = Vec::new();
-    let mut processed_groups = Vec::new();
-    let mut no_longer_replicated = Vec::new();
-    for (group, result) in committed {
-        if !shared.cycle_may_emit(&group) {
+    fetched?;
+    if !empty.is_empty() {
+        let known = known_partitions(shared);
+        if known.is_empty() {
+            for group in &empty {
+                write.take(group, Ok(BTreeMap::new()))?;
+            }
+        } else {
+            let fetched =
+                fetch_streamed(
+                    source_admins,
+                    &empty,
+                    Some(&known),
+                    |index, result| match write.take(&empty[index], result) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            failed = Some(e);
+                            false
+                        }
+                    },
+                );
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            fetched?;
+        }
+    }
+    write.finish()
+}
+
+/// A cycle's writes: each group's checkpoints handed to the producer as its offsets arrive,
+/// recorded once delivered.
+struct CycleWrite<'a> {
+    shared: &'a Shared,
+    producer: &'a mut CheckpointProducer,
+    /// Sent checkpoints, by record index, with their upstream partitions.
+    pending: Vec<(Checkpoint, TopicPartition)>,
+    processed_groups: Vec<String>,
+    no_longer_replicated: Vec<String>,
+    failures: RunFailures,
+    writing: bool,
+}
+
+impl<'a> CycleWrite<'a> {
+    fn new(shared: &'a Shared, producer: &'a mut CheckpointProducer) -> Self {
+        producer.begin();
+        CycleWrite {
+            shared,
+            producer,
+            pending: Vec::new(),
+            processed_groups: Vec::new(),
+            no_longer_replicated: Vec::new(),
+            failures: RunFailures::default(),
+            writing: false,
+        }
+    }
+
+    /// Decides `group`'s checkpoints from its fetch result and sends them. Errs only when the
+    /// cycle must end: a stop, or a failure that ends the task.
+    fn take(&mut self, group: &str, result: GroupOffsetsResult) -> Result<(), Error> {
+        let shared = self.shared;
+        let c = &shared.config;
+        if !self.writing {
+            self.writing = true;
+            if let Some(hook) = &shared.hooks.cycle_writing {
+                hook(&shared.signal);
+            }
+        }
+        if !shared.cycle_may_emit(group) {
             // Revoked while its offsets were fetched: abandoned, so the revocation can be
             // acknowledged as soon as this cycle's writes are confirmed.
             log::debug!("group `{group}` moved to another process during the cycle; abandoned");
-            continue;
+            return Ok(());
         }
         let offsets = match result {
             Ok(o) => o,
             Err(e) => {
-                log::error!(
-                    "fetching committed offsets of group `{group}` on `{}`: {e}",
-                    c.source_cluster_alias
-                );
-                continue;
+                let failure = classify(&c.source_cluster_alias, group, &e);
+                return self
+                    .failures
+                    .note(FetchJob::Cycle, &shared.group_retries, group, failure);
             }
         };
         if c.assigned_groups.is_none() && !shared.has_replicated_commit(&offsets) {
             // Discovered groups must keep a commit on a replicated topic (MM2's refresh drops
             // them otherwise); the next discovery re-checks it.
-            no_longer_replicated.push(group);
-            continue;
+            self.no_longer_replicated.push(group.to_string());
+            return Ok(());
         }
         log::debug!(
             "group `{group}`: {} committed partitions on the source",
             offsets.len()
         );
+        let rename = |tp: &TopicPartition| {
+            checkpoint_topic_partition(
+                &shared.policy,
+                &c.source_cluster_alias,
+                &c.target_cluster_alias,
+                tp,
+            )
+        };
         let ts = now_ms();
-        let last = lock(&shared.checkpoints).get(&group).cloned();
         let decided = {
+            let last = lock(&shared.checkpoints);
             let syncs = read_syncs(shared);
             checkpoints_for_group(
-                &group,
+                group,
                 &offsets,
                 &c.topic_filter,
                 &syncs,
                 &rename,
-                last.as_ref(),
+                last.get(group),
             )
         };
-        let mut statuses = lock(&shared.statuses);
-        for (upstream, reason) in decided.skipped {
-            let key = (group.clone(), upstream.clone());
-            let entry = statuses.entry(key).or_insert_with(|| PartitionStatus {
-                group: group.clone(),
-                topic_partition: upstream,
-                last_checkpoint: None,
-                reason: None,
-            });
-            entry.reason = Some(reason.as_str().to_string());
-        }
-        drop(statuses);
-        for (_target, (cp, _why)) in decided.emitted {
-            let key = cp.encode_key();
-            let value = cp.encode_value();
-            match (key, value) {
-                (Ok(k), Ok(v)) => {
-                    let upstream = upstream_of(&offsets, &cp, &rename);
-                    records.push((k, v, ts));
-                    pending.push((cp, upstream));
-                }
-                (Err(e), _) | (_, Err(e)) => log::error!("cannot encode checkpoint {cp:?}: {e}"),
-            }
-        }
-        processed_groups.push(group);
-    }
-    if !no_longer_replicated.is_empty() {
-        shared.drop_groups(&no_longer_replicated);
-    }
-    let outcomes = if records.is_empty() {
-        Vec::new()
-    } else {
-        producer.send_all(&records)?
-    };
-    let mut delivered: BTreeMap<String, Vec<Checkpoint>> = BTreeMap::new();
-    for g in processed_groups {
-        delivered.entry(g).or_default();
-    }
-    let mut batch = Vec::new();
-    let mut statuses = lock(&shared.statuses);
-    for ((cp, upstream), outcome) in pending.into_iter().zip(outcomes) {
-        match outcome {
-            Ok(()) => {
-                let status = statuses
-                    .entry((cp.consumer_group_id.clone(), upstream.clone()))
+        if !decided.skipped.is_empty() {
+            let mut statuses = lock(&shared.statuses);
+            for (upstream, reason) in decided.skipped {
+                let entry = statuses
+                    .entry((group.to_string(), upstream.clone()))
                     .or_insert_with(|| PartitionStatus {
-                        group: cp.consumer_group_id.clone(),
+                        group: group.to_string(),
                         topic_partition: upstream,
                         last_checkpoint: None,
                         reason: None,
                     });
-                status.last_checkpoint = Some(cp.clone());
-                status.reason = None;
-                delivered
-                    .entry(cp.consumer_group_id.clone())
-                    .or_default()
-                    .push(cp.clone());
-                batch.push(cp);
+                entry.reason = Some(reason.as_str().to_string());
             }
-            Err(e) => log::warn!(
-                "checkpoint for group `{}` {} not delivered: {e}; will retry next cycle",
-                cp.consumer_group_id,
-                cp.topic_partition
-            ),
         }
+        // Each committed partition renamed once, to find an emitted checkpoint's upstream.
+        let renamed: Vec<(TopicPartition, &TopicPartition)> = if decided.emitted.is_empty() {
+            Vec::new()
+        } else {
+            offsets.keys().map(|tp| (rename(tp), tp)).collect()
+        };
+        for (_target, (cp, _why)) in decided.emitted {
+            match (cp.encode_key(), cp.encode_value()) {
+                (Ok(k), Ok(v)) => {
+                    let upstream = renamed
+                        .iter()
+                        .find(|(target, _)| *target == cp.topic_partition)
+                        .map_or_else(|| cp.topic_partition.clone(), |(_, up)| (*up).clone());
+                    self.producer.send(self.pending.len(), &k, &v, ts)?;
+                    self.pending.push((cp, upstream));
+                }
+                (Err(e), _) | (_, Err(e)) => log::error!("cannot encode checkpoint {cp:?}: {e}"),
+            }
+        }
+        self.processed_groups.push(group.to_string());
+        Ok(())
     }
-    drop(statuses);
-    // Recorded only once delivered, so a failed write is retried (MM2 records before sending).
-    let mut store = lock(&shared.checkpoints);
-    for (group, cps) in delivered {
-        store.update(&group, cps);
-    }
-    shared
-        .counters
-        .checkpoints_emitted
-        .fetch_add(batch.len() as u64, Ordering::SeqCst);
-    Ok(batch)
-}
 
-pub(super) fn upstream_of(
-    offsets: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
-    cp: &Checkpoint,
-    rename: &dyn Fn(&TopicPartition) -> TopicPartition,
-) -> TopicPartition {
-    offsets
-        .keys()
-        .find(|tp| rename(tp) == cp.topic_partition)
-        .cloned()
-        .unwrap_or_else(|| cp.topic_partition.clone())
+    /// Waits for every write, records what was delivered, and returns it.
+    fn finish(self) -> Result<Vec<Checkpoint>, Error> {
+        let shared = self.shared;
+        if !self.no_longer_replicated.is_empty() {
+            shared.drop_groups(&self.no_longer_replicated);
+        }
+        let outcomes = if self.pending.is_empty() {
+            Vec::new()
+        } else {
+            self.producer.finish(self.pending.len())?
+        };
+        shared.group_retries.finish(FetchJob::Cycle, self.failures);
+        let mut delivered: BTreeMap<String, Vec<Checkpoint>> = self
+            .processed_groups
+            .into_iter()
+            .map(|g| (g, Vec::new()))
+            .collect();
+        let mut batch = Vec::with_capacity(self.pending.len());
+        let mut statuses = lock(&shared.statuses);
+        for ((cp, upstream), outcome) in self.pending.into_iter().zip(outcomes) {
+            match outcome {
+                Ok(()) => {
+                    let status = statuses
+                        .entry((cp.consumer_group_id.clone(), upstream.clone()))
+                        .or_insert_with(|| PartitionStatus {
+                            group: cp.consumer_group_id.clone(),
+                            topic_partition: upstream,
+                            last_checkpoint: None,
+                            reason: None,
+                        });
+                    status.last_checkpoint = Some(cp.clone());
+                    status.reason = None;
+                    delivered
+                        .entry(cp.consumer_group_id.clone())
+                        .or_default()
+                        .push(cp.clone());
+                    batch.push(cp);
+                }
+                Err(e) => log::warn!(
+                    "checkpoint for group `{}` {} not delivered: {e}; will retry next cycle",
+                    cp.consumer_group_id,
+                    cp.topic_partition
+                ),
+            }
+        }
+        drop(statuses);
+        // Recorded only once delivered, so a failed write is retried (MM2 records before sending).
+        let mut store = lock(&shared.checkpoints);
+        for (group, cps) in delivered {
+            store.update(&group, cps);
+        }
+        drop(store);
+        shared
+            .counters
+            .checkpoints_emitted
+            .fetch_add(batch.len() as u64, Ordering::SeqCst);
+        Ok(batch)
+    }
 }

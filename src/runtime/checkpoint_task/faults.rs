@@ -1,7 +1,9 @@
-//! Fault injection for the tests of the failure paths (feature `internals` only): a test arms a
-//! fault, and the task meets it the next time it gets to that point: a panic, or a request that
-//! fails with a given librdkafka error.
+//! Fault injection for the tests of the failure paths: a test arms a fault (feature `internals`
+//! only; without it nothing can be armed and every check below finds nothing), and the task
+//! meets it the next time it gets to that point: a panic, or a request that fails with a given
+//! librdkafka error.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -12,6 +14,7 @@ use crate::kafka::stop_signal::lock;
 
 /// Where an armed fault strikes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 pub enum Fault {
     /// The offset-syncs tail thread panics at its next round.
     TailPanics,
@@ -23,14 +26,27 @@ pub enum Fault {
     /// At the next discovery that fetches offsets, the first group fetched (in name order)
     /// gets this error instead of its offsets, as a group whose ACL denies us would.
     GroupOffsetsFail(RDKafkaErrorCode),
+    /// At the next checkpoint cycle, the first group fetched (in the cycle's order) gets this
+    /// error instead of its offsets, as if its coordinator or its ACL had answered so.
+    CycleGroupOffsetsFail(RDKafkaErrorCode),
+}
+
+/// The points where an armed error replaces a broker's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum ErrorPoint {
+    /// A group listing ([`Fault::GroupListingFails`]).
+    GroupListing,
+    /// One group's offsets in a discovery ([`Fault::GroupOffsetsFail`]).
+    DiscoveryGroupOffsets,
+    /// One group's offsets in a checkpoint cycle ([`Fault::CycleGroupOffsetsFail`]).
+    CycleGroupOffsets,
 }
 
 #[derive(Default)]
 pub(super) struct Faults {
     tail: AtomicBool,
     poll: AtomicBool,
-    group_listing: Mutex<Option<RDKafkaErrorCode>>,
-    group_offsets: Mutex<Option<RDKafkaErrorCode>>,
+    errors: Mutex<BTreeMap<ErrorPoint, RDKafkaErrorCode>>,
 }
 
 impl Faults {
@@ -38,16 +54,24 @@ impl Faults {
         match fault {
             Fault::TailPanics => Some(&self.tail),
             Fault::PollPanics => Some(&self.poll),
-            Fault::GroupListingFails(_) | Fault::GroupOffsetsFail(_) => None,
+            _ => None,
         }
     }
 
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub(super) fn arm(&self, fault: Fault) {
-        match fault {
-            Fault::GroupListingFails(code) => *lock(&self.group_listing) = Some(code),
-            Fault::GroupOffsetsFail(code) => *lock(&self.group_offsets) = Some(code),
-            other => {
-                if let Some(flag) = self.flag(other) {
+        let point = match fault {
+            Fault::GroupListingFails(code) => Some((ErrorPoint::GroupListing, code)),
+            Fault::GroupOffsetsFail(code) => Some((ErrorPoint::DiscoveryGroupOffsets, code)),
+            Fault::CycleGroupOffsetsFail(code) => Some((ErrorPoint::CycleGroupOffsets, code)),
+            Fault::TailPanics | Fault::PollPanics => None,
+        };
+        match point {
+            Some((point, code)) => {
+                lock(&self.errors).insert(point, code);
+            }
+            None => {
+                if let Some(flag) = self.flag(fault) {
                     flag.store(true, Ordering::SeqCst);
                 }
             }
@@ -55,6 +79,7 @@ impl Faults {
     }
 
     /// Panics once if `fault` is armed.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub(super) fn hit(&self, fault: Fault) {
         if self
             .flag(fault)
@@ -64,17 +89,9 @@ impl Faults {
         }
     }
 
-    /// The error the next group listing fails with, once, if one is armed.
-    pub(super) fn group_listing_error(&self) -> Option<NativeError> {
-        lock(&self.group_listing).take().map(|code| NativeError {
-            code,
-            message: format!("injected fault: {code}"),
-        })
-    }
-
-    /// The error one group's offset fetch fails with, once, if one is armed.
-    pub(super) fn group_offsets_error(&self) -> Option<NativeError> {
-        lock(&self.group_offsets).take().map(|code| NativeError {
+    /// The error armed for `point`, once; `None` when none is (always, without `internals`).
+    pub(super) fn injected_error(&self, point: ErrorPoint) -> Option<NativeError> {
+        lock(&self.errors).remove(&point).map(|code| NativeError {
             code,
             message: format!("injected fault: {code}"),
         })

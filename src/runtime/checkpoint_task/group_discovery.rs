@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 
 use super::checkpoint_cycle::fetch_committed;
+use super::faults::ErrorPoint;
+use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
-use crate::core::error::Error;
 use crate::core::filters::nothing_matched;
-use crate::kafka::admin::{request_failed, Admin};
-use crate::kafka::librdkafka::NativeError;
+use crate::kafka::admin::Admin;
 use crate::runtime::scheduler::JobError;
 
 /// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
@@ -20,10 +20,12 @@ use crate::runtime::scheduler::JobError;
 /// Failures are classified as everywhere (kafka/failure.rs): one that retrying can fix (the
 /// cluster unreachable, slow, a coordinator moving) is transient, and the refresh runs again at
 /// its next time, the reason visible in the task's retry reason meanwhile; one it cannot fix
-/// (authentication, authorization, a setting) is fatal and ends the task. A failure confined to
-/// one group's offsets (that group's ACL, say) only skips that group until a later refresh.
+/// (authentication, authorization, a setting) is fatal and ends the task. One group's offsets
+/// are classified the same way (group_fetch_failures.rs): denied by that group's ACL, the group
+/// is skipped until a later refresh; retriable, it is tried again at the next refresh with its
+/// reason in the retry reason meanwhile; anything else retrying cannot fix ends the task.
 pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
-    let listed = match injected_listing_error(shared) {
+    let listed = match shared.faults.injected_error(ErrorPoint::GroupListing) {
         Some(injected) => Err(admin.listing_failed(&injected)),
         None => admin.list_groups(),
     }?;
@@ -55,43 +57,44 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         let fetched = fetch_committed(shared, std::slice::from_mut(admin), &unknown);
         shared.note_fetches_in_flight(std::slice::from_ref(admin));
         let mut fetched = fetched?;
-        if let (Some(injected), Some(first)) = (injected_offsets_error(shared), fetched.first_mut())
-        {
+        let injected = shared
+            .faults
+            .injected_error(ErrorPoint::DiscoveryGroupOffsets);
+        if let (Some(injected), Some(first)) = (injected, fetched.first_mut()) {
             first.1 = Err(injected);
         }
+        let mut failures = RunFailures::default();
         for (group, result) in fetched {
-            if let Ok(offsets) = &result {
-                committed_topics.extend(
-                    offsets
-                        .iter()
-                        .filter(|(_, o)| o.is_some())
-                        .map(|(tp, _)| tp.topic.clone()),
-                );
-            }
             match result {
-                Ok(offsets) if shared.has_replicated_commit(&offsets) => {
-                    newly_adopted.insert(group);
-                }
-                Ok(_) => log::debug!(
-                    "group `{group}` has no committed offset on a replicated topic; not checkpointing it"
-                ),
-                Err(e) => {
-                    let context = format!(
-                        "fetching committed offsets of group `{group}` on `{}`",
-                        shared.config.source_cluster_alias
+                Ok(offsets) => {
+                    committed_topics.extend(
+                        offsets
+                            .iter()
+                            .filter(|(_, o)| o.is_some())
+                            .map(|(tp, _)| tp.topic.clone()),
                     );
+                    if shared.has_replicated_commit(&offsets) {
+                        newly_adopted.insert(group);
+                    } else {
+                        log::debug!(
+                            "group `{group}` has no committed offset on a replicated topic; not checkpointing it"
+                        );
+                    }
+                }
+                Err(e) => {
                     // One group's failure, even a denied ACL on that group alone, skips that
                     // group and leaves the others checkpointing, as Java's task does; the
-                    // whole-cluster failures (listing, authentication) ended the task above.
-                    match request_failed(context, &e) {
-                        denied @ Error::Fatal { .. } => log::error!(
-                            "{denied}; this group is skipped and tried again at the next refresh"
-                        ),
-                        retried => log::warn!("{retried}; will retry at the next refresh"),
-                    }
+                    // whole-cluster failures (listing, authentication) end the task.
+                    let failure = classify(&c.source_cluster_alias, &group, &e);
+                    failures.note(FetchJob::Discovery, &shared.group_retries, &group, failure)?;
                 }
             }
         }
+        shared.group_retries.finish(FetchJob::Discovery, failures);
+    } else {
+        shared
+            .group_retries
+            .finish(FetchJob::Discovery, RunFailures::default());
     }
     let mut current = shared
         .groups
@@ -137,26 +140,4 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     // Logged outside the groups lock: a log callback may read the task's stats.
     shared.note_filter_miss(&shared.topic_filter_missed, topic_miss);
     Ok(())
-}
-
-/// The listing error a test armed ([`super::faults::Fault::GroupListingFails`]), if any.
-#[cfg(feature = "internals")]
-fn injected_listing_error(shared: &Shared) -> Option<NativeError> {
-    shared.faults.group_listing_error()
-}
-
-#[cfg(not(feature = "internals"))]
-fn injected_listing_error(_: &Shared) -> Option<NativeError> {
-    None
-}
-
-/// The error a test armed for one group's offsets ([`super::faults::Fault::GroupOffsetsFail`]).
-#[cfg(feature = "internals")]
-fn injected_offsets_error(shared: &Shared) -> Option<NativeError> {
-    shared.faults.group_offsets_error()
-}
-
-#[cfg(not(feature = "internals"))]
-fn injected_offsets_error(_: &Shared) -> Option<NativeError> {
-    None
 }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::{GroupOffsetSyncResult, Shared};
 use crate::core::checkpoint_rules::{
     target_offset_sync, CommittedOffset, OffsetSyncDecision, TargetGroupState,
@@ -17,13 +18,19 @@ use crate::TopicPartition;
 
 /// MM2's idle-group refresh and group offset sync, in one job on the scheduler thread. Writes
 /// only into groups proven EMPTY (or absent) on the target, never backwards, and waits for the
-/// broker's answer (MM2 fires and forgets).
+/// broker's answer (MM2 fires and forgets). A target group whose committed offsets cannot be
+/// read is classified as in the checkpoint cycle (group_fetch_failures.rs): skipped this time
+/// (retried, with its reason in the retry reason, or denied by its ACL), or, when retrying cannot
+/// fix it and it is not the group's own ACL, the end of the task.
 pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(), JobError> {
     let mut converted = lock(&shared.checkpoints).converted_upstream_offsets();
     // In group mode the store also holds other processes' groups (read at start-up); their
     // target offsets are theirs to write.
     converted.retain(|g, _| shared.owns_group_now(g));
     if converted.is_empty() {
+        shared
+            .group_retries
+            .finish(FetchJob::OffsetSync, RunFailures::default());
         return Ok(());
     }
     let groups: Vec<String> = converted.keys().cloned().collect();
@@ -39,12 +46,15 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
                 (d.group, state)
             })
             .collect(),
+        Err(e @ Error::Fatal { .. }) => return Err(e.into()),
         Err(Error::Stopped) => return Err(JobError::Stopped),
         Err(e) => {
             log::warn!("cannot describe target groups ({e}); not syncing group offsets this cycle");
             BTreeMap::new()
         }
     };
+    let cluster = &shared.config.target_cluster_alias;
+    let mut failures = RunFailures::default();
     let mut results = Vec::new();
     for (group, offsets) in converted {
         let state = match states
@@ -61,7 +71,17 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
                             .map(|(tp, o)| (tp, o.map(|o| o.offset)))
                             .collect(),
                     },
-                    _ => TargetGroupState::Unknown,
+                    Some(Err(e)) => {
+                        let failure = classify(cluster, &group, &e);
+                        failures.note(
+                            FetchJob::OffsetSync,
+                            &shared.group_retries,
+                            &group,
+                            failure,
+                        )?;
+                        TargetGroupState::Unknown
+                    }
+                    None => TargetGroupState::Unknown,
                 }
             }
             NativeGroupState::Dead => TargetGroupState::Absent,
@@ -130,6 +150,7 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
             });
         }
     }
+    shared.group_retries.finish(FetchJob::OffsetSync, failures);
     let mut report = lock(&shared.group_sync);
     for r in results {
         report.insert((r.group.clone(), r.topic_partition.clone()), r);

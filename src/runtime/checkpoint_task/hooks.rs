@@ -23,7 +23,7 @@ pub struct StartupHooks {
     /// Group mode: runs after a catch-up reader of the checkpoints topic is created, before it
     /// reads.
     pub catch_up_reading: Option<StartupHook>,
-    /// Runs on the polling thread in every checkpoint cycle, after the committed offsets are
-    /// fetched and before the checkpoints are written.
+    /// Runs on the polling thread in every checkpoint cycle, once the first group's committed
+    /// offsets arrived and before any checkpoint is written or any group checked for revocation.
     pub cycle_writing: Option<StartupHook>,
 }

@@ -39,13 +39,17 @@ use crate::{Checkpoint, TopicPartition};
 mod checkpoint_cycle;
 #[cfg(feature = "internals")]
 pub mod faults;
+#[cfg(not(feature = "internals"))]
+mod faults;
 mod group_coordination;
 mod group_discovery;
+mod group_fetch_failures;
 mod group_offset_sync;
 mod startup;
 
 use checkpoint_cycle::run_cycle;
 use group_coordination::Coordination;
+use group_fetch_failures::GroupRetries;
 mod hooks;
 #[cfg(not(feature = "internals"))]
 use hooks::StartupHooks;
@@ -140,9 +144,16 @@ pub struct TaskStats {
     /// While start-up is waiting on a cluster, why (e.g. "target cluster `B` unreachable for
     /// 30 s: …" or "start-up failed, retrying in 2.0 s: …"); once loaded, why a periodic job
     /// (group discovery, group offset sync) failed at its last run, until a run succeeds
-    /// ("group discovery failed, retrying at its next run: …"); `None` while nothing is being
-    /// retried. A failure that retrying cannot fix is a fatal error instead.
+    /// ("group discovery failed, retrying at its next run: …"), and groups whose committed
+    /// offsets could not be fetched for a reason retrying can fix (a coordinator loading or
+    /// moving, a timeout, the network), until their next fetch succeeds ("fetching committed
+    /// offsets of group `g` on `A`: …; retrying at the next checkpoint cycle"); `None` while
+    /// nothing is being retried. A failure that retrying cannot fix is a fatal error instead.
     pub retry_reason: Option<String>,
+    /// Group offset fetches the group's own ACL denied (GROUP_AUTHORIZATION_FAILED), in
+    /// checkpoint cycles, discoveries and group offset syncs: each is logged as an error and
+    /// skips that group until a later run, as Java's task does.
+    pub group_fetches_denied: u64,
 }
 
 /// Per group and upstream partition: the last checkpoint written, or why none was.
@@ -213,7 +224,8 @@ struct Shared {
     group_filter_missed: AtomicBool,
     topic_filter_missed: AtomicBool,
     hooks: StartupHooks,
-    #[cfg(feature = "internals")]
+    /// Groups whose committed offsets could not be fetched, per job, and why.
+    group_retries: GroupRetries,
     faults: faults::Faults,
 }
 
@@ -296,7 +308,7 @@ impl CheckpointTask {
             group_filter_missed: AtomicBool::new(false),
             topic_filter_missed: AtomicBool::new(false),
             hooks,
-            #[cfg(feature = "internals")]
+            group_retries: GroupRetries::default(),
             faults: faults::Faults::default(),
         });
         Ok(CheckpointTask {
@@ -493,7 +505,12 @@ impl CheckpointTask {
             return None;
         }
         if self.shared.initialized.load(Ordering::SeqCst) {
-            return self.shared.jobs_retry.get();
+            let jobs = self.shared.jobs_retry.get();
+            let groups = self.shared.group_retries.summary();
+            return match (jobs, groups) {
+                (Some(job), Some(groups)) => Some(format!("{job}; {groups}")),
+                (job, groups) => job.or(groups),
+            };
         }
         self.shared.retry.get()
     }
@@ -527,6 +544,7 @@ impl CheckpointTask {
             last_cycle_time: us(&c.last_cycle_us),
             max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
             retry_reason: self.retry_reason(),
+            group_fetches_denied: self.shared.group_retries.denied(),
         }
     }
 
