@@ -29,6 +29,10 @@ pub enum Fault {
     /// At the next checkpoint cycle, the first group fetched (in the cycle's order) gets this
     /// error instead of its offsets, as if its coordinator or its ACL had answered so.
     CycleGroupOffsetsFail(RDKafkaErrorCode),
+    /// At the next group offset sync, the first target group whose committed offsets it reads
+    /// (in name order; only groups the target describes as empty are read) gets this error
+    /// instead of its offsets, as if the target's coordinator or the group's ACL had answered so.
+    SyncGroupOffsetsFail(RDKafkaErrorCode),
 }
 
 /// The points where an armed error replaces a broker's answer.
@@ -40,6 +44,8 @@ pub(super) enum ErrorPoint {
     DiscoveryGroupOffsets,
     /// One group's offsets in a checkpoint cycle ([`Fault::CycleGroupOffsetsFail`]).
     CycleGroupOffsets,
+    /// One target group's offsets in a group offset sync ([`Fault::SyncGroupOffsetsFail`]).
+    SyncGroupOffsets,
 }
 
 #[derive(Default)]
@@ -64,6 +70,7 @@ impl Faults {
             Fault::GroupListingFails(code) => Some((ErrorPoint::GroupListing, code)),
             Fault::GroupOffsetsFail(code) => Some((ErrorPoint::DiscoveryGroupOffsets, code)),
             Fault::CycleGroupOffsetsFail(code) => Some((ErrorPoint::CycleGroupOffsets, code)),
+            Fault::SyncGroupOffsetsFail(code) => Some((ErrorPoint::SyncGroupOffsets, code)),
             Fault::TailPanics | Fault::PollPanics => None,
         };
         match point {

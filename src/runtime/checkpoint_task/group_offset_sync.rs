@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::{GroupOffsetSyncResult, Shared};
 use crate::core::checkpoint_rules::{
@@ -55,6 +56,7 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
     };
     let cluster = &shared.config.target_cluster_alias;
     let mut failures = RunFailures::default();
+    let mut injected = shared.faults.injected_error(ErrorPoint::SyncGroupOffsets);
     let mut results = Vec::new();
     for (group, offsets) in converted {
         let state = match states
@@ -64,7 +66,8 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
         {
             NativeGroupState::Empty => {
                 let target = admin.list_group_offsets(std::slice::from_ref(&group), None, 1)?;
-                match target.into_iter().next().map(|(_, r)| r) {
+                let fetched = target.into_iter().next().map(|(_, r)| r);
+                match injected.take().map(Err).or(fetched) {
                     Some(Ok(map)) => TargetGroupState::Empty {
                         committed: map
                             .into_iter()
