@@ -1,7 +1,8 @@
 //! CheckpointTask under broker faults on real Apache Kafka brokers: a source cluster that is not
 //! there at start, a target broker that crashes mid-run and comes back empty on the same port, a
-//! source broker that crashes during the offset-sync load and comes back with its data, and the
-//! offset-syncs topic deleted under the tail.
+//! source broker that crashes during the offset-sync load and comes back with its data, the
+//! offset-syncs topic deleted under the tail, and (injected) failures of a group listing or of one
+//! group's committed offsets in discovery and in the group offset sync.
 
 mod support;
 
