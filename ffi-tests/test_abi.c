@@ -65,6 +65,7 @@ static const struct layout_entry LAYOUT[] = {
     FIELD(mm_task_stats, last_stop_time_us),
     FIELD(mm_task_stats, initialized),
     FIELD(mm_task_stats, checkpoints_load_ok),
+    FIELD(mm_task_stats, group_fetches_denied),
     SIZE(mm_result),
     CONSTANT(MM_RESULT_OK),
     CONSTANT(MM_RESULT_NULL_PARAMETER),
@@ -213,6 +214,25 @@ static void old_and_new_structs(void) {
     CHECK(caller.old.struct_size == sizeof(struct old_task_stats));
     CHECK(caller.old.checkpoints_emitted == 0 && caller.old.records_skipped == 0);
     CHECK(caller.guard[0] == GUARD && caller.guard[1] == GUARD && caller.guard[3] == GUARD);
+
+    /* A caller built before group_fetches_denied was added: its struct ends at
+     * checkpoints_load_ok, and the word after it is the caller's, not the library's. */
+    struct {
+        mm_task_stats s;
+        uint64_t guard;
+    } before_denied;
+    memset(&before_denied, 0x55, sizeof before_denied);
+    before_denied.s.struct_size = offsetof(mm_task_stats, group_fetches_denied);
+    CHECK_OK(mm_task_get_stats(task, &before_denied.s));
+    CHECK(before_denied.s.struct_size == offsetof(mm_task_stats, group_fetches_denied));
+    CHECK(before_denied.s.checkpoints_emitted == 0 && before_denied.s.load_time_us == -1);
+    CHECK(before_denied.s.checkpoints_load_ok == 0);
+    CHECK(before_denied.s.group_fetches_denied == GUARD && before_denied.guard == GUARD);
+    /* The current struct gets the new field too (no group fetch was denied yet). */
+    mm_task_stats now = SIZED(mm_task_stats);
+    now.group_fetches_denied = GUARD;
+    CHECK_OK(mm_task_get_stats(task, &now));
+    CHECK(now.struct_size == sizeof now && now.group_fetches_denied == 0);
 
     check_sized("mm_task_stats", sizeof(mm_task_stats), fill_task_stats, task);
     check_sized("mm_diagnostics", sizeof(mm_diagnostics), fill_diagnostics, NULL);

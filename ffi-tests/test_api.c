@@ -169,6 +169,7 @@ static void end_to_end(void) {
     CHECK(stats.load_time_us > 0);
     CHECK(stats.last_stop_time_us == -1);
     CHECK(stats.groups == 2);
+    CHECK(stats.group_fetches_denied == 0);
 
     mm_partition_statuses_t *st = NULL;
     CHECK_OK(mm_task_partition_statuses(task, &st));

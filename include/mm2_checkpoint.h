@@ -481,6 +481,13 @@ typedef struct mm_task_stats {
    * starts pessimistic, as in MM2), else 0.
    */
   uint64_t checkpoints_load_ok;
+  /**
+   * Committed-offset fetches a group's own ACL denied (GROUP_AUTHORIZATION_FAILED), in
+   * checkpoint cycles, group discoveries and group offset syncs: each is logged as an error
+   * and skips that group until a later run. Added after `checkpoints_load_ok`: a caller whose
+   * `struct_size` ends before it does not get it.
+   */
+  uint64_t group_fetches_denied;
 } mm_task_stats;
 
 #ifdef __cplusplus

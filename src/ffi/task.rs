@@ -59,11 +59,16 @@ pub struct mm_task_stats {
     /// 1 when the checkpoints loaded at start were read successfully (otherwise translation
     /// starts pessimistic, as in MM2), else 0.
     pub checkpoints_load_ok: u64,
+    /// Committed-offset fetches a group's own ACL denied (GROUP_AUTHORIZATION_FAILED), in
+    /// checkpoint cycles, group discoveries and group offset syncs: each is logged as an error
+    /// and skips that group until a later run. Added after `checkpoints_load_ok`: a caller whose
+    /// `struct_size` ends before it does not get it.
+    pub group_fetches_denied: u64,
 }
 
 // SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
 unsafe impl Growable for mm_task_stats {}
-const _: () = assert!(std::mem::size_of::<mm_task_stats>() == 12 * 8);
+const _: () = assert!(std::mem::size_of::<mm_task_stats>() == 13 * 8);
 
 fn micros(d: Option<Duration>) -> i64 {
     d.map_or(-1, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
@@ -366,6 +371,7 @@ pub unsafe extern "C" fn mm_task_get_stats(
             last_stop_time_us: micros(s.last_stop_time),
             initialized: u64::from(s.initialized),
             checkpoints_load_ok: u64::from(s.checkpoints_load_ok),
+            group_fetches_denied: s.group_fetches_denied,
         });
         Ok(())
     })
@@ -399,5 +405,76 @@ mod tests {
         assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
         // SAFETY: the failed mm_task_new left the conf to us.
         unsafe { mm_conf_destroy(conf) };
+    }
+
+    /// A group fetch denied by the group's ACL (injected in a checkpoint cycle) reaches C as
+    /// `group_fetches_denied`; a caller whose struct ends before that field does not get it.
+    #[cfg(feature = "internals")]
+    #[test]
+    fn a_denied_group_fetch_is_counted_in_the_c_stats_for_a_caller_that_has_the_field() {
+        use crate::embedded::{EmbeddedClusters, Side};
+        use crate::runtime::checkpoint_task::faults::Fault;
+        use rdkafka::error::RDKafkaErrorCode;
+        use std::time::Instant;
+
+        let clusters = EmbeddedClusters::new().unwrap();
+        clusters
+            .create_topic(Side::Source, "mm2-offset-syncs.target.internal", 1)
+            .unwrap();
+        clusters
+            .create_topic(Side::Target, "source.checkpoints.internal", 1)
+            .unwrap();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
+        let text = CString::new(format!(
+            "source.cluster.alias=source\ntarget.cluster.alias=target\n\
+             source.cluster.bootstrap.servers={}\ntarget.cluster.bootstrap.servers={}\n\
+             emit.checkpoints.interval.seconds=1\ncheckpoints.topic.replication.factor=1\n\
+             task.assigned.groups=g1\n",
+            clusters.bootstrap(Side::Source),
+            clusters.bootstrap(Side::Target)
+        ))
+        .unwrap();
+        // SAFETY: live conf, C string.
+        assert_eq!(
+            unsafe { mm_conf_load_properties(conf, text.as_ptr()) },
+            mm_result::Ok
+        );
+        let mut task = std::ptr::null_mut();
+        // SAFETY: live conf (taken on success), a local out-pointer.
+        assert_eq!(unsafe { mm_task_new(conf, &mut task) }, mm_result::Ok);
+        // SAFETY: the task just made, alive until mm_task_destroy below.
+        let inner = unsafe { &(*task).task };
+        inner.inject_fault(Fault::CycleGroupOffsetsFail(
+            RDKafkaErrorCode::GroupAuthorizationFailed,
+        ));
+        // SAFETY: a live task.
+        assert_eq!(unsafe { mm_task_start(task) }, mm_result::Ok);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while inner.stats().group_fetches_denied == 0 {
+            assert!(Instant::now() < deadline, "no denial: {:?}", inner.stats());
+            inner.poll(Duration::from_millis(100)).unwrap();
+        }
+        let mut full = mm_task_stats {
+            struct_size: std::mem::size_of::<mm_task_stats>() as u64,
+            ..Default::default()
+        };
+        // SAFETY: a live task, a whole struct.
+        assert_eq!(unsafe { mm_task_get_stats(task, &mut full) }, mm_result::Ok);
+        assert_eq!(full.group_fetches_denied, 1);
+        let before = std::mem::offset_of!(mm_task_stats, group_fetches_denied) as u64;
+        let mut old = mm_task_stats {
+            struct_size: before,
+            group_fetches_denied: 77,
+            ..Default::default()
+        };
+        // SAFETY: a live task; the struct is longer than the size declared.
+        assert_eq!(unsafe { mm_task_get_stats(task, &mut old) }, mm_result::Ok);
+        assert_eq!(old.struct_size, before);
+        assert_eq!(old.group_fetches_denied, 77, "written past struct_size");
+        assert_eq!(old.checkpoints_load_ok, full.checkpoints_load_ok);
+        // SAFETY: a live task, not used again.
+        assert_eq!(unsafe { mm_task_destroy(task) }, mm_result::Ok);
     }
 }

@@ -319,13 +319,13 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, 
         return;
     }
     /* The order NativeBinding.taskStats documents: the struct's declaration order. */
-    jlong values[11] = {
-        (jlong)s.checkpoints_emitted, (jlong)s.records_skipped, (jlong)s.syncs_loaded,
-        (jlong)s.checkpoints_loaded,  (jlong)s.cycles,          (jlong)s.group_offsets_written,
-        (jlong)s.groups,              (jlong)s.load_time_us,    (jlong)s.last_stop_time_us,
-        (jlong)s.initialized,         (jlong)s.checkpoints_load_ok,
+    jlong values[12] = {
+        (jlong)s.checkpoints_emitted, (jlong)s.records_skipped,     (jlong)s.syncs_loaded,
+        (jlong)s.checkpoints_loaded,  (jlong)s.cycles,              (jlong)s.group_offsets_written,
+        (jlong)s.groups,              (jlong)s.load_time_us,        (jlong)s.last_stop_time_us,
+        (jlong)s.initialized,         (jlong)s.checkpoints_load_ok, (jlong)s.group_fetches_denied,
     };
-    (*env)->SetLongArrayRegion(env, out, 0, 11, values);
+    (*env)->SetLongArrayRegion(env, out, 0, 12, values);
 }
 
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchStatus(JNIEnv *env, jclass cls, jlong batch) {

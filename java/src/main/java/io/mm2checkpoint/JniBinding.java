@@ -101,7 +101,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] taskStats(long task) {
-        long[] out = new long[11];
+        long[] out = new long[12];
         nTaskStats(task, out);
         return out;
     }

@@ -57,7 +57,7 @@ interface NativeBinding {
     /**
      * {@code mm_task_get_stats}: the struct's fields in declaration order (checkpoints emitted,
      * records skipped, syncs loaded, checkpoints loaded, cycles, group offsets written, groups,
-     * load time us, last stop time us, initialized, checkpoints load ok).
+     * load time us, last stop time us, initialized, checkpoints load ok, group fetches denied).
      */
     long[] taskStats(long task);
 

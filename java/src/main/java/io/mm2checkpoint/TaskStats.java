@@ -17,6 +17,9 @@ import java.util.Optional;
  * @param cycles              checkpoint cycles run
  * @param groupOffsetsWritten offsets committed into target groups
  * @param groups              groups this task currently checkpoints
+ * @param groupFetchesDenied  committed-offset fetches a group's own ACL denied
+ *                            (GROUP_AUTHORIZATION_FAILED) in checkpoint cycles, group discoveries
+ *                            and group offset syncs; each skips that group until a later run
  */
 public record TaskStats(
         boolean initialized,
@@ -29,12 +32,13 @@ public record TaskStats(
         Optional<Duration> lastStopTime,
         long cycles,
         long groupOffsetsWritten,
-        long groups) {
+        long groups,
+        long groupFetchesDenied) {
 
     /** From the fields of {@code mm_task_stats}, in the order {@link NativeBinding#taskStats} gives. */
     static TaskStats fromNative(long[] f) {
         return new TaskStats(f[9] != 0, f[0], f[1], f[2], f[3], f[10] != 0, micros(f[7]), micros(f[8]),
-                f[4], f[5], f[6]);
+                f[4], f[5], f[6], f[11]);
     }
 
     private static Optional<Duration> micros(long us) {

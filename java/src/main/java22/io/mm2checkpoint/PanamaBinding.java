@@ -39,7 +39,7 @@ final class PanamaBinding implements NativeBinding {
     /** The fields Java reads, in the order of the long[] each NativeBinding method returns. */
     private static final String[] TASK_STATS = {"checkpoints_emitted", "records_skipped", "syncs_loaded",
         "checkpoints_loaded", "cycles", "group_offsets_written", "groups", "load_time_us", "last_stop_time_us",
-        "initialized", "checkpoints_load_ok"};
+        "initialized", "checkpoints_load_ok", "group_fetches_denied"};
     private static final String[] DIAGNOSTICS = {"live_clients", "live_threads", "concurrent_client_access"};
     private static final String[] TRANSLATION_COUNTS = {"records_read", "malformed_records",
         "negative_offset_records"};

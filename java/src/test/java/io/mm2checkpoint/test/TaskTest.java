@@ -43,6 +43,7 @@ public final class TaskTest {
                 Check.isTrue(stats.loadTime().isPresent(), "load time known");
                 Check.equal(3L, stats.syncsLoaded(), "syncs loaded");
                 Check.equal(2L, stats.groups(), "groups");
+                Check.equal(0L, stats.groupFetchesDenied(), "group fetches denied");
                 Check.isTrue(task.stop(), "first stop stops");
                 Check.isTrue(!task.stop(), "second stop reports already stopped");
                 Check.isTrue(task.stats().lastStopTime().isPresent(), "stop time recorded");
