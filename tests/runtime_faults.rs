@@ -573,7 +573,7 @@ fn one_group_whose_offsets_fail_retriably_in_discovery_is_the_retry_reason_until
 
 /// A flow on the shared broker (source and target alike) with groups `a` and `b` committed at
 /// 150 on the source (translated to 91 through the syncs 0→0 and 100→90), and a task that
-/// checkpoints them and syncs their offsets into the target groups every 2 s, started with
+/// checkpoints them and syncs their offsets into the target groups every 5 s, started with
 /// `fault` armed. On one broker the target group is the source group itself, which has
 /// committed offsets and no member: the target describes it as empty, so the sync reads its
 /// committed offsets (where the fault strikes, at `a`, the first in name order) before writing.
@@ -595,7 +595,7 @@ fn syncing_task(
     let task = CheckpointTask::new(f.config(&[
         ("task.assigned.groups", &f.groups(&["a", "b"])),
         ("sync.group.offsets.enabled", "true"),
-        ("sync.group.offsets.interval.seconds", "2"),
+        ("sync.group.offsets.interval.seconds", "5"),
     ]))
     .unwrap();
     task.inject_fault(fault);
@@ -634,7 +634,7 @@ fn a_target_group_the_offset_sync_cannot_read_retriably_is_the_retry_reason_unti
             .filter(|r| r.contains("next group offset sync"))
     });
     // The sync that failed `a` went on to `b` (after it, in name order) before publishing the
-    // reason; the next sync starts 2 s after that one did.
+    // reason; the next sync starts 5 s after that one did, far more than these reads take.
     assert_eq!(target_offset(&f, "b"), Some(91));
     assert_eq!(
         target_offset(&f, "a"),
