@@ -226,20 +226,9 @@ pub fn consumer_assign_from_start<C: ClientContext>(
     topic: &str,
     partition: i32,
 ) -> Result<(), NativeError> {
-    let t = c_string(topic);
-    // SAFETY: live client; the list is destroyed after assign copies it.
-    unsafe {
-        rd::rd_kafka_poll_set_consumer(client.native_ptr());
-        let list = rd::rd_kafka_topic_partition_list_new(1);
-        let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), partition);
-        (*tp).offset = 0;
-        let err = rd::rd_kafka_assign(client.native_ptr(), list);
-        rd::rd_kafka_topic_partition_list_destroy(list);
-        match NativeError::from_code(err) {
-            Some(e) => Err(e),
-            None => Ok(()),
-        }
-    }
+    // SAFETY: live client.
+    unsafe { rd::rd_kafka_poll_set_consumer(client.native_ptr()) };
+    batch::assign_from_start_apart(client, topic, partition)
 }
 
 /// Makes a client built from `config` by rust-rdkafka's `Client::new` with context `C` hand the
