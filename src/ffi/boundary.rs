@@ -11,7 +11,7 @@ use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::core::error::{ConfigError, Error};
-use crate::kafka::diagnostics::panic_message;
+use crate::kafka::library_thread::panic_message;
 
 /// Result of every fallible call. `MM_RESULT_OK` is 0; `mm_result_str` names each value and
 /// `mm_last_error` gives the message of the calling thread's last failure.
@@ -327,6 +327,35 @@ pub(crate) unsafe fn sized_out<'a, T: Growable>(
         size,
         _out: std::marker::PhantomData,
     })
+}
+
+/// The output half of `mm_conf_get`, `mm_task_fatal_error` and `mm_task_retry_reason`: writes
+/// the size `text` needs to `*size`, and the text to `dest` when it is not NULL and large
+/// enough.
+///
+/// # Safety
+/// `dest` is NULL or valid for writing the capacity `*size` held on entry.
+pub(crate) unsafe fn copy_out(
+    text: &str,
+    what: &str,
+    dest: *mut c_char,
+    size: &mut usize,
+) -> Result<(), Failure> {
+    let needed = text.len() + 1;
+    let capacity = *size;
+    *size = needed;
+    if dest.is_null() {
+        return Ok(());
+    }
+    if capacity < needed {
+        return Err(Failure::new(
+            mm_result::BufferTooSmall,
+            format!("{what} needs {needed} bytes, the buffer has {capacity}"),
+        ));
+    }
+    // SAFETY: the caller's contract; needed <= capacity.
+    unsafe { write_text(dest, needed, text) };
+    Ok(())
 }
 
 /// Copies `s` into `dest` as NUL-terminated text, cut to `size - 1` bytes at a UTF-8 character

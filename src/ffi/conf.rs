@@ -5,9 +5,8 @@ use std::collections::BTreeMap;
 use std::ffi::c_char;
 
 use super::boundary::{
-    borrow, borrow_mut, destroy, give, into_handle, mm_result, out, run, text, Failure,
+    borrow, borrow_mut, copy_out, destroy, give, into_handle, mm_result, out, run, text, Failure,
 };
-use super::task::copy_out;
 use crate::core::error::ConfigError;
 use crate::core::mirror_checkpoint_config::{
     parse_properties, ConfigWarning, MirrorCheckpointConfig,

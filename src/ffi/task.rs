@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
-    borrow, free_handle, into_handle, mm_result, out, run, sized_out, write_text, Failure, Growable,
+    borrow, copy_out, free_handle, into_handle, mm_result, out, run, sized_out, Failure, Growable,
 };
 use super::conf::mm_conf_t;
 use super::log::refuse_in_log_callback;
@@ -309,35 +309,6 @@ pub unsafe extern "C" fn mm_task_retry_reason(
         // SAFETY: this function's contract.
         unsafe { copy_out(&reason, "the retry reason", dest, size) }
     })
-}
-
-/// The output half of `mm_conf_get`, `mm_task_fatal_error` and `mm_task_retry_reason`: writes
-/// the size `text` needs to `*size`, and the text to `dest` when it is not NULL and large
-/// enough.
-///
-/// # Safety
-/// `dest` is NULL or valid for writing the capacity `*size` held on entry.
-pub(crate) unsafe fn copy_out(
-    text: &str,
-    what: &str,
-    dest: *mut c_char,
-    size: &mut usize,
-) -> Result<(), Failure> {
-    let needed = text.len() + 1;
-    let capacity = *size;
-    *size = needed;
-    if dest.is_null() {
-        return Ok(());
-    }
-    if capacity < needed {
-        return Err(Failure::new(
-            mm_result::BufferTooSmall,
-            format!("{what} needs {needed} bytes, the buffer has {capacity}"),
-        ));
-    }
-    // SAFETY: the caller's contract; needed <= capacity.
-    unsafe { write_text(dest, needed, text) };
-    Ok(())
 }
 
 /// Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`

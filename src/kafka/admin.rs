@@ -83,8 +83,8 @@ impl Admin {
             .map_err(|e| {
                 client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
             })?;
-        let handle = WakeableClient::new(handle, role, signal, |h| {
-            Some(QueueHandle::new_queue(h.client()))
+        let handle = WakeableClient::new(handle, role, signal, |h, grant| {
+            Some(QueueHandle::new_queue(h.client(), grant))
         })
         .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?;
         Ok(Admin {

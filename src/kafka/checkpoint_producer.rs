@@ -18,7 +18,8 @@ use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
 use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry};
-use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::kafka::mutex::lock;
+use crate::kafka::stop_signal::StopSignal;
 
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);

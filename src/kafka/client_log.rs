@@ -18,7 +18,7 @@ use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::KafkaError;
 
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 
 /// The `log` target of librdkafka's lines.
 pub const TARGET: &str = "librdkafka";

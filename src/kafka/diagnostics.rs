@@ -4,9 +4,6 @@
 //! own.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::thread::JoinHandle;
-
-use crate::kafka::stop_signal::StopSignal;
 
 static LIVE_CLIENTS: AtomicUsize = AtomicUsize::new(0);
 static LIVE_THREADS: AtomicUsize = AtomicUsize::new(0);
@@ -73,76 +70,12 @@ pub(crate) fn concurrent_access_seen(task: &Counts) {
     task.concurrent_access.fetch_add(1, Ordering::SeqCst);
 }
 
-fn thread_started(task: &Counts) {
+pub(crate) fn thread_started(task: &Counts) {
     LIVE_THREADS.fetch_add(1, Ordering::SeqCst);
     task.live_threads.fetch_add(1, Ordering::SeqCst);
 }
 
-fn thread_ended(task: &Counts) {
+pub(crate) fn thread_ended(task: &Counts) {
     LIVE_THREADS.fetch_sub(1, Ordering::SeqCst);
     task.live_threads.fetch_sub(1, Ordering::SeqCst);
-}
-
-/// A library thread: counted from spawn until joined.
-pub(crate) struct LibraryThread<T> {
-    handle: Option<JoinHandle<T>>,
-    /// Whose thread it is (counted there too).
-    owner: StopSignal,
-}
-
-impl<T: Send + 'static> LibraryThread<T> {
-    /// Spawns a named thread and counts it as live, also for the task of `owner`.
-    pub(crate) fn spawn(
-        name: String,
-        owner: &StopSignal,
-        f: impl FnOnce() -> T + Send + 'static,
-    ) -> std::io::Result<Self> {
-        thread_started(owner.counts());
-        match std::thread::Builder::new().name(name).spawn(f) {
-            Ok(handle) => Ok(LibraryThread {
-                handle: Some(handle),
-                owner: owner.clone(),
-            }),
-            Err(e) => {
-                thread_ended(owner.counts());
-                Err(e)
-            }
-        }
-    }
-
-    /// Joins the thread; `Err` carries a panic message if it panicked.
-    pub(crate) fn join(mut self) -> Result<T, String> {
-        self.join_inner()
-    }
-
-    fn join_inner(&mut self) -> Result<T, String> {
-        let Some(handle) = self.handle.take() else {
-            return Err("thread already joined".into());
-        };
-        let result = handle.join().map_err(|p| panic_message(&*p));
-        thread_ended(self.owner.counts());
-        result
-    }
-}
-
-impl<T> Drop for LibraryThread<T> {
-    fn drop(&mut self) {
-        // Every owner joins explicitly after signalling a stop; this is the backstop that keeps
-        // the count honest if an owner is dropped during a panic.
-        if let Some(handle) = self.handle.take() {
-            let _ = handle.join();
-            thread_ended(self.owner.counts());
-        }
-    }
-}
-
-/// Text of a panic payload.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "panic with a non-string payload".to_string()
-    }
 }

@@ -13,7 +13,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
 use crate::core::error::Error;
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 
 /// Whether a failure may go away by itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,10 +34,6 @@ const WRONG_PROTOCOL_HINTS: [&str; 2] = [
     "incorrect security.protocol",
     "connecting to a PLAINTEXT broker listener?",
 ];
-
-/// What librdkafka's log line says when the broker closed a connection before answering the
-/// first request (ApiVersion): a plaintext client on a TLS listener, typically.
-pub(crate) const CLOSED_BEFORE_API_VERSION: &str = "in state APIVERSION_QUERY";
 
 /// How many such closes in a row, with nothing read in between, count as a `security.protocol`
 /// mismatch. One could be a broker restarting; several in a row are not.

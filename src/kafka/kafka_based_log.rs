@@ -31,10 +31,10 @@ use super::{client_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
     classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
-    RetryStatus, CLOSED_BEFORE_API_VERSION,
+    RetryStatus,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
-use crate::kafka::librdkafka::{self, NativeError, QueueHandle};
+use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
 use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
@@ -103,10 +103,8 @@ pub(crate) enum ReadToEnd {
 
 /// A reader of partition 0 of one topic.
 pub(crate) struct KafkaBasedLog {
-    /// The consumer's main queue (client errors, log lines), kept apart from the consumer queue
-    /// the batches are read from. Declared before `consumer`: fields drop in order, and this
-    /// reference must go before the client does.
-    events: QueueHandle,
+    /// Reads the consumer queue in batches; its events queue is the consumer's main queue
+    /// (client errors, log lines), kept apart from the consumer queue.
     consumer: WakeableClient<Client<ClientLog>>,
     topic: String,
     signal: StopSignal,
@@ -155,13 +153,12 @@ impl KafkaBasedLog {
         )
         .map_err(|e| client_creation_error(creating(), e))?;
         let consumer = WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
-            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?;
-        let events = consumer.call(batch::main_queue);
+            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?
+            .with_events(batch::main_queue);
         consumer
             .call(|c| batch::assign_from_start_apart(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
         Ok(KafkaBasedLog {
-            events,
             consumer,
             topic: topic.to_string(),
             signal: signal.clone(),
@@ -375,9 +372,11 @@ impl KafkaBasedLog {
             }
             step
         });
-        let (consumer, events) = (&self.consumer, &self.events);
         let mut step = step;
-        consumer.call(|c| batch::client_events(c, events, &mut step.errors));
+        if let Some(events) = self.consumer.events() {
+            self.consumer
+                .call(|c| batch::client_events(c, events, &mut step.errors));
+        }
         self.records_read += step.records as u64;
         step
     }

@@ -21,7 +21,10 @@ use rdkafka::config::NativeClientConfig;
 use rdkafka::error::RDKafkaErrorCode;
 use rdkafka_sys as rd;
 
-use crate::kafka::failure::CLOSED_BEFORE_API_VERSION;
+/// What librdkafka's log line says when the broker closed a connection before answering the
+/// first request (ApiVersion): a plaintext client on a TLS listener, typically. Defined here,
+/// with the log routing that watches for it, so that this module needs none of the others.
+pub(crate) const CLOSED_BEFORE_API_VERSION: &str = "in state APIVERSION_QUERY";
 
 /// The coordination consumer's group calls (`task.assignment=group`).
 pub mod group;
@@ -97,10 +100,26 @@ impl std::fmt::Display for NativeError {
 /// A reference to one of a client's librdkafka queues. Thread-safe by librdkafka's contract; used
 /// from other threads only to [`wake`](QueueHandle::wake) a poller.
 ///
-/// Must be dropped before the client it came from is destroyed, so only the crate makes one:
-/// [`WakeableClient`](crate::kafka::WakeableClient) owns each together with its client and
-/// drops it first (the benchmarks' [`RawAdmin`] does the same).
+/// Must be dropped before the client it came from is destroyed, so taking one needs a
+/// [`QueueGrant`], whose constructor is `unsafe`: in the crate (`#![deny(unsafe_code)]` outside
+/// this module and the C layer) only [`WakeableClient`](crate::kafka::WakeableClient) makes one,
+/// and it owns every queue it takes together with the client, releasing the queues first
+/// whatever the order of the fields around it (the benchmarks' [`RawAdmin`] does the same).
 pub struct QueueHandle(*mut rd::rd_kafka_queue_t);
+
+/// Permission to take queue references from a client (docs/TYPE_GUARANTEES.md).
+pub struct QueueGrant(());
+
+impl QueueGrant {
+    /// A grant for one owner of a client.
+    ///
+    /// # Safety
+    /// Every [`QueueHandle`] taken with it must be dropped before the client it came from is
+    /// destroyed: librdkafka's queue references point into the client.
+    pub unsafe fn new() -> Self {
+        QueueGrant(())
+    }
+}
 
 // SAFETY: librdkafka queues are thread-safe; the handle is only a counted reference.
 unsafe impl Send for QueueHandle {}
@@ -109,14 +128,17 @@ unsafe impl Sync for QueueHandle {}
 
 impl QueueHandle {
     /// The queue `rd_kafka_consumer_poll` waits on (the consumer-group queue).
-    pub(crate) fn consumer_queue<C: ClientContext>(client: &Client<C>) -> Option<Self> {
+    pub(crate) fn consumer_queue<C: ClientContext>(
+        client: &Client<C>,
+        _: &QueueGrant,
+    ) -> Option<Self> {
         // SAFETY: native_ptr is a live client for the duration of the borrow.
         let q = unsafe { rd::rd_kafka_queue_get_consumer(client.native_ptr()) };
         (!q.is_null()).then_some(QueueHandle(q))
     }
 
     /// A new private queue on `client`, for admin results.
-    pub(crate) fn new_queue<C: ClientContext>(client: &Client<C>) -> Self {
+    pub(crate) fn new_queue<C: ClientContext>(client: &Client<C>, _: &QueueGrant) -> Self {
         // SAFETY: native_ptr is a live client; rd_kafka_queue_new never returns NULL.
         QueueHandle(unsafe { rd::rd_kafka_queue_new(client.native_ptr()) })
     }
@@ -147,10 +169,13 @@ pub struct RawAdmin {
 impl RawAdmin {
     /// Wraps an admin-capable client and gives it a private queue.
     pub fn new(client: rdkafka::producer::BaseProducer) -> Self {
+        // SAFETY: Drop below releases the queue before the client.
+        let grant = unsafe { QueueGrant::new() };
         RawAdmin {
-            queue: Some(QueueHandle::new_queue(rdkafka::producer::Producer::client(
-                &client,
-            ))),
+            queue: Some(QueueHandle::new_queue(
+                rdkafka::producer::Producer::client(&client),
+                &grant,
+            )),
             client: Some(client),
         }
     }

@@ -11,8 +11,10 @@ pub mod diagnostics;
 pub mod embedded;
 pub(crate) mod failure;
 pub(crate) mod kafka_based_log;
+pub(crate) mod library_thread;
 #[allow(unsafe_code)]
 pub mod librdkafka;
+pub(crate) mod mutex;
 pub(crate) mod offset_sync_producer;
 pub mod stop_signal;
 mod wakeable_client;

@@ -21,7 +21,8 @@ use crate::core::error::Error;
 use crate::core::offset_sync_queue::{
     OffsetSyncQueue, OffsetSyncWriterConfig, PromoteTimer, Queued,
 };
-use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::kafka::mutex::lock;
+use crate::kafka::stop_signal::StopSignal;
 use crate::{OffsetSync, TopicPartition};
 
 /// Longest single producer poll while waiting for deliveries (rust-rdkafka's producer poll runs

@@ -7,17 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::kafka::diagnostics::Counts;
 use crate::kafka::librdkafka::QueueHandle;
-
-/// Locks a mutex, ignoring poisoning: the data behind our locks stays consistent across a
-/// panicking holder (each update is a single assignment or insert).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
+use crate::kafka::mutex::lock;
 
 #[derive(Default)]
 struct Inner {

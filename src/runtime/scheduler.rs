@@ -12,9 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::error::Error;
-use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::failure::RetryStatus;
-use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::kafka::library_thread::{panic_message, LibraryThread};
+use crate::kafka::mutex::lock;
+use crate::kafka::stop_signal::StopSignal;
 
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
 /// returns them so the stopper closes them only after the join.

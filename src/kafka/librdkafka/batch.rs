@@ -22,7 +22,9 @@ use std::time::Duration;
 use rdkafka::client::{Client, ClientContext};
 use rdkafka_sys as rd;
 
-use super::{c_string, read_consumer_event, timeout_ms, NativeError, Polled, QueueHandle};
+use super::{
+    c_string, read_consumer_event, timeout_ms, NativeError, Polled, QueueGrant, QueueHandle,
+};
 
 /// Assigns one partition of `topic` from offset 0, as
 /// [`consumer_assign_from_start`](super::consumer_assign_from_start) does, but leaves the main
@@ -48,8 +50,8 @@ pub fn assign_from_start_apart<C: ClientContext>(
 }
 
 /// The client's main queue: client errors and, as rust-rdkafka sets it up, its log lines. Must be
-/// dropped before the client is destroyed.
-pub(crate) fn main_queue<C: ClientContext>(client: &Client<C>) -> QueueHandle {
+/// dropped before the client is destroyed (hence the grant).
+pub(crate) fn main_queue<C: ClientContext>(client: &Client<C>, _: &QueueGrant) -> QueueHandle {
     // SAFETY: live client; rd_kafka_queue_get_main never returns NULL.
     QueueHandle(unsafe { rd::rd_kafka_queue_get_main(client.native_ptr()) })
 }

@@ -10,7 +10,6 @@ use std::time::Instant;
 
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
-use super::startup::read_syncs;
 use super::{
     now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
 };
@@ -20,7 +19,7 @@ use crate::core::replication_policy::checkpoint_topic_partition;
 use crate::kafka::admin::{Admin, GroupOffsetsResult};
 use crate::kafka::checkpoint_producer::CheckpointProducer;
 use crate::kafka::librdkafka::NativeError;
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 use crate::{Checkpoint, TopicPartition};
 
 /// Committed offsets of `groups` on the source, batched. Some brokers (librdkafka's mock among
@@ -71,7 +70,8 @@ pub(super) fn fetch_committed(
 /// The partitions offset syncs exist for, on topics that are replicated.
 fn known_partitions(shared: &Shared) -> Vec<TopicPartition> {
     let filter = &shared.config.topic_filter;
-    read_syncs(shared)
+    shared
+        .read_syncs()
         .partitions()
         .filter(|(topic, _, _)| filter.should_replicate_topic(topic))
         .map(|(topic, partition, _)| TopicPartition::new(topic, partition))
@@ -322,7 +322,7 @@ impl<'a> CycleWrite<'a> {
         let ts = now_ms();
         let decided = {
             let last = lock(&shared.checkpoints);
-            let syncs = read_syncs(shared);
+            let syncs = shared.read_syncs();
             checkpoints_for_group(
                 group,
                 &offsets,

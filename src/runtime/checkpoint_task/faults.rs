@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use rdkafka::error::RDKafkaErrorCode;
 
 use crate::kafka::librdkafka::NativeError;
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 
 /// Where an armed fault strikes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,9 +24,9 @@ use crate::core::group_coordination::{
 };
 use crate::kafka::admin::{Admin, TopicCreation};
 use crate::kafka::coordination_consumer::{CoordinationConsumer, CoordinationEvent};
-use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
-use crate::kafka::stop_signal::lock;
+use crate::kafka::library_thread::{panic_message, LibraryThread};
+use crate::kafka::mutex::lock;
 use crate::Checkpoint;
 
 /// Longest wait of one coordination poll; a stop or a rebalance ends it earlier.

@@ -17,7 +17,7 @@ use rdkafka::error::RDKafkaErrorCode;
 use crate::core::error::Error;
 use crate::kafka::admin::request_failed;
 use crate::kafka::librdkafka::NativeError;
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 
 /// Which job fetched the offsets; each job replaces its own retry reasons at every run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

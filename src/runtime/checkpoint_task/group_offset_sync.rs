@@ -13,7 +13,7 @@ use crate::core::checkpoint_rules::{
 use crate::core::error::Error;
 use crate::kafka::admin::Admin;
 use crate::kafka::librdkafka::NativeGroupState;
-use crate::kafka::stop_signal::lock;
+use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::JobError;
 use crate::TopicPartition;
 

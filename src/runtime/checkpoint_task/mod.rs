@@ -29,10 +29,12 @@ use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::checkpoint_producer::CheckpointProducer;
-use crate::kafka::diagnostics::{panic_message, Diagnostics, LibraryThread};
+use crate::kafka::diagnostics::Diagnostics;
 use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::kafka_based_log::KafkaBasedLog;
-use crate::kafka::stop_signal::{lock, StopSignal};
+use crate::kafka::library_thread::{panic_message, LibraryThread};
+use crate::kafka::mutex::lock;
+use crate::kafka::stop_signal::StopSignal;
 use crate::runtime::scheduler::{record_fatal, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
@@ -710,6 +712,20 @@ impl Shared {
             Some(fixed) => fixed.iter().any(|g| g == group),
             None => self.should_handle_group(group),
         }
+    }
+
+    /// The offset-sync store, for writing (start-up and the tail thread).
+    fn write_syncs(&self) -> std::sync::RwLockWriteGuard<'_, OffsetSyncStore> {
+        self.syncs
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The offset-sync store, for translating.
+    fn read_syncs(&self) -> std::sync::RwLockReadGuard<'_, OffsetSyncStore> {
+        self.syncs
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn groups_snapshot(&self) -> Vec<String> {

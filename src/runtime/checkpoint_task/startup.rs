@@ -17,9 +17,9 @@ use crate::core::mirror_checkpoint_config::Cluster;
 use crate::core::offset_sync::OffsetSyncRef;
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::diagnostics::{panic_message, LibraryThread};
 use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd, RecordRef};
-use crate::kafka::stop_signal::lock;
+use crate::kafka::library_thread::{panic_message, LibraryThread};
+use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
 use crate::Checkpoint;
 
@@ -201,7 +201,7 @@ pub(super) fn startup(
 /// Start-up runs again after a transient failure: forget what an earlier attempt loaded.
 fn begin_attempt(shared: &Shared) {
     *lock(&shared.checkpoints) = CheckpointStore::new();
-    *write_syncs(shared) = OffsetSyncStore::new();
+    *shared.write_syncs() = OffsetSyncStore::new();
     shared
         .counters
         .checkpoints_loaded
@@ -355,7 +355,7 @@ pub(super) fn load_offset_syncs(
     if let Some(hook) = &shared.hooks.offset_sync_store_reading {
         hook(&shared.signal);
     }
-    write_syncs(shared).begin_initial_load(pessimistic);
+    shared.write_syncs().begin_initial_load(pessimistic);
     let outcome = log.read_to_end(&mut |records| apply_syncs(shared, &topic, records));
     match outcome {
         Ok(ReadToEnd::Reached) => {}
@@ -371,22 +371,8 @@ pub(super) fn load_offset_syncs(
             return Err(e.into());
         }
     }
-    write_syncs(shared).mark_read_to_end();
+    shared.write_syncs().mark_read_to_end();
     Ok(log)
-}
-
-pub(super) fn write_syncs(shared: &Shared) -> std::sync::RwLockWriteGuard<'_, OffsetSyncStore> {
-    shared
-        .syncs
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-pub(super) fn read_syncs(shared: &Shared) -> std::sync::RwLockReadGuard<'_, OffsetSyncStore> {
-    shared
-        .syncs
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Applies one batch of offset-sync records under one write lock of the store, decoding each in
@@ -399,7 +385,7 @@ pub(super) fn apply_syncs(
 ) {
     let mut applied = 0u64;
     {
-        let mut store = write_syncs(shared);
+        let mut store = shared.write_syncs();
         for (key, value) in records {
             match OffsetSyncRef::decode(key, value) {
                 Ok(sync) => {
