@@ -70,7 +70,7 @@ others=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" &&
 abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/mm2_checkpoint.h)"
 soname="$(readelf -d "$LIBDIR/libmm2_checkpoint.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
 [ "$soname" = "libmm2_checkpoint.so.$abi" ] || fail "SONAME is '$soname', expected libmm2_checkpoint.so.$abi"
-# What an installer does: the SONAME link next to the library (build.rs makes it in target/).
+# What an installer does: the SONAME link next to the library (cargo makes only the .so).
 ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 missing=()
 for fn in $exported; do

@@ -24,8 +24,8 @@ pub mod runtime;
 
 pub use crate::core::{
     checkpoint, checkpoint_rules, checkpoint_store, error, filters, group_assignment,
-    group_coordination, heartbeat, mirror_checkpoint_config, offset_sync, offset_sync_store,
-    properties, replication_policy, topic_partition, wire,
+    group_coordination, mirror_checkpoint_config, offset_sync, offset_sync_store, properties,
+    replication_policy, topic_partition, wire,
 };
 pub use crate::kafka::{diagnostics, embedded, stop_signal};
 pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_utils};
@@ -45,7 +45,6 @@ pub mod client_wrappers {
 
 pub use crate::core::checkpoint::Checkpoint;
 pub use crate::core::error::{ConfigError, Error, RecordError};
-pub use crate::core::heartbeat::Heartbeat;
 pub use crate::core::offset_sync::OffsetSync;
 pub use crate::core::replication_policy::ReplicationPolicy;
 pub use crate::core::topic_partition::TopicPartition;
@@ -60,6 +59,11 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/TYPE_GUARANTEES.md")]
 #[cfg(all(doctest, feature = "internals"))]
 pub struct TypeGuaranteeDoctests;
+
+/// Compiles the Rust example of docs/SCALE_OUT.md as a doctest.
+#[doc = include_str!("../docs/SCALE_OUT.md")]
+#[cfg(doctest)]
+pub struct ScaleOutDoctests;
 
 /// Compiles the Rust examples of docs/FAILOVER.md as doctests.
 #[doc = include_str!("../docs/FAILOVER.md")]

@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mm2_checkpoint::wire::java_utf8_lossy;
-use mm2_checkpoint::{Checkpoint, Heartbeat, OffsetSync};
+use mm2_checkpoint::{Checkpoint, OffsetSync};
 
 fuzz_target!(|data: &[u8]| {
     check_utf8(data);
@@ -34,15 +34,6 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(
                 Checkpoint::decode(Some(&k), Some(&v)).as_ref(),
                 Ok(&checkpoint)
-            );
-        }
-    }
-    if let Ok(heartbeat) = Heartbeat::decode(key, value) {
-        if let Ok(k) = heartbeat.encode_key() {
-            let v = heartbeat.encode_value();
-            assert_eq!(
-                Heartbeat::decode(Some(&k), Some(&v)).as_ref(),
-                Ok(&heartbeat)
             );
         }
     }

@@ -1,6 +1,7 @@
 //! What MirrorCheckpointTask decides, without any I/O: which checkpoints to emit for a group
-//! (`checkpointsForGroup`, reference §5.3) and which translated offsets to commit into the target
-//! group (`syncGroupOffset`, §5.4).
+//! (its `checkpointsForGroup`: per committed partition, filter, translate, rename, and keep only
+//! what moves forward) and which translated offsets to commit into the target group (its
+//! `syncGroupOffset`, run for the groups the idle-group refresh found idle on the target).
 //!
 //! Every skipped partition carries a reason, so the runtime can report *why* nothing was emitted.
 //! Two deliberate departures from Java: two upstream partitions renamed onto one target

@@ -10,7 +10,6 @@ pub mod fast_hash;
 pub mod filters;
 pub mod group_assignment;
 pub mod group_coordination;
-pub mod heartbeat;
 pub mod mirror_checkpoint_config;
 pub mod offset_sync;
 pub mod offset_sync_queue;

@@ -932,7 +932,8 @@ mod tests {
         synced: bool,
     }
 
-    /// MirrorSourceTask's sync decision (reference §7), plus `extra` syncs that stand for delayed
+    /// MirrorSourceTask's sync decision (emit a sync when the downstream offset would drift more
+    /// than `offset.lag.max` from the translated one), plus `extra` syncs that stand for delayed
     /// syncs promoted at offset-flush time.
     fn mirror(steps: &[(i64, i64, bool)], lag_max: i64) -> Vec<Mirrored> {
         let (mut up, mut down) = (0i64, 0i64);

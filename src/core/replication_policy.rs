@@ -383,7 +383,8 @@ mod tests {
         ))
     }
 
-    /// The split table of the reference (§2.2), checked against the JDK's `Pattern.split`.
+    /// How DefaultReplicationPolicy splits a topic name on its separator (`topicSource`,
+    /// `upstreamTopic`), case by case, checked against the JDK's `Pattern.split`.
     #[test]
     fn topic_source_and_upstream_follow_java_split_rules() {
         let cases: &[(&str, &str, Option<&str>, Option<&str>)] = &[
