@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Instant;
 
+use super::decisions::{self, GroupVerdict};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::{
@@ -35,12 +36,7 @@ pub(super) fn fetch_committed(
         committed[index] = Some(result);
         true
     })?;
-    let empty: Vec<usize> = committed
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| matches!(r, Some(Ok(m)) if m.is_empty()))
-        .map(|(i, _)| i)
-        .collect();
+    let empty = decisions::empty_results(&committed);
     let known = if empty.is_empty() {
         Vec::new()
     } else {
@@ -70,12 +66,10 @@ pub(super) fn fetch_committed(
 /// The partitions offset syncs exist for, on topics that are replicated.
 fn known_partitions(shared: &Shared) -> Vec<TopicPartition> {
     let filter = &shared.config.topic_filter;
-    shared
-        .read_syncs()
-        .partitions()
-        .filter(|(topic, _, _)| filter.should_replicate_topic(topic))
-        .map(|(topic, partition, _)| TopicPartition::new(topic, partition))
-        .collect()
+    decisions::known_partitions(
+        shared.read_syncs().partitions().map(|(t, p, _)| (t, p)),
+        |t| filter.should_replicate_topic(t),
+    )
 }
 
 /// Fetches `groups`' committed offsets, split into one contiguous share per admin client, each
@@ -158,12 +152,12 @@ pub(super) fn run_cycle_inner(
 ) -> Result<Vec<Checkpoint>, Error> {
     let c = &shared.config;
     shared.counters.cycles.fetch_add(1, Ordering::SeqCst);
-    let groups: Vec<String> = shared
-        .groups_snapshot()
-        .into_iter()
-        .filter(|g| c.assigned_groups.is_some() || shared.should_handle_group(g))
-        .filter(|g| shared.cycle_may_emit(g))
-        .collect();
+    let groups = decisions::cycle_groups(
+        shared.groups_snapshot(),
+        c.assigned_groups.is_some(),
+        |g| shared.should_handle_group(g),
+        |g| shared.cycle_may_emit(g),
+    );
     if groups.is_empty() {
         shared
             .group_retries
@@ -286,27 +280,33 @@ impl<'a> CycleWrite<'a> {
                 hook(&shared.signal);
             }
         }
-        if !shared.cycle_may_emit(group) {
-            // Revoked while its offsets were fetched: abandoned, so the revocation can be
-            // acknowledged as soon as this cycle's writes are confirmed.
-            log::debug!("group `{group}` moved to another process during the cycle; abandoned");
-            return Ok(());
-        }
-        let offsets = match result {
-            Ok(o) => o,
-            Err(e) => {
+        let verdict = decisions::group_verdict(
+            shared.cycle_may_emit(group),
+            c.assigned_groups.is_none(),
+            result,
+            |t| c.topic_filter.should_replicate_topic(t),
+        );
+        let offsets = match verdict {
+            GroupVerdict::Checkpoint(offsets) => offsets,
+            GroupVerdict::Abandoned => {
+                // Revoked while its offsets were fetched: abandoned, so the revocation can be
+                // acknowledged as soon as this cycle's writes are confirmed.
+                log::debug!("group `{group}` moved to another process during the cycle; abandoned");
+                return Ok(());
+            }
+            GroupVerdict::FetchFailed(e) => {
                 let failure = classify(&c.source_cluster_alias, group, &e);
                 return self
                     .failures
                     .note(FetchJob::Cycle, &shared.group_retries, group, failure);
             }
+            GroupVerdict::NoLongerReplicated => {
+                // Discovered groups must keep a commit on a replicated topic (MM2's refresh
+                // drops them otherwise); the next discovery re-checks it.
+                self.no_longer_replicated.push(group.to_string());
+                return Ok(());
+            }
         };
-        if c.assigned_groups.is_none() && !shared.has_replicated_commit(&offsets) {
-            // Discovered groups must keep a commit on a replicated topic (MM2's refresh drops
-            // them otherwise); the next discovery re-checks it.
-            self.no_longer_replicated.push(group.to_string());
-            return Ok(());
-        }
         log::debug!(
             "group `{group}`: {} committed partitions on the source",
             offsets.len()
@@ -355,10 +355,7 @@ impl<'a> CycleWrite<'a> {
         for (_target, (cp, _why)) in decided.emitted {
             match (cp.encode_key(), cp.encode_value()) {
                 (Ok(k), Ok(v)) => {
-                    let upstream = renamed
-                        .iter()
-                        .find(|(target, _)| *target == cp.topic_partition)
-                        .map_or_else(|| cp.topic_partition.clone(), |(_, up)| (*up).clone());
+                    let upstream = decisions::upstream_of(&renamed, &cp.topic_partition);
                     self.producer.send(self.pending.len(), &k, &v, ts)?;
                     self.pending.push((cp, upstream));
                 }

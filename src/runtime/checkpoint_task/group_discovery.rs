@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::checkpoint_cycle::fetch_committed;
+use super::decisions::{self, Refreshed};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
@@ -37,18 +38,11 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         |g| c.group_filter.should_replicate_group(g),
     );
     shared.note_filter_miss(&shared.group_filter_missed, group_miss);
-    let mut candidates: Vec<String> = listed
-        .into_iter()
-        .filter(|g| shared.should_handle_group(g))
-        .collect();
-    candidates.sort();
-    candidates.dedup();
-    let adopted_before = shared.groups_snapshot();
-    let unknown: Vec<String> = candidates
-        .iter()
-        .filter(|g| adopted_before.binary_search(g).is_err())
-        .cloned()
-        .collect();
+    let (candidates, unknown) = decisions::discovery_candidates(
+        listed,
+        |g| shared.should_handle_group(g),
+        &shared.groups_snapshot(),
+    );
     let mut newly_adopted = BTreeSet::new();
     // Topics the candidate groups committed offsets on, to tell a topic filter that matches
     // none of them.
@@ -101,10 +95,8 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     // Decided against the list as it is now: a cycle may have dropped a group meanwhile.
-    let groups: Vec<String> = candidates
-        .into_iter()
-        .filter(|g| current.binary_search(g).is_ok() || newly_adopted.contains(g))
-        .collect();
+    let Refreshed { groups, gone } =
+        decisions::refreshed_groups(candidates, &current, &newly_adopted);
     let topic_miss = if groups.is_empty() {
         nothing_matched(
             &c.topic_filter,
@@ -119,11 +111,6 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         None
     };
     if *current != groups {
-        let gone: Vec<String> = current
-            .iter()
-            .filter(|g| groups.binary_search(g).is_err())
-            .cloned()
-            .collect();
         log::info!(
             "now checkpointing {} groups (was {}; {} adopted, {} dropped)",
             groups.len(),

@@ -4,15 +4,13 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 
+use super::decisions::{self, Activity};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
-use super::{GroupOffsetSyncResult, Shared};
-use crate::core::checkpoint_rules::{
-    target_offset_sync, CommittedOffset, OffsetSyncDecision, TargetGroupState,
-};
+use super::Shared;
+use crate::core::checkpoint_rules::{target_offset_sync, CommittedOffset, TargetGroupState};
 use crate::core::error::Error;
 use crate::kafka::admin::Admin;
-use crate::kafka::librdkafka::NativeGroupState;
 use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::JobError;
 use crate::TopicPartition;
@@ -35,18 +33,8 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
         return Ok(());
     }
     let groups: Vec<String> = converted.keys().cloned().collect();
-    let states: BTreeMap<String, NativeGroupState> = match admin.describe_groups(&groups) {
-        Ok(descs) => descs
-            .into_iter()
-            .map(|d| {
-                let state = if d.error.is_some() {
-                    NativeGroupState::Unknown
-                } else {
-                    d.state
-                };
-                (d.group, state)
-            })
-            .collect(),
+    let activities: BTreeMap<String, Activity> = match admin.describe_groups(&groups) {
+        Ok(descs) => decisions::activities(descs),
         Err(e @ Error::Fatal { .. }) => return Err(e.into()),
         Err(Error::Stopped) => return Err(JobError::Stopped),
         Err(e) => {
@@ -59,20 +47,13 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
     let mut injected = shared.faults.injected_error(ErrorPoint::SyncGroupOffsets);
     let mut results = Vec::new();
     for (group, offsets) in converted {
-        let state = match states
-            .get(&group)
-            .copied()
-            .unwrap_or(NativeGroupState::Unknown)
-        {
-            NativeGroupState::Empty => {
+        let state = match activities.get(&group).copied().unwrap_or(Activity::Unknown) {
+            Activity::Idle => {
                 let target = admin.list_group_offsets(std::slice::from_ref(&group), None, 1)?;
                 let fetched = target.into_iter().next().map(|(_, r)| r);
                 match injected.take().map(Err).or(fetched) {
                     Some(Ok(map)) => TargetGroupState::Empty {
-                        committed: map
-                            .into_iter()
-                            .map(|(tp, o)| (tp, o.map(|o| o.offset)))
-                            .collect(),
+                        committed: decisions::committed_on_target(map),
                     },
                     Some(Err(e)) => {
                         let failure = classify(cluster, &group, &e);
@@ -87,34 +68,13 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
                     None => TargetGroupState::Unknown,
                 }
             }
-            NativeGroupState::Dead => TargetGroupState::Absent,
-            NativeGroupState::Stable
-            | NativeGroupState::PreparingRebalance
-            | NativeGroupState::CompletingRebalance => TargetGroupState::Active,
-            NativeGroupState::Unknown => TargetGroupState::Unknown,
+            Activity::Absent => TargetGroupState::Absent,
+            Activity::Active => TargetGroupState::Active,
+            Activity::Unknown => TargetGroupState::Unknown,
         };
-        let decisions = target_offset_sync(&offsets, &state);
-        let mut writes = Vec::new();
-        for d in decisions {
-            match d {
-                OffsetSyncDecision::Write {
-                    partition,
-                    offset,
-                    reason,
-                } => {
-                    writes.push((partition, offset, reason.as_str()));
-                }
-                OffsetSyncDecision::Skip { partition, reason } => {
-                    results.push(GroupOffsetSyncResult {
-                        group: group.clone(),
-                        topic_partition: partition,
-                        written_offset: None,
-                        reason: reason.as_str().to_string(),
-                        error: None,
-                    })
-                }
-            }
-        }
+        let (writes, skipped) =
+            decisions::split_decisions(&group, target_offset_sync(&offsets, &state));
+        results.extend(skipped);
         if writes.is_empty() {
             continue;
         }
@@ -122,36 +82,27 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
             .iter()
             .map(|(tp, o, _)| (tp.clone(), o.clone()))
             .collect();
-        let answer = admin.alter_group_offsets(&group, &request);
-        let errors: BTreeMap<TopicPartition, Option<String>> = match &answer {
-            Ok(per_partition) => per_partition.iter().cloned().collect(),
+        let written = match admin.alter_group_offsets(&group, &request) {
+            Ok(per_partition) => decisions::write_results(&group, writes, Ok(&per_partition)),
             Err(Error::Stopped) => return Err(JobError::Stopped),
-            Err(e) => writes
-                .iter()
-                .map(|(tp, _, _)| (tp.clone(), Some(e.to_string())))
-                .collect(),
+            Err(e) => decisions::write_results(&group, writes, Err(e.to_string())),
         };
-        for (tp, offset, reason) in writes {
-            let error = errors.get(&tp).cloned().flatten();
-            if error.is_none() {
-                shared
-                    .counters
-                    .group_offsets_written
-                    .fetch_add(1, Ordering::SeqCst);
-            } else {
-                log::warn!(
-                    "writing offset {} for group `{group}` {tp} on the target failed: {error:?}",
-                    offset.offset
-                );
+        for (r, (_, offset)) in written.iter().zip(&request) {
+            match &r.error {
+                None => {
+                    shared
+                        .counters
+                        .group_offsets_written
+                        .fetch_add(1, Ordering::SeqCst);
+                }
+                Some(error) => log::warn!(
+                    "writing offset {} for group `{group}` {} on the target failed: {error:?}",
+                    offset.offset,
+                    r.topic_partition
+                ),
             }
-            results.push(GroupOffsetSyncResult {
-                group: group.clone(),
-                topic_partition: tp,
-                written_offset: error.is_none().then_some(offset.offset),
-                reason: reason.to_string(),
-                error,
-            });
         }
+        results.extend(written);
     }
     shared.group_retries.finish(FetchJob::OffsetSync, failures);
     let mut report = lock(&shared.group_sync);

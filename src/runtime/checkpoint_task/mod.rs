@@ -39,6 +39,7 @@ use crate::runtime::scheduler::{record_fatal, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
+mod decisions;
 #[cfg(feature = "internals")]
 pub mod faults;
 #[cfg(not(feature = "internals"))]
@@ -737,8 +738,8 @@ impl Shared {
         &self,
         offsets: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
     ) -> bool {
-        offsets.iter().any(|(tp, o)| {
-            o.is_some() && self.config.topic_filter.should_replicate_topic(&tp.topic)
+        decisions::has_replicated_commit(offsets, |t| {
+            self.config.topic_filter.should_replicate_topic(t)
         })
     }
 
