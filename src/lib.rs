@@ -3,24 +3,26 @@
 //!
 //! Four layers, each a folder, each importing only the ones before it (`tests/layering.rs`
 //! enforces this):
-//! 1. [`core`]: the pure MM2-compatible core — records and their byte formats, replication
+//! 1. `core`: the pure MM2-compatible core — records and their byte formats, replication
 //!    policies, filters, both stores, the checkpoint rules and configuration. No Kafka I/O.
 //! 2. `kafka`: every Kafka client, the stop signal that wakes their blocking calls, and the raw
 //!    librdkafka calls rust-rdkafka lacks (the only outbound `unsafe`).
-//! 3. [`runtime`]: MM2's `MirrorCheckpointTask` (lifecycle, start-up, discovery, cycles),
+//! 3. `runtime`: MM2's `MirrorCheckpointTask` (lifecycle, start-up, discovery, cycles),
 //!    the scheduler, failover translation and the offset-sync writer.
 //! 4. `ffi`: the C ABI. Nothing below it imports it.
 //!
-//! The public Rust API is re-exported at the top level (`mm2_checkpoint::checkpoint_task`, …),
-//! so user code does not depend on where a module sits.
+//! The public Rust API is what the top level re-exports (`mm2_checkpoint::checkpoint_task`, …):
+//! the layers themselves are private, so user code does not depend on where a module sits, and
+//! the helpers behind the API (hashing, the offset-sync queue) are not part of it. Test and
+//! benchmark hooks are behind the `internals` feature and are not a stable API.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod core;
+mod core;
 #[allow(unsafe_code)]
 mod ffi;
 pub(crate) mod kafka;
-pub mod runtime;
+mod runtime;
 
 pub use crate::core::{
     checkpoint, checkpoint_rules, checkpoint_store, error, filters, group_assignment,
@@ -29,6 +31,11 @@ pub use crate::core::{
 };
 pub use crate::kafka::{diagnostics, embedded, stop_signal};
 pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_utils};
+
+/// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use crate::core::splitmix;
 
 /// Raw librdkafka calls, for the benchmarks' same-run baselines. Not a stable API.
 #[cfg(feature = "internals")]

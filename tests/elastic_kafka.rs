@@ -674,6 +674,6 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
 
 /// A small deterministic generator for the churn's choices.
 fn mm2_checkpoint_prng(seed: u64) -> impl FnMut() -> u64 {
-    let mut g = mm2_checkpoint::core::splitmix::SplitMix64(seed);
+    let mut g = mm2_checkpoint::splitmix::SplitMix64(seed);
     move || g.next_u64()
 }

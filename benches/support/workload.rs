@@ -20,7 +20,7 @@ pub const BATCH_SYNCS: usize = 100_000;
 /// Partitions per upstream topic in generated workloads.
 pub const PARTITIONS_PER_TOPIC: usize = 100;
 
-pub use mm2_checkpoint::core::splitmix::SplitMix64 as SplitMix;
+pub use mm2_checkpoint::splitmix::SplitMix64 as SplitMix;
 
 /// The `n` upstream partitions of a workload: `mirror-topic-NNNN-P`, 100 partitions a topic.
 pub fn upstream_partitions(n: usize) -> Vec<TopicPartition> {
