@@ -51,6 +51,10 @@ NATIVE_LIBS="$(sed -n 's/^note: native-static-libs: //p' "$notes" | tail -n 1)"
 [ -n "$NATIVE_LIBS" ] || fail "rustc did not report native-static-libs (see $notes)"
 echo "native-static-libs: $NATIVE_LIBS"
 read -r -a NATIVE_LIB_ARGS <<<"$NATIVE_LIBS"
+abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/mm2_checkpoint.h)"
+# What an installer does: the SONAME link next to the library (cargo makes only the .so), which
+# every program below that links -lmm2_checkpoint from target/ looks for at run time.
+ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 
 step "header: C99 pedantic, C++ syntax, C++ program"
 gcc -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c include/mm2_checkpoint.h || fail "header as C99"
@@ -67,11 +71,8 @@ listed=$(grep -v '^#' include/mm2_checkpoint.symbols)
 [ "$exported" = "$listed" ] || fail "exported functions and include/mm2_checkpoint.symbols differ (update the list only for an added function): $(diff <(echo "$listed") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
 others=$(nm -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 !~ /^mm_/ {print $3}')
 [ -z "$others" ] || fail "the library exports functions outside the C ABI: $others"
-abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/mm2_checkpoint.h)"
 soname="$(readelf -d "$LIBDIR/libmm2_checkpoint.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
 [ "$soname" = "libmm2_checkpoint.so.$abi" ] || fail "SONAME is '$soname', expected libmm2_checkpoint.so.$abi"
-# What an installer does: the SONAME link next to the library (cargo makes only the .so).
-ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 missing=()
 for fn in $exported; do
     grep -qw "$fn" ffi-tests/test_api.c ffi-tests/common.h || missing+=("$fn")
