@@ -729,6 +729,24 @@ void mm_conf_destroy(struct mm_conf_t *conf);
 enum mm_result mm_conf_load_properties(struct mm_conf_t *conf, const char *properties);
 
 /**
+ * Writes the resolved configuration, as `mm_task_new` would read `conf`, into `dest`: one
+ * canonical text (every typed setting and the final librdkafka settings of every client), with
+ * the values of secret keys shown as `[hidden]`. The Rust API's
+ * `MirrorCheckpointConfig::describe` gives the same text for the same properties, so any two
+ * bindings can be compared. Sizes as `mm_conf_get`: `*dest_size` is the capacity and receives
+ * the size needed; `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves
+ * `dest` untouched. `MM_RESULT_INVALID_CONFIG` (with `mm_last_error`) when `mm_task_new` would
+ * refuse the configuration; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+ *
+ * Non-blocking, no I/O. May run concurrently with other reads of the same conf.
+ *
+ * # Safety
+ * `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+ * is NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_conf_describe(const struct mm_conf_t *conf, char *dest, size_t *dest_size);
+
+/**
  * Writes the number of keys set into `*count_out`. `MM_RESULT_NULL_PARAMETER` when a pointer is
  * NULL. Non-blocking; may run concurrently with reads.
  *

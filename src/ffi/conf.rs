@@ -9,9 +9,7 @@ use super::boundary::{
 };
 use super::task::copy_out;
 use crate::core::error::ConfigError;
-use crate::core::mirror_checkpoint_config::{
-    parse_properties, ConfigWarning, MirrorCheckpointConfig,
-};
+use crate::core::mirror_checkpoint_config::{ConfigWarning, MirrorCheckpointConfig};
 
 /// A configuration: MM2 property names and values (connector style such as
 /// `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka
@@ -214,14 +212,9 @@ pub unsafe extern "C" fn mm_conf_load_properties(
         // SAFETY: this function's contract.
         let (conf, properties) =
             unsafe { (borrow_mut(conf, "conf")?, text(properties, "properties")?) };
-        // As java.util.Properties: a key given twice takes its last value, and only that value
-        // is checked.
-        let mut last = BTreeMap::new();
-        for (key, value) in parse_properties(properties)? {
-            let key = key.trim().to_string();
-            if last.insert(key.clone(), value).is_some() {
-                log::warn!("configuration `{key}` is given more than once; the last value wins");
-            }
+        let (last, warnings) = MirrorCheckpointConfig::properties_from_text(properties)?;
+        for warning in warnings {
+            log::warn!("{warning}");
         }
         let mut updated = conf.clone();
         for (key, value) in &last {
@@ -229,6 +222,35 @@ pub unsafe extern "C" fn mm_conf_load_properties(
         }
         *conf = updated;
         Ok(())
+    })
+}
+
+/// Writes the resolved configuration, as `mm_task_new` would read `conf`, into `dest`: one
+/// canonical text (every typed setting and the final librdkafka settings of every client), with
+/// the values of secret keys shown as `[hidden]`. The Rust API's
+/// `MirrorCheckpointConfig::describe` gives the same text for the same properties, so any two
+/// bindings can be compared. Sizes as `mm_conf_get`: `*dest_size` is the capacity and receives
+/// the size needed; `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves
+/// `dest` untouched. `MM_RESULT_INVALID_CONFIG` (with `mm_last_error`) when `mm_task_new` would
+/// refuse the configuration; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+///
+/// Non-blocking, no I/O. May run concurrently with other reads of the same conf.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_describe(
+    conf: *const mm_conf_t,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, size) = unsafe { (borrow(conf, "conf")?, borrow_mut(dest_size, "dest_size")?) };
+        let (config, _) = conf.parse()?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(&config.describe(), "the description", dest, size) }
     })
 }
 
@@ -500,7 +522,9 @@ mod load_cost {
             }
             let text = CString::new(text).unwrap();
             let t = std::time::Instant::now();
-            let pairs = parse_properties(text.to_str().unwrap()).unwrap().len();
+            let pairs = crate::core::properties::parse_properties(text.to_str().unwrap())
+                .unwrap()
+                .len();
             eprintln!("parse alone: {pairs} pairs in {:?}", t.elapsed());
             let mut conf = std::ptr::null_mut();
             // SAFETY: a local out-pointer.
