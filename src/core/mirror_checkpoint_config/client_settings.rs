@@ -201,44 +201,53 @@ impl ClientSettings {
         warnings: &mut Vec<ConfigWarning>,
     ) -> Result<(), ConfigError> {
         let mut written = std::mem::take(&mut self.written);
-        let result = (|| {
-            for (prefix, layer) in self.layers_mut() {
-                let keystore_type = layer.get("ssl.keystore.type").cloned();
-                let settings: Vec<String> = layer.keys().cloned().collect();
-                for setting in settings {
-                    let flat = format!("{prefix}{setting}");
-                    let user = written.get(&flat).cloned().unwrap_or_else(|| flat.clone());
-                    let translation = java_client::translate(
-                        &setting,
-                        &layer[&setting],
-                        keystore_type.as_deref(),
-                    )
-                    .map_err(|reason| ConfigError::new(&user, reason))?;
-                    match translation {
-                        Translation::PassThrough => {}
-                        Translation::Settings(new) => {
-                            layer.remove(&setting);
-                            for (key, value) in new {
-                                if !layer.contains_key(key) {
-                                    layer.insert(key.to_string(), value);
-                                    written.insert(format!("{prefix}{key}"), user.clone());
-                                }
-                            }
-                        }
-                        Translation::Ignored(why) => {
-                            layer.remove(&setting);
-                            if !warnings.iter().any(|w| w.key == user) {
-                                warnings.push(ConfigWarning::new(&user, why));
-                            }
-                        }
-                    }
-                }
-            }
-            Ok(())
-        })();
+        let result = self
+            .layers_mut()
+            .into_iter()
+            .try_for_each(|(prefix, layer)| {
+                translate_layer(&prefix, layer, &mut written, warnings)
+            });
         self.written = written;
         result
     }
+}
+
+/// Translates the Java-only settings of one layer whose keys carry `prefix` in connector style;
+/// `written` maps connector-style keys to the keys the user wrote and learns the new ones.
+pub(super) fn translate_layer(
+    prefix: &str,
+    layer: &mut BTreeMap<String, String>,
+    written: &mut BTreeMap<String, String>,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<(), ConfigError> {
+    let keystore_type = layer.get("ssl.keystore.type").cloned();
+    let settings: Vec<String> = layer.keys().cloned().collect();
+    for setting in settings {
+        let flat = format!("{prefix}{setting}");
+        let user = written.get(&flat).cloned().unwrap_or_else(|| flat.clone());
+        let translation =
+            java_client::translate(&setting, &layer[&setting], keystore_type.as_deref())
+                .map_err(|reason| ConfigError::new(&user, reason))?;
+        match translation {
+            Translation::PassThrough => {}
+            Translation::Settings(new) => {
+                layer.remove(&setting);
+                for (key, value) in new {
+                    if !layer.contains_key(key) {
+                        layer.insert(key.to_string(), value);
+                        written.insert(format!("{prefix}{key}"), user.clone());
+                    }
+                }
+            }
+            Translation::Ignored(why) => {
+                layer.remove(&setting);
+                if !warnings.iter().any(|w| w.key == user) {
+                    warnings.push(ConfigWarning::new(&user, why));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Checks that the files a client config names exist (`ssl.ca.location`,

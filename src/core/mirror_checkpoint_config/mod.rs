@@ -38,11 +38,13 @@ const FORWARDING_ADMIN_CLASS_DEFAULT: &str = "org.apache.kafka.clients.admin.For
 mod client_settings;
 mod java_client;
 mod keys;
+mod mirror_client_config;
 mod mirror_maker_config;
 mod reader;
 mod secrets;
 
 pub use client_settings::*;
+pub use mirror_client_config::MirrorClientConfig;
 use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated};
 use reader::Reader;
 pub use secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
