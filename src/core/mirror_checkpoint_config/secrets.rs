@@ -1,9 +1,11 @@
 //! Which settings hold secrets, and the [`Password`] type that never prints them.
 //!
-//! The rule (docs/CONFIGURATION.md, "Secrets"): a key is sensitive when its last part, after any
-//! `A.`, `A->B.`, `source.cluster.`, `consumer.`… prefix, is one of Kafka's or librdkafka's
-//! credential settings, or when it ends in `password`, `secret`, `token` or `jaas.config`
-//! (case-insensitive). Values of sensitive keys appear as `[hidden]` in every error, warning, log
+//! The rule (docs/CONFIGURATION.md, "Secrets"): a key is sensitive when it contains (in any
+//! case, anywhere, so also under any `A.`, `A->B.`, `source.cluster.`, `consumer.`… prefix and
+//! in a misspelling such as `sasl.pasword`) one of the words `pass`, `pasw`, `pwd`, `secret`, `token`,
+//! `jaas` or `credential`, or when it ends in one of the settings that hold a private key or
+//! librdkafka's OAUTHBEARER config (`ssl.key.pem`, `ssl_key`, `ssl.keystore.key`,
+//! `sasl.oauthbearer.config`, …). Values of sensitive keys appear as `[hidden]` in every error, warning, log
 //! line, `Debug` or `Display` output and in [`describe`](super::MirrorCheckpointConfig::describe).
 
 use std::fmt;
@@ -11,8 +13,16 @@ use std::fmt;
 /// What a hidden value prints as, as Kafka's `Password.toString` does.
 pub const HIDDEN: &str = "[hidden]";
 
-/// Endings that make any key sensitive.
-const SENSITIVE_SUFFIXES: &[&str] = &["password", "secret", "token", "jaas.config"];
+/// Words that make any key containing them sensitive.
+const SENSITIVE_WORDS: &[&str] = &[
+    "pass",
+    "pasw",
+    "pwd",
+    "secret",
+    "token",
+    "jaas",
+    "credential",
+];
 
 /// Whole client settings (the part after the prefixes) that hold secrets without one of the
 /// endings above: private keys given inline, and librdkafka's OAUTHBEARER config, which
@@ -30,7 +40,7 @@ const SENSITIVE_SETTINGS: &[&str] = &[
 /// Whether the value of `key` (as written, with any prefix) is a secret.
 pub fn is_sensitive_key(key: &str) -> bool {
     let key = key.trim().to_ascii_lowercase();
-    SENSITIVE_SUFFIXES.iter().any(|s| key.ends_with(s))
+    SENSITIVE_WORDS.iter().any(|w| key.contains(w))
         || SENSITIVE_SETTINGS
             .iter()
             .any(|s| key == *s || key.ends_with(&format!(".{s}")))
@@ -98,6 +108,8 @@ mod tests {
             "ssl.keystore.key",
             "sasl.oauthbearer.token",
             "some.access.token",
+            "A.sasl.pasword",
+            "sasl.passwrd",
         ];
         for key in sensitive {
             assert!(is_sensitive_key(key), "{key}");
@@ -112,7 +124,6 @@ mod tests {
             "ssl.keystore.location",
             "bootstrap.servers",
             "groups",
-            "tokens.enabled.flag",
         ];
         for key in ordinary {
             assert!(!is_sensitive_key(key), "{key}");
