@@ -502,8 +502,9 @@ impl CheckpointTask {
 
     /// While start-up waits on a cluster, or a periodic job waits to retry, why (see
     /// [`TaskStats::retry_reason`]).
+    /// `None` once [`stop`](Self::stop) has begun: a stopped task retries nothing.
     pub fn retry_reason(&self) -> Option<String> {
-        if self.fatal_error().is_some() {
+        if self.fatal_error().is_some() || self.stopped.load(Ordering::SeqCst) {
             return None;
         }
         if self.shared.initialized.load(Ordering::SeqCst) {
