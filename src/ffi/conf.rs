@@ -542,4 +542,34 @@ mod load_cost {
             }
         }
     }
+
+    /// `cargo test --lib --all-features measure_huge_unknown_key -- --ignored --nocapture`:
+    /// a 1 MB unknown key through `mm_conf_load_properties` and the parse `mm_task_new` does.
+    #[test]
+    #[ignore = "measurement"]
+    fn measure_huge_unknown_key() {
+        let text = format!(
+            "source.cluster.alias=A\nsource.cluster.bootstrap.servers=a:1\ntarget.cluster.bootstrap.servers=b:1\n{}=1\n",
+            "x".repeat(1 << 20)
+        );
+        let text = CString::new(text).unwrap();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
+        let t = std::time::Instant::now();
+        // SAFETY: live conf, C string.
+        assert_eq!(
+            unsafe { mm_conf_load_properties(conf, text.as_ptr()) },
+            mm_result::Ok
+        );
+        // SAFETY: live conf.
+        let (_, warnings) = unsafe { &*conf }.parse().unwrap();
+        eprintln!(
+            "1 MB unknown key: {:?} ({} warning)",
+            t.elapsed(),
+            warnings.len()
+        );
+        // SAFETY: live conf.
+        unsafe { mm_conf_destroy(conf) };
+    }
 }
