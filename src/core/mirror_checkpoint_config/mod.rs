@@ -37,6 +37,7 @@ const FORWARDING_ADMIN_CLASS_DEFAULT: &str = "org.apache.kafka.clients.admin.For
 
 mod client_settings;
 mod java_client;
+mod key_table;
 mod keys;
 mod mirror_client_config;
 mod mirror_maker_config;
@@ -44,6 +45,7 @@ mod reader;
 mod secrets;
 
 pub use client_settings::*;
+pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
 pub use mirror_client_config::MirrorClientConfig;
 use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated};
 use reader::Reader;
