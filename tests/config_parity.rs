@@ -126,3 +126,19 @@ fn a_rejected_text_fails_with_the_same_message_through_rust_and_c() {
         assert_eq!(rust, c, "{text}");
     }
 }
+
+#[test]
+fn a_missing_ca_file_is_named_with_its_key_when_the_task_is_created() {
+    use mm2_checkpoint::checkpoint_task::CheckpointTask;
+    let text = "clusters = A, B\nA->B.enabled = true\nA.bootstrap.servers = 127.0.0.1:1\n\
+                B.bootstrap.servers = 127.0.0.1:1\nB.security.protocol = SSL\n\
+                B.ssl.ca.location = /nowhere/backup-ca.pem\n";
+    let (config, _) = MirrorCheckpointConfig::from_properties_text(text).unwrap();
+    let e = CheckpointTask::new(config)
+        .err()
+        .expect("a missing CA file");
+    assert_eq!(
+        e.to_string(),
+        "invalid value for configuration `B.ssl.ca.location`: the file `/nowhere/backup-ca.pem` does not exist"
+    );
+}
