@@ -134,9 +134,9 @@ fn a_missing_ca_file_is_named_with_its_key_when_the_task_is_created() {
                 B.bootstrap.servers = 127.0.0.1:1\nB.security.protocol = SSL\n\
                 B.ssl.ca.location = /nowhere/backup-ca.pem\n";
     let (config, _) = MirrorCheckpointConfig::from_properties_text(text).unwrap();
-    let e = CheckpointTask::new(config)
-        .err()
-        .expect("a missing CA file");
+    let Err(e) = CheckpointTask::new(config) else {
+        panic!("a missing CA file was accepted");
+    };
     assert_eq!(
         e.to_string(),
         "invalid value for configuration `B.ssl.ca.location`: the file `/nowhere/backup-ca.pem` does not exist"
