@@ -70,7 +70,10 @@ fn through_c(text: &str) -> Result<String, String> {
 fn through_rust(text: &str) -> Result<String, String> {
     MirrorCheckpointConfig::from_properties_text(text)
         .map(|(config, _)| config.describe())
-        .map_err(|e| format!("{}: {}", e.key, e.reason))
+        .map_err(|e| match e.key.as_str() {
+            "" => e.reason,
+            key => format!("{key}: {}", e.reason),
+        })
 }
 
 fn shipped_properties() -> Vec<std::path::PathBuf> {
@@ -114,6 +117,7 @@ fn the_demo_file_with_aliases_source_and_target_loads_through_c() {
 fn a_rejected_text_fails_with_the_same_message_through_rust_and_c() {
     let texts = [
         "clusters = ,\n",
+        "source.cluster.alias = A\n = orphan value\n",
         "clusters = so\\u0000urce, target\nsource->target.enabled = true\n",
         "clusters = A, B\nA->B.enabled = true\nB->A.enabled = true\n",
         "source.cluster.alias = A\nadmin.timeout.ms = -5\n",

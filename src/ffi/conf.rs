@@ -37,21 +37,11 @@ impl mm_conf_t {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), Failure> {
-        let key = check_one(key, value)?;
+        let key = key.trim();
+        MirrorCheckpointConfig::check_setting(key, value)?;
         self.entries.insert(key.to_string(), value.to_string());
         Ok(())
     }
-}
-
-/// Checks one key and value as far as that is possible alone (see
-/// [`MirrorCheckpointConfig::check_setting`]); the key must not be empty.
-fn check_one<'k>(key: &'k str, value: &str) -> Result<&'k str, Failure> {
-    let key = key.trim();
-    if key.is_empty() {
-        return Err(Failure::new(mm_result::InvalidConfig, "the key is empty"));
-    }
-    MirrorCheckpointConfig::check_setting(key, value)?;
-    Ok(key)
 }
 
 /// Makes an empty configuration and writes it to `*conf_out`. Free it with `mm_conf_destroy`,

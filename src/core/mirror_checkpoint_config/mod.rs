@@ -154,7 +154,11 @@ pub struct MirrorCheckpointConfig {
 }
 
 /// Refuses a NUL character in a key or value: C and librdkafka would cut the text there.
+/// Also refuses an empty key, which names nothing (its error has an empty key).
 fn check_text(key: &str, value: &str) -> Result<(), ConfigError> {
+    if key.is_empty() {
+        return Err(ConfigError::new("", "the key is empty"));
+    }
     if key.contains('\0') {
         return Err(ConfigError::new(
             key.escape_debug().to_string(),
