@@ -652,9 +652,10 @@ enum mm_result mm_conf_new(struct mm_conf_t **conf_out);
  * of the same key replaces its value.
  *
  * The value is checked now when the key alone tells how (booleans, numbers, intervals, class
- * names, regexes of MM2 keys): on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and
- * `mm_last_error` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
- * checked by `mm_task_new` (and by librdkafka when the clients are created).
+ * names, regexes of MM2 keys, a `clusters` list naming no alias), by the same rules as the Rust
+ * API: on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and `mm_last_error` reads
+ * `"<key>: <reason>"`, never a secret value. Unknown keys and client settings are stored; they
+ * are checked by `mm_task_new` (and by librdkafka when the clients are created).
  *
  * Returns `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `value` is NULL,
  * `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text, `MM_RESULT_INVALID_CONFIG` for an empty key
