@@ -235,9 +235,14 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listener() 
         assert_eq!(client["sasl.mechanism"], "SCRAM-SHA-512");
         assert_eq!(client["sasl.password"], password);
     }
+    loads_both_stores(config);
+}
+
+/// Creates the flow's internal topics, then starts a task that must load both stores without
+/// failing, and stops it cleanly.
+fn loads_both_stores(config: MirrorCheckpointConfig) {
     create_plain(&config.offset_syncs_topic(), 1);
     create_plain(&config.checkpoints_topic(), 1);
-
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
     wait_until(Duration::from_secs(60), "both stores loaded", || {
@@ -319,14 +324,5 @@ fn a_java_style_sasl_jaas_config_for_scram_loads_both_stores_over_sasl_ssl() {
         assert_eq!(client["sasl.password"], password);
         assert!(!client.contains_key("sasl.jaas.config"));
     }
-    create_plain(&config.offset_syncs_topic(), 1);
-    create_plain(&config.checkpoints_topic(), 1);
-    let task = CheckpointTask::new(config).unwrap();
-    task.start().unwrap();
-    wait_until(Duration::from_secs(60), "both stores loaded", || {
-        assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
-        task.stats().initialized
-    });
-    assert!(matches!(task.stop(), Ok(StopOutcome::Stopped(_))));
-    assert_no_leaks();
+    loads_both_stores(config);
 }
