@@ -55,7 +55,7 @@ impl ClientKind {
 }
 
 /// The client-setting layers of a flow, each with its prefix stripped and values trimmed (Java
-/// clients trim every value they parse). [`MirrorCheckpointConfig::client_config`] merges them.
+/// clients trim every value they parse). [`MirrorCheckpointConfig::client_config`](super::MirrorCheckpointConfig::client_config) merges them.
 /// `Debug` shows the values of sensitive settings as `[hidden]` (see [`is_sensitive_key`](super::is_sensitive_key)).
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct ClientSettings {
