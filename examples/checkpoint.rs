@@ -20,7 +20,6 @@ use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::mirror_checkpoint_config::{Cluster, MirrorCheckpointConfig};
-use mm2_checkpoint::properties::parse_properties;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
@@ -251,11 +250,9 @@ fn print_table(checkpoints: &mut [Checkpoint]) {
 
 fn run_with_config(file: &str) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
-    let props = parse_properties(&text).map_err(|err| format!("{file}: {err}"))?;
-    let (config, warnings) = MirrorCheckpointConfig::from_properties(
-        props.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-    )
-    .map_err(|err| format!("{file}: {err}"))?;
+    // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
+    let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
+        .map_err(|err| format!("{file}: {err}"))?;
     for w in warnings {
         eprintln!("warning: {w}");
     }

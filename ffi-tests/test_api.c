@@ -58,6 +58,38 @@ static void conf_round_trip(void) {
     mm_conf_destroy(conf);
 }
 
+/* The dedicated mm2.properties of examples/ (aliases `source` and `target`) loads through C as
+ * through Rust, and its description hides the password. */
+static void conf_describe_resolves_a_dedicated_file_and_hides_secrets(void) {
+    mm_conf_t *conf = new_conf();
+    CHECK_OK(mm_conf_load_properties(conf,
+        "clusters = source, target\n"
+        "source.bootstrap.servers = 127.0.0.1:19092\n"
+        "target.bootstrap.servers = 127.0.0.1:29092\n"
+        "source.sasl.password = c-api-secret-1\n"
+        "source->target.enabled = true\n"));
+    size_t size = 0;
+    CHECK_OK(mm_conf_describe(conf, NULL, &size));
+    REQUIRE(size > 1);
+    char *text = malloc(size);
+    REQUIRE(text != NULL);
+    size_t small = 1;
+    CHECK_RESULT(mm_conf_describe(conf, text, &small), MM_RESULT_BUFFER_TOO_SMALL);
+    CHECK(small == size);
+    CHECK_OK(mm_conf_describe(conf, text, &size));
+    CHECK(strlen(text) + 1 == size);
+    CHECK(strstr(text, "source_cluster_alias: \"source\"") != NULL);
+    CHECK(strstr(text, "source-admin: sasl.password = [hidden]") != NULL);
+    CHECK(strstr(text, "c-api-secret-1") == NULL);
+    free(text);
+    CHECK_OK(mm_conf_set(conf, "source->target.enabled", "false"));
+    CHECK_OK(mm_conf_set(conf, "target->source.enabled", "true"));
+    CHECK_OK(mm_conf_set(conf, "source.cluster.alias", "source"));
+    size = 0;
+    CHECK_RESULT(mm_conf_describe(conf, NULL, &size), MM_RESULT_INVALID_CONFIG);
+    mm_conf_destroy(conf);
+}
+
 static void seed(mm_embedded_t *e) {
     int64_t up0[] = {0, 100}, down0[] = {0, 90};
     int64_t up1[] = {50}, down1[] = {40};
@@ -485,6 +517,7 @@ int main(void) {
     CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_INFO));
     version_and_results();
     conf_round_trip();
+    conf_describe_resolves_a_dedicated_file_and_hides_secrets();
     end_to_end();
     failover();
     CHECK_OK(mm_set_log_callback(NULL, NULL, 0));

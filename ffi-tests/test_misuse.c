@@ -453,6 +453,34 @@ static void bad_configuration(void) {
     mm_conf_destroy(conf);
 }
 
+/* A task retrying a closed port has a retry reason; once mm_task_stop returns it has none
+ * (NOT_FOUND), as the header says of a task that retries nothing. */
+static void retry_reason_is_cleared_by_stop(void) {
+    mm_conf_t *conf = new_conf();
+    conf_set(conf, "source.cluster.alias", "A");
+    conf_set(conf, "source.cluster.bootstrap.servers", "127.0.0.1:1");
+    conf_set(conf, "target.cluster.bootstrap.servers", "127.0.0.1:1");
+    mm_task_t *task = NULL;
+    CHECK_OK(mm_task_new(conf, &task));
+    REQUIRE(task != NULL);
+    CHECK_OK(mm_task_start(task));
+    char reason[1024];
+    size_t size = sizeof reason;
+    mm_result r = MM_RESULT_NOT_FOUND;
+    double deadline = now_ms() + 30000;
+    while (r != MM_RESULT_OK && now_ms() < deadline) {
+        mm_batch_t *b = NULL;
+        if (mm_task_poll(task, 200, &b) == MM_RESULT_OK) mm_batch_destroy(b);
+        size = sizeof reason;
+        r = mm_task_retry_reason(task, reason, &size);
+    }
+    CHECK_OK(r);
+    CHECK_OK(mm_task_stop(task));
+    size = sizeof reason;
+    CHECK_RESULT(mm_task_retry_reason(task, reason, &size), MM_RESULT_NOT_FOUND);
+    CHECK_OK(mm_task_destroy(task));
+}
+
 static void small_buffers_and_ranges(void) {
     mm_conf_t *conf = new_conf();
     conf_set(conf, "topics", "orders");
@@ -574,6 +602,7 @@ int main(void) {
     null_everywhere();
     bad_configuration();
     small_buffers_and_ranges();
+    retry_reason_is_cleared_by_stop();
     mm_embedded_t *e = embedded_clusters();
     lifecycle_out_of_order(e);
     failover_misuse(e);

@@ -652,9 +652,10 @@ enum mm_result mm_conf_new(struct mm_conf_t **conf_out);
  * of the same key replaces its value.
  *
  * The value is checked now when the key alone tells how (booleans, numbers, intervals, class
- * names, regexes of MM2 keys): on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and
- * `mm_last_error` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
- * checked by `mm_task_new` (and by librdkafka when the clients are created).
+ * names, regexes of MM2 keys, a `clusters` list naming no alias), by the same rules as the Rust
+ * API: on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and `mm_last_error` reads
+ * `"<key>: <reason>"`, never a secret value. Unknown keys and client settings are stored; they
+ * are checked by `mm_task_new` (and by librdkafka when the clients are created).
  *
  * Returns `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `value` is NULL,
  * `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text, `MM_RESULT_INVALID_CONFIG` for an empty key
@@ -727,6 +728,24 @@ void mm_conf_destroy(struct mm_conf_t *conf);
  * As `mm_conf_set`, with `properties` NULL or NUL-terminated.
  */
 enum mm_result mm_conf_load_properties(struct mm_conf_t *conf, const char *properties);
+
+/**
+ * Writes the resolved configuration, as `mm_task_new` would read `conf`, into `dest`: one
+ * canonical text (every typed setting and the final librdkafka settings of every client), with
+ * the values of secret keys shown as `[hidden]`. The Rust API's
+ * `MirrorCheckpointConfig::describe` gives the same text for the same properties, so any two
+ * bindings can be compared. Sizes as `mm_conf_get`: `*dest_size` is the capacity and receives
+ * the size needed; `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves
+ * `dest` untouched. `MM_RESULT_INVALID_CONFIG` (with `mm_last_error`) when `mm_task_new` would
+ * refuse the configuration; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+ *
+ * Non-blocking, no I/O. May run concurrently with other reads of the same conf.
+ *
+ * # Safety
+ * `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+ * is NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_conf_describe(const struct mm_conf_t *conf, char *dest, size_t *dest_size);
 
 /**
  * Writes the number of keys set into `*count_out`. `MM_RESULT_NULL_PARAMETER` when a pointer is
@@ -1654,7 +1673,7 @@ enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *dest, siz
  * into `dest`, NUL-terminated, as `mm_conf_get` reads a value: `*dest_size` is the capacity
  * of `dest` and receives the size the text needs; `dest` NULL asks only for the size;
  * `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_NOT_FOUND` when nothing is
- * being retried (failed, not yet waiting, or loaded with every periodic job succeeding);
+ * being retried (failed, stopped, not yet waiting, or loaded with every periodic job succeeding);
  * `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is NULL.
  *
  * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.

@@ -235,9 +235,14 @@ fn example_mm2_tls_sasl_properties_load_both_stores_over_the_secured_listener() 
         assert_eq!(client["sasl.mechanism"], "SCRAM-SHA-512");
         assert_eq!(client["sasl.password"], password);
     }
+    loads_both_stores(config);
+}
+
+/// Creates the flow's internal topics, then starts a task that must load both stores without
+/// failing, and stops it cleanly.
+fn loads_both_stores(config: MirrorCheckpointConfig) {
     create_plain(&config.offset_syncs_topic(), 1);
     create_plain(&config.checkpoints_topic(), 1);
-
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
     wait_until(Duration::from_secs(60), "both stores loaded", || {
@@ -285,4 +290,39 @@ fn a_secured_broker_restarted_fresh_still_accepts_tls_mutual_tls_and_every_sasl_
     );
     kafka.broker_mut().restart_fresh();
     probe_all(&kafka, "after a fresh restart");
+}
+
+/// An mm2.properties written for Java MM2, with `sasl.jaas.config` (SCRAM-SHA-512, a quoted
+/// password) at the top level instead of librdkafka's `sasl.username`/`sasl.password`, starts a
+/// task that loads both internal topics over SASL_SSL: the login module is translated.
+#[test]
+fn a_java_style_sasl_jaas_config_for_scram_loads_both_stores_over_sasl_ssl() {
+    let _g = serial();
+    install_logger();
+    let kafka = SecureKafka::shared();
+    let (user, password) = kafka.credentials();
+    let sasl = kafka.bootstrap(Listener::SaslSsl(Mechanism::ScramSha512));
+    let ca = kafka.ca().display();
+    let text = format!(
+        "clusters = jaasSrc, jaasTgt\n\
+         jaasSrc.bootstrap.servers = {sasl}\n\
+         jaasTgt.bootstrap.servers = {sasl}\n\
+         security.protocol = SASL_SSL\n\
+         sasl.mechanism = SCRAM-SHA-512\n\
+         sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required \\\n    \
+         username=\"{user}\" \\\n    password=\"{password}\";\n\
+         ssl.ca.location = {ca}\n\
+         jaasSrc->jaasTgt.enabled = true\n"
+    );
+    let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    for client in [
+        config.source_admin_config(),
+        config.target_producer_config(),
+    ] {
+        assert_eq!(client["sasl.username"], user);
+        assert_eq!(client["sasl.password"], password);
+        assert!(!client.contains_key("sasl.jaas.config"));
+    }
+    loads_both_stores(config);
 }

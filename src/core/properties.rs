@@ -7,6 +7,7 @@
 //! is kept as written rather than turned into Latin-1 mojibake.
 
 use crate::core::error::ConfigError;
+use crate::core::mirror_checkpoint_config::is_sensitive_key;
 
 /// Parses `.properties` text into `(key, value)` pairs in file order.
 ///
@@ -20,7 +21,14 @@ pub fn parse_properties(text: &str) -> Result<Vec<(String, String)>, ConfigError
         let key = unescape(raw_key).map_err(|reason| {
             ConfigError::new(format!("line {line_no}"), format!("bad key: {reason}"))
         })?;
-        let value = unescape(raw_value).map_err(|reason| ConfigError::new(key.clone(), reason))?;
+        let value = unescape(raw_value).map_err(|reason| {
+            // The escape is part of the secret: say only that one is malformed.
+            let reason = match is_sensitive_key(&key) {
+                true => "malformed \\uXXXX escape in a secret value".to_string(),
+                false => reason,
+            };
+            ConfigError::new(key.clone(), reason)
+        })?;
         pairs.push((key, value));
     }
     Ok(pairs)

@@ -118,6 +118,7 @@ impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         let message = match &e {
             // librdkafka's errstr convention: the key first, then why.
+            Error::Config(c) if c.key.is_empty() => c.reason.clone(),
             Error::Config(c) => format!("{}: {}", c.key, c.reason),
             other => other.to_string(),
         };

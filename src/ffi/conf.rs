@@ -8,9 +8,7 @@ use super::boundary::{
     borrow, borrow_mut, copy_out, destroy, give, into_handle, mm_result, out, run, text, Failure,
 };
 use crate::core::error::ConfigError;
-use crate::core::mirror_checkpoint_config::{
-    parse_properties, ConfigWarning, MirrorCheckpointConfig,
-};
+use crate::core::mirror_checkpoint_config::{ConfigWarning, MirrorCheckpointConfig};
 
 /// A configuration: MM2 property names and values (connector style such as
 /// `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka
@@ -38,21 +36,11 @@ impl mm_conf_t {
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), Failure> {
-        let key = check_one(key, value)?;
+        let key = key.trim();
+        MirrorCheckpointConfig::check_setting(key, value)?;
         self.entries.insert(key.to_string(), value.to_string());
         Ok(())
     }
-}
-
-/// Checks one key and value as far as that is possible alone (see
-/// [`MirrorCheckpointConfig::check_setting`]); the key must not be empty.
-fn check_one<'k>(key: &'k str, value: &str) -> Result<&'k str, Failure> {
-    let key = key.trim();
-    if key.is_empty() {
-        return Err(Failure::new(mm_result::InvalidConfig, "the key is empty"));
-    }
-    MirrorCheckpointConfig::check_setting(key, value)?;
-    Ok(key)
 }
 
 /// Makes an empty configuration and writes it to `*conf_out`. Free it with `mm_conf_destroy`,
@@ -75,9 +63,10 @@ pub unsafe extern "C" fn mm_conf_new(conf_out: *mut *mut mm_conf_t) -> mm_result
 /// of the same key replaces its value.
 ///
 /// The value is checked now when the key alone tells how (booleans, numbers, intervals, class
-/// names, regexes of MM2 keys): on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and
-/// `mm_last_error` reads `"<key>: <reason>"`. Unknown keys and client settings are stored; they are
-/// checked by `mm_task_new` (and by librdkafka when the clients are created).
+/// names, regexes of MM2 keys, a `clusters` list naming no alias), by the same rules as the Rust
+/// API: on `MM_RESULT_INVALID_CONFIG` the conf is unchanged and `mm_last_error` reads
+/// `"<key>: <reason>"`, never a secret value. Unknown keys and client settings are stored; they
+/// are checked by `mm_task_new` (and by librdkafka when the clients are created).
 ///
 /// Returns `MM_RESULT_NULL_PARAMETER` when `conf`, `key` or `value` is NULL,
 /// `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text, `MM_RESULT_INVALID_CONFIG` for an empty key
@@ -213,14 +202,9 @@ pub unsafe extern "C" fn mm_conf_load_properties(
         // SAFETY: this function's contract.
         let (conf, properties) =
             unsafe { (borrow_mut(conf, "conf")?, text(properties, "properties")?) };
-        // As java.util.Properties: a key given twice takes its last value, and only that value
-        // is checked.
-        let mut last = BTreeMap::new();
-        for (key, value) in parse_properties(properties)? {
-            let key = key.trim().to_string();
-            if last.insert(key.clone(), value).is_some() {
-                log::warn!("configuration `{key}` is given more than once; the last value wins");
-            }
+        let (last, warnings) = MirrorCheckpointConfig::properties_from_text(properties)?;
+        for warning in warnings {
+            log::warn!("{warning}");
         }
         let mut updated = conf.clone();
         for (key, value) in &last {
@@ -228,6 +212,35 @@ pub unsafe extern "C" fn mm_conf_load_properties(
         }
         *conf = updated;
         Ok(())
+    })
+}
+
+/// Writes the resolved configuration, as `mm_task_new` would read `conf`, into `dest`: one
+/// canonical text (every typed setting and the final librdkafka settings of every client), with
+/// the values of secret keys shown as `[hidden]`. The Rust API's
+/// `MirrorCheckpointConfig::describe` gives the same text for the same properties, so any two
+/// bindings can be compared. Sizes as `mm_conf_get`: `*dest_size` is the capacity and receives
+/// the size needed; `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves
+/// `dest` untouched. `MM_RESULT_INVALID_CONFIG` (with `mm_last_error`) when `mm_task_new` would
+/// refuse the configuration; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+///
+/// Non-blocking, no I/O. May run concurrently with other reads of the same conf.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_describe(
+    conf: *const mm_conf_t,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, size) = unsafe { (borrow(conf, "conf")?, borrow_mut(dest_size, "dest_size")?) };
+        let (config, _) = conf.parse()?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(&config.describe(), "the description", dest, size) }
     })
 }
 
@@ -499,7 +512,9 @@ mod load_cost {
             }
             let text = CString::new(text).unwrap();
             let t = std::time::Instant::now();
-            let pairs = parse_properties(text.to_str().unwrap()).unwrap().len();
+            let pairs = crate::core::properties::parse_properties(text.to_str().unwrap())
+                .unwrap()
+                .len();
             eprintln!("parse alone: {pairs} pairs in {:?}", t.elapsed());
             let mut conf = std::ptr::null_mut();
             // SAFETY: a local out-pointer.
@@ -516,5 +531,35 @@ mod load_cost {
                 break;
             }
         }
+    }
+
+    /// `cargo test --lib --all-features measure_huge_unknown_key -- --ignored --nocapture`:
+    /// a 1 MB unknown key through `mm_conf_load_properties` and the parse `mm_task_new` does.
+    #[test]
+    #[ignore = "measurement"]
+    fn measure_huge_unknown_key() {
+        let text = format!(
+            "source.cluster.alias=A\nsource.cluster.bootstrap.servers=a:1\ntarget.cluster.bootstrap.servers=b:1\n{}=1\n",
+            "x".repeat(1 << 20)
+        );
+        let text = CString::new(text).unwrap();
+        let mut conf = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
+        assert_eq!(unsafe { mm_conf_new(&mut conf) }, mm_result::Ok);
+        let t = std::time::Instant::now();
+        // SAFETY: live conf, C string.
+        assert_eq!(
+            unsafe { mm_conf_load_properties(conf, text.as_ptr()) },
+            mm_result::Ok
+        );
+        // SAFETY: live conf.
+        let (_, warnings) = unsafe { &*conf }.parse().unwrap();
+        eprintln!(
+            "1 MB unknown key: {:?} ({} warning)",
+            t.elapsed(),
+            warnings.len()
+        );
+        // SAFETY: live conf.
+        unsafe { mm_conf_destroy(conf) };
     }
 }

@@ -16,10 +16,9 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use crate::core::filters::split_list;
-use crate::core::replication_policy::{
-    ReplicationPolicy, DEFAULT_POLICY_CLASS, REPLICATION_POLICY_CLASS_CONFIG,
-};
+use crate::core::error::ConfigError;
+use crate::core::mirror_checkpoint_config::MirrorClientConfig;
+use crate::core::replication_policy::ReplicationPolicy;
 use crate::runtime::remote_cluster_utils::{
     failover_report, translate_offsets, FailoverReport, GroupSelector, TranslatedOffset,
     TranslatedOffsets,
@@ -39,24 +38,19 @@ pub enum mm_group_selector {
     Regex = 2,
 }
 
-/// Keys of a target conf that configure the replication policy rather than librdkafka.
-const POLICY_KEY_PREFIX: &str = "replication.policy.";
-
-/// Splits a target conf into the replication policy (default when no `replication.policy.*`
-/// key is set) and the librdkafka settings.
+/// Splits a target conf into the replication policy and the librdkafka settings; the rules
+/// are core's ([`MirrorClientConfig`]).
 fn split_target_conf(
     conf: &mm_conf_t,
 ) -> Result<(ReplicationPolicy, BTreeMap<String, String>), Failure> {
-    let (policy_props, client): (BTreeMap<_, _>, BTreeMap<_, _>) = conf
-        .entries()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .partition(|(k, _)| k.starts_with(POLICY_KEY_PREFIX));
-    let class = policy_props
-        .get(REPLICATION_POLICY_CLASS_CONFIG)
-        .map_or(DEFAULT_POLICY_CLASS, String::as_str);
-    let policy = ReplicationPolicy::configure(class, &policy_props)?;
-    Ok((policy, client))
+    let (config, warnings) = MirrorClientConfig::from_properties(
+        conf.entries().iter().map(|(k, v)| (k.as_str(), v.as_str())),
+    )?;
+    for warning in warnings {
+        log::warn!("{warning}");
+    }
+    let client = config.client_config().clone();
+    Ok((config.replication_policy, client))
 }
 
 /// Reads the `kind` and `groups` parameters of `mm_translate_offsets`.
@@ -65,20 +59,8 @@ fn group_selector(kind: c_int, groups: &str) -> Result<GroupSelector, Failure> {
     const LIST: c_int = mm_group_selector::List as c_int;
     const REGEX: c_int = mm_group_selector::Regex as c_int;
     match kind {
-        ONE if groups.is_empty() => Err(Failure::invalid_argument("`groups` is empty")),
-        ONE => Ok(GroupSelector::one(groups)),
-        LIST => {
-            let list: Vec<String> = split_list(groups)
-                .into_iter()
-                .filter(|g| !g.is_empty())
-                .collect();
-            if list.is_empty() {
-                return Err(Failure::invalid_argument(format!(
-                    "`groups` (`{groups}`) lists no group"
-                )));
-            }
-            Ok(GroupSelector::list(list))
-        }
+        ONE => GroupSelector::parse_one(groups).map_err(as_argument),
+        LIST => GroupSelector::parse_list(groups).map_err(as_argument),
         REGEX => GroupSelector::regex(groups).map_err(|e| {
             Failure::invalid_argument(format!("`groups` is not a valid regex: {}", e.reason))
         }),
@@ -87,6 +69,11 @@ fn group_selector(kind: c_int, groups: &str) -> Result<GroupSelector, Failure> {
              MM_GROUP_SELECTOR_REGEX (2)"
         ))),
     }
+}
+
+/// A `groups` text the Rust API refuses, as the argument error C callers expect.
+fn as_argument(e: ConfigError) -> Failure {
+    Failure::invalid_argument(format!("`{}` {}", e.key, e.reason))
 }
 
 /// A translated offset with its text ready for C.

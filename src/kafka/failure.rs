@@ -13,6 +13,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
 use crate::core::error::Error;
+use crate::core::mirror_checkpoint_config::{shown_value, HIDDEN};
 use crate::kafka::mutex::lock;
 
 /// Whether a failure may go away by itself.
@@ -154,13 +155,25 @@ pub(crate) fn check_client_settings(
         let mut one = ClientConfig::new();
         one.set(key, value);
         if let Err(e) = one.create_native_config() {
-            let reason = match e {
+            let mut reason = match e {
                 KafkaError::ClientConfig(_, desc, _, _) => desc,
                 other => other.to_string(),
             };
+            // A key librdkafka does not know may be a misspelt secret (`sasl.pasword`): its
+            // value is hidden too.
+            let unknown = reason.contains("No such configuration property");
+            let shown = if unknown {
+                HIDDEN
+            } else {
+                shown_value(key, value)
+            };
+            if shown != value && !value.is_empty() {
+                // librdkafka may quote the value in its reason.
+                reason = reason.replace(value.as_str(), shown);
+            }
             return Err(RejectedSetting {
                 key: key.clone(),
-                reason: format!("librdkafka refuses `{key}={value}`: {reason}"),
+                reason: format!("librdkafka refuses `{key}={shown}`: {reason}"),
             });
         }
     }
@@ -229,7 +242,11 @@ mod tests {
         s.insert("no.such.property".to_string(), "1".to_string());
         let e = check_client_settings(&s).unwrap_err();
         assert_eq!(e.key, "no.such.property");
-        assert!(e.reason.contains("no.such.property=1"), "{}", e.reason);
+        assert!(
+            e.reason.contains("no.such.property=[hidden]"),
+            "{}",
+            e.reason
+        );
 
         let mut s = BTreeMap::new();
         s.insert("security.protocol".to_string(), "FOO".to_string());
@@ -237,6 +254,27 @@ mod tests {
             check_client_settings(&s).unwrap_err().key,
             "security.protocol"
         );
+    }
+
+    #[test]
+    fn a_refused_secret_setting_names_its_key_but_not_its_value() {
+        let mut s = BTreeMap::new();
+        s.insert(
+            "sasl.oauthbearer.config".to_string(),
+            "principal=x".to_string(),
+        );
+        s.insert(
+            "enable.sasl.oauthbearer.unsecure.jwt".to_string(),
+            "maybe-secret-9".to_string(),
+        );
+        s.insert("no.such.password".to_string(), "secret-9".to_string());
+        let e = check_client_settings(&s).unwrap_err();
+        assert_eq!(e.key, "enable.sasl.oauthbearer.unsecure.jwt");
+        s.remove(&e.key);
+        let e = check_client_settings(&s).unwrap_err();
+        assert_eq!(e.key, "no.such.password");
+        assert!(!e.reason.contains("secret-9"), "{}", e.reason);
+        assert!(e.reason.contains("[hidden]"), "{}", e.reason);
     }
 
     #[test]

@@ -56,6 +56,30 @@ impl GroupSelector {
         GroupSelector::List(groups.into_iter().map(Into::into).collect())
     }
 
+    /// One group from its text, exactly as given; the error (key `groups`) refuses an empty id.
+    pub fn parse_one(group: &str) -> Result<Self, ConfigError> {
+        if group.is_empty() {
+            return Err(ConfigError::new("groups", "is empty"));
+        }
+        Ok(GroupSelector::one(group))
+    }
+
+    /// A list of groups from MM2's list syntax (comma-separated, each trimmed, empty items
+    /// dropped); the error (key `groups`) refuses a text that lists no group.
+    pub fn parse_list(groups: &str) -> Result<Self, ConfigError> {
+        let list: Vec<String> = crate::core::filters::split_list(groups)
+            .into_iter()
+            .filter(|g| !g.is_empty())
+            .collect();
+        if list.is_empty() {
+            return Err(ConfigError::new(
+                "groups",
+                format!("(`{groups}`) lists no group"),
+            ));
+        }
+        Ok(GroupSelector::list(list))
+    }
+
     /// The groups whose whole id matches `pattern`. The error names the key `groups`.
     pub fn regex(pattern: &str) -> Result<Self, ConfigError> {
         PatternList::compile("groups", &[pattern.to_string()]).map(GroupSelector::Pattern)

@@ -1,9 +1,14 @@
 //! Client settings: the librdkafka configuration of each client (cluster × kind), layered from
 //! `<side>.cluster.*`, then `<kind>.*`, then the per-side overrides, as MM2 layers them.
 
+use super::java_client::{self, Translation};
 use super::keys::is_checkpoint_key;
 use super::keys::is_mm2_key;
+use super::secrets::shown_value;
+use super::ConfigWarning;
+use crate::core::error::ConfigError;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// One of the flow's two clusters; also the value of `offset-syncs.topic.location`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -50,8 +55,9 @@ impl ClientKind {
 }
 
 /// The client-setting layers of a flow, each with its prefix stripped and values trimmed (Java
-/// clients trim every value they parse). [`MirrorCheckpointConfig::client_config`] merges them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// clients trim every value they parse). [`MirrorCheckpointConfig::client_config`](super::MirrorCheckpointConfig::client_config) merges them.
+/// `Debug` shows the values of sensitive settings as `[hidden]` (see [`is_sensitive_key`](super::is_sensitive_key)).
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct ClientSettings {
     /// `source.cluster.*` and `target.cluster.*`: connection settings and any other librdkafka
     /// setting written under a cluster prefix (MM2 flow keys excluded).
@@ -64,6 +70,29 @@ pub struct ClientSettings {
     /// dedicated mode: `source.consumer.x` may come from `A.consumer.x` or `A.x`), so that a
     /// value librdkafka rejects is reported under the user's key.
     written: BTreeMap<String, String>,
+}
+
+/// A layer as `Debug` shows it: every value of a sensitive setting hidden.
+pub(super) fn redacted(layer: &BTreeMap<String, String>) -> BTreeMap<&str, &str> {
+    layer
+        .iter()
+        .map(|(k, v)| (k.as_str(), shown_value(k, v)))
+        .collect()
+}
+
+impl fmt::Debug for ClientSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn map(layers: &[BTreeMap<String, String>]) -> Vec<BTreeMap<&str, &str>> {
+            layers.iter().map(redacted).collect()
+        }
+        let specific: Vec<_> = self.specific.iter().map(|l| map(l)).collect();
+        f.debug_struct("ClientSettings")
+            .field("clusters", &map(&self.clusters))
+            .field("global", &map(&self.global))
+            .field("specific", &specific)
+            .field("written", &self.written)
+            .finish()
+    }
 }
 
 pub(super) fn cluster_index(cluster: Cluster) -> usize {
@@ -138,6 +167,119 @@ impl ClientSettings {
         map.insert(setting.to_string(), value.trim().to_string());
         self.written.insert(key.to_string(), written.to_string());
     }
+}
+
+impl ClientSettings {
+    /// Every layer with the connector-style prefix of its keys.
+    fn layers_mut(&mut self) -> Vec<(String, &mut BTreeMap<String, String>)> {
+        let mut out = Vec::new();
+        for (cluster, layer) in [Cluster::Source, Cluster::Target]
+            .into_iter()
+            .zip(self.clusters.iter_mut())
+        {
+            out.push((format!("{}.cluster.", cluster.name()), layer));
+        }
+        for (kind, layer) in CLIENT_KINDS.into_iter().zip(self.global.iter_mut()) {
+            out.push((format!("{}.", kind.name()), layer));
+        }
+        for (cluster, layers) in [Cluster::Source, Cluster::Target]
+            .into_iter()
+            .zip(self.specific.iter_mut())
+        {
+            for (kind, layer) in CLIENT_KINDS.into_iter().zip(layers.iter_mut()) {
+                out.push((format!("{}.{}.", cluster.name(), kind.name()), layer));
+            }
+        }
+        out
+    }
+
+    /// Replaces Java-only client settings (`sasl.jaas.config`, keystores, truststores) by
+    /// librdkafka's, or refuses them naming the key the user wrote (see [`java_client`]).
+    /// Settings librdkafka already has win over a translation in the same layer.
+    pub(super) fn translate_java(
+        &mut self,
+        warnings: &mut Vec<ConfigWarning>,
+    ) -> Result<(), ConfigError> {
+        let mut written = std::mem::take(&mut self.written);
+        let result = self
+            .layers_mut()
+            .into_iter()
+            .try_for_each(|(prefix, layer)| {
+                translate_layer(&prefix, layer, &mut written, warnings)
+            });
+        self.written = written;
+        result
+    }
+}
+
+/// Translates the Java-only settings of one layer whose keys carry `prefix` in connector style;
+/// `written` maps connector-style keys to the keys the user wrote and learns the new ones.
+pub(super) fn translate_layer(
+    prefix: &str,
+    layer: &mut BTreeMap<String, String>,
+    written: &mut BTreeMap<String, String>,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Result<(), ConfigError> {
+    let keystore_type = layer.get("ssl.keystore.type").cloned();
+    let settings: Vec<String> = layer.keys().cloned().collect();
+    for setting in settings {
+        let flat = format!("{prefix}{setting}");
+        let user = written.get(&flat).cloned().unwrap_or_else(|| flat.clone());
+        let translation =
+            java_client::translate(&setting, &layer[&setting], keystore_type.as_deref())
+                .map_err(|reason| ConfigError::new(&user, reason))?;
+        match translation {
+            Translation::PassThrough => {}
+            Translation::Settings(new) => {
+                layer.remove(&setting);
+                for (key, value) in new {
+                    if !layer.contains_key(key) {
+                        layer.insert(key.to_string(), value);
+                        written.insert(format!("{prefix}{key}"), user.clone());
+                    }
+                }
+            }
+            Translation::Ignored(why) => {
+                layer.remove(&setting);
+                if !warnings.iter().any(|w| w.key == user) {
+                    warnings.push(ConfigWarning::new(&user, why));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the files a client config names exist (`ssl.ca.location`,
+/// `ssl.certificate.location`, `ssl.key.location`, `ssl.keystore.location`, `ssl.crl.location`,
+/// `sasl.kerberos.keytab`), so a missing one is reported as that key and that file, not as
+/// OpenSSL's `system lib` error. Returns the setting and the reason.
+pub fn check_client_files(settings: &BTreeMap<String, String>) -> Result<(), (String, String)> {
+    const FILE_SETTINGS: &[&str] = &[
+        "ssl.ca.location",
+        "ssl.certificate.location",
+        "ssl.key.location",
+        "ssl.keystore.location",
+        "ssl.crl.location",
+        "sasl.kerberos.keytab",
+    ];
+    for key in FILE_SETTINGS {
+        let Some(path) = settings.get(*key).map(|p| p.trim()) else {
+            continue;
+        };
+        // librdkafka's `probe` looks for the system's CA bundle itself.
+        if path.is_empty() || (*key == "ssl.ca.location" && path == "probe") {
+            continue;
+        }
+        if let Err(e) = std::fs::metadata(path) {
+            let why = match e.kind() {
+                std::io::ErrorKind::NotFound => "does not exist".to_string(),
+                _ => format!("cannot be read: {e}"),
+            };
+            return Err((key.to_string(), format!("the file `{path}` {why}")));
+        }
+    }
+    Ok(())
 }
 
 pub(super) const CLIENT_KINDS: [ClientKind; 3] = [

@@ -197,14 +197,42 @@ pub(super) fn unknown_key_message(key: &str) -> String {
 /// The known MM2 key nearest to `key` by edit distance, if it is near enough to be a typo: at
 /// most 3 edits and under a third of the key's length, so short unrelated keys match nothing.
 pub(super) fn closest_known_key(key: &str) -> Option<&'static str> {
-    let limit = 3.min(key.chars().count().saturating_sub(1) / 3);
-    CHECKPOINT_KEYS
-        .iter()
-        .chain(OTHER_MM2_KEYS)
-        .map(|known| (edit_distance(key, known), *known))
+    let limit = typo_limit(key);
+    comparable_keys(key)
+        .map(|known| (edit_distance(key, known), known))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, known)| known)
+}
+
+/// How many edits still count as a typo of `key`.
+fn typo_limit(key: &str) -> usize {
+    // Cheap for any length: a key longer than this has a limit of 3 anyway.
+    let chars = key.chars().take(16).count();
+    3.min(chars.saturating_sub(1) / 3)
+}
+
+/// The known keys worth an edit distance with `key`: the distance is at least the difference
+/// in length, so keys whose length differs by more than the typo limit are skipped unseen. A
+/// key far longer than every known key (a 1 MB key) is compared with none, which keeps the
+/// search linear in the key's length.
+fn comparable_keys(key: &str) -> impl Iterator<Item = &'static str> + '_ {
+    let limit = typo_limit(key);
+    let longest = CHECKPOINT_KEYS
+        .iter()
+        .chain(OTHER_MM2_KEYS)
+        .map(|k| k.len())
+        .max()
+        .unwrap_or(0);
+    // Known keys are ASCII, so their byte length is their length in characters; a key with
+    // more bytes than `longest + limit` may still have few characters, hence the char count,
+    // bounded so that it never walks a long key.
+    let length = key.chars().take(longest + limit + 1).count();
+    CHECKPOINT_KEYS
+        .iter()
+        .chain(OTHER_MM2_KEYS)
+        .copied()
+        .filter(move |known| length.abs_diff(known.len()) <= limit)
 }
 
 /// Levenshtein distance (insertions, deletions, substitutions), over characters.
@@ -225,7 +253,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{closest_known_key, edit_distance};
+    use super::{closest_known_key, comparable_keys, edit_distance};
 
     #[test]
     fn edit_distance_counts_insertions_deletions_and_substitutions() {
@@ -266,5 +294,23 @@ mod tests {
         for (key, want) in table {
             assert_eq!(closest_known_key(key), want, "{key}");
         }
+    }
+
+    #[test]
+    fn a_huge_unknown_key_is_compared_with_no_known_key_and_ordinary_ones_still_are() {
+        let huge = "x".repeat(1 << 20);
+        assert_eq!(comparable_keys(&huge).count(), 0);
+        assert_eq!(closest_known_key(&huge), None);
+        let near_longest = format!("{}y", "replication.policy.internal.topic.separator.enabled");
+        assert_eq!(
+            closest_known_key(&near_longest),
+            Some("replication.policy.internal.topic.separator.enabled")
+        );
+        let typo = "emit.checkpoint.interval.seconds";
+        let compared: Vec<_> = comparable_keys(typo).collect();
+        assert!(compared.contains(&"emit.checkpoints.interval.seconds"));
+        // Only keys of a near length: far fewer than all of them.
+        let all = super::CHECKPOINT_KEYS.len() + super::OTHER_MM2_KEYS.len();
+        assert!(compared.len() * 4 < all, "{} of {all}", compared.len());
     }
 }

@@ -171,13 +171,9 @@ pub(super) fn flatten_dedicated(
     raw: &BTreeMap<String, String>,
     warnings: &mut Vec<ConfigWarning>,
 ) -> Result<Flat, ConfigError> {
-    let clusters = cluster_aliases(raw.get(keys::CLUSTERS).map_or("", String::as_str));
-    if clusters.is_empty() {
-        return Err(ConfigError::new(
-            keys::CLUSTERS,
-            "lists no cluster aliases; dedicated mode needs e.g. `clusters = A, B`",
-        ));
-    }
+    let listed = raw.get(keys::CLUSTERS).map_or("", String::as_str);
+    super::check_clusters(listed)?;
+    let clusters = cluster_aliases(listed);
     let (source, target) = choose_flow(raw, &clusters)?;
     let flow_prefix = format!("{source}->{target}.");
     let is_other_flow_key = |key: &str| {

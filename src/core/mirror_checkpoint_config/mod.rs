@@ -36,13 +36,20 @@ const GROUP_FILTER_CLASS_DEFAULT: &str = "org.apache.kafka.connect.mirror.Defaul
 const FORWARDING_ADMIN_CLASS_DEFAULT: &str = "org.apache.kafka.clients.admin.ForwardingAdmin";
 
 mod client_settings;
+mod java_client;
+mod key_table;
 mod keys;
+mod mirror_client_config;
 mod mirror_maker_config;
 mod reader;
+mod secrets;
 
 pub use client_settings::*;
-use mirror_maker_config::{flat_key_warning, flatten_dedicated};
+pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
+pub use mirror_client_config::MirrorClientConfig;
+use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated};
 use reader::Reader;
+pub use secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 
 /// A problem in the configuration that does not stop the task: an unknown key, a removed alias,
 /// or a setting MM2 would silently ignore where it was written.
@@ -146,6 +153,38 @@ pub struct MirrorCheckpointConfig {
     pub clients: ClientSettings,
 }
 
+/// Refuses a NUL character in a key or value: C and librdkafka would cut the text there.
+/// Also refuses an empty key, which names nothing (its error has an empty key).
+fn check_text(key: &str, value: &str) -> Result<(), ConfigError> {
+    if key.is_empty() {
+        return Err(ConfigError::new("", "the key is empty"));
+    }
+    if key.contains('\0') {
+        return Err(ConfigError::new(
+            key.escape_debug().to_string(),
+            "the key contains a NUL character",
+        ));
+    }
+    if value.contains('\0') {
+        return Err(ConfigError::new(
+            key,
+            "the value contains a NUL character, which no Kafka client setting or cluster alias may hold",
+        ));
+    }
+    Ok(())
+}
+
+/// What `clusters` alone must satisfy: at least one alias. Which flow runs needs the other keys.
+fn check_clusters(value: &str) -> Result<(), ConfigError> {
+    if cluster_aliases(value).is_empty() {
+        return Err(ConfigError::new(
+            keys::CLUSTERS,
+            "lists no cluster aliases; dedicated mode needs e.g. `clusters = A, B`",
+        ));
+    }
+    Ok(())
+}
+
 /// A value with the key the user wrote for it.
 #[derive(Debug, Clone)]
 struct Setting {
@@ -176,11 +215,15 @@ impl MirrorCheckpointConfig {
     /// Parses MM2 properties (connector style, or dedicated mode when `clusters` is set).
     /// Keys are trimmed; a repeated key keeps its last value. Returns the config and the
     /// warnings about keys that are unknown, removed or ignored where they were written.
+    ///
+    /// This is the one place that gives properties their meaning: the C API (`mm_task_new`,
+    /// `mm_conf_describe`) and so the Java bindings call it on the text they were given.
     pub fn from_properties<'a>(
         props: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<(MirrorCheckpointConfig, Vec<ConfigWarning>), ConfigError> {
         let mut raw = BTreeMap::new();
         for (key, value) in props {
+            check_text(key.trim(), value)?;
             raw.insert(key.trim().to_string(), value.to_string());
         }
         let mut warnings = Vec::new();
@@ -202,15 +245,58 @@ impl MirrorCheckpointConfig {
         Ok((config, warnings))
     }
 
+    /// Parses the text of an `mm2.properties` file (Java `.properties` syntax) into the keys and
+    /// values to use: a key given twice keeps its last value, as in `java.util.Properties`, and
+    /// every kept value passes [`check_setting`](Self::check_setting). Returns them with a
+    /// warning per repeated key. The C API's `mm_conf_load_properties` is this function.
+    pub fn properties_from_text(
+        text: &str,
+    ) -> Result<(BTreeMap<String, String>, Vec<ConfigWarning>), ConfigError> {
+        let mut last = BTreeMap::new();
+        let mut warnings = Vec::new();
+        for (key, value) in parse_properties(text)? {
+            let key = key.trim().to_string();
+            if last.insert(key.clone(), value).is_some()
+                && !warnings.iter().any(|w: &ConfigWarning| w.key == key)
+            {
+                warnings.push(ConfigWarning::new(
+                    &key,
+                    "given more than once; the last value wins",
+                ));
+            }
+        }
+        for (key, value) in &last {
+            Self::check_setting(key, value)?;
+        }
+        Ok((last, warnings))
+    }
+
+    /// [`properties_from_text`](Self::properties_from_text) then
+    /// [`from_properties`](Self::from_properties): an `mm2.properties` file's text to a config.
+    pub fn from_properties_text(
+        text: &str,
+    ) -> Result<(MirrorCheckpointConfig, Vec<ConfigWarning>), ConfigError> {
+        let (props, mut warnings) = Self::properties_from_text(text)?;
+        let (config, more) =
+            Self::from_properties(props.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+        warnings.extend(more);
+        Ok((config, warnings))
+    }
+
     /// Checks one key and value as far as that is possible without the other keys: a value
     /// [`from_properties`](Self::from_properties) would reject *for that key* is rejected now.
-    /// Errors that need other keys (a missing alias, cross-setting rules) wait for the whole.
+    /// Errors that need other keys (a missing alias, which flow is enabled, cross-setting rules)
+    /// wait for the whole, so no order of setting keys can make a valid whole fail.
     ///
     /// Cheap for the many keys that cannot fail alone (client settings, unknown keys: warnings
     /// at most), so that loading a large properties text costs little per key.
     pub fn check_setting(key: &str, value: &str) -> Result<(), ConfigError> {
         let key = key.trim();
-        if key != keys::CLUSTERS && !keys::is_checkpoint_key(key) {
+        check_text(key, value)?;
+        if key == keys::CLUSTERS {
+            return check_clusters(value);
+        }
+        if !keys::is_checkpoint_key(key) {
             return Ok(());
         }
         // A baseline every other check passes (`enabled = false` skips the cross-setting ones,
@@ -224,6 +310,30 @@ impl MirrorCheckpointConfig {
             Err(e) if e.key == key => Err(e),
             _ => Ok(()),
         }
+    }
+
+    /// One canonical text of the resolved configuration, secret values shown as `[hidden]`:
+    /// every typed setting, then the final librdkafka config of every client the task makes.
+    /// The same properties give the same text whichever API loaded them (the Rust API, C's
+    /// `mm_conf_describe`, Java's `describe`).
+    pub fn describe(&self) -> String {
+        let mut out = format!("{self:#?}\n");
+        let clients = [
+            ("source-admin", self.source_admin_config()),
+            ("source-consumer", self.source_consumer_config()),
+            ("target-admin", self.target_admin_config()),
+            ("target-producer", self.target_producer_config()),
+            ("checkpoints-consumer", self.checkpoints_consumer_config()),
+            ("offset-syncs-consumer", self.offset_syncs_consumer_config()),
+            ("offset-syncs-admin", self.offset_syncs_admin_config()),
+            ("coordination-consumer", self.coordination_consumer_config()),
+        ];
+        for (client, settings) in clients {
+            for (key, value) in &settings {
+                out.push_str(&format!("{client}: {key} = {}\n", shown_value(key, value)));
+            }
+        }
+        out
     }
 
     /// `<source>-><target>|mm2-checkpoint[-<task.index>]`, MM2's entity label for this task.

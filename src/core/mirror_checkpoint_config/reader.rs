@@ -326,6 +326,7 @@ impl Reader<'_> {
         for (key, setting) in self.flat {
             clients.insert(key, &setting.value, &setting.written);
         }
+        clients.translate_java(warnings)?;
 
         let coordination = self.coordination(assigned_groups.is_some(), task_count.is_some())?;
 

@@ -1353,3 +1353,90 @@ fn coordination_keys_are_not_unknown() {
     .unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+#[test]
+fn clusters_is_checked_alone_without_assuming_a_flow() {
+    // `source.cluster.alias = source` must not be imagined beside `clusters` when it is set
+    // alone: `clusters = source, target` is valid before its flow key is set.
+    for value in ["source, target", "A, B", "primary"] {
+        assert_eq!(
+            MirrorCheckpointConfig::check_setting("clusters", value),
+            Ok(())
+        );
+    }
+    let e = MirrorCheckpointConfig::check_setting("clusters", " , ").unwrap_err();
+    assert_eq!(e.key, "clusters");
+}
+
+#[test]
+fn a_nul_in_a_value_is_rejected_where_it_is_set_naming_the_key() {
+    let text = "clusters = so\\u0000urce, target\nsource->target.enabled = true\n";
+    let e = MirrorCheckpointConfig::from_properties_text(text).unwrap_err();
+    assert_eq!(e.key, "clusters");
+    assert!(e.reason.contains("NUL"), "{e}");
+    let e = MirrorCheckpointConfig::check_setting("A.sasl.username", "u\0x").unwrap_err();
+    assert_eq!(e.key, "A.sasl.username");
+    let e = parse(CONNECTOR, &[("consumer.client.id", "a\0b")]).unwrap_err();
+    assert_eq!(e.key, "consumer.client.id");
+    let e = parse(CONNECTOR, &[("consumer.x\0y", "1")]).unwrap_err();
+    assert_eq!(e.key, "consumer.x\\0y");
+    assert!(!e.to_string().contains('\0'), "{e}");
+}
+
+#[test]
+fn java_sasl_jaas_config_reaches_every_client_as_librdkafka_settings() {
+    let config = ok(
+        DEDICATED,
+        &[
+            ("A.security.protocol", "SASL_SSL"),
+            ("A.sasl.mechanism", "SCRAM-SHA-512"),
+            (
+                "A.sasl.jaas.config",
+                r#"org.apache.kafka.common.security.scram.ScramLoginModule required username="mm2" password="pw-A";"#,
+            ),
+        ],
+    );
+    for client in [
+        config.source_admin_config(),
+        config.source_consumer_config(),
+    ] {
+        assert_eq!(client["sasl.username"], "mm2");
+        assert_eq!(client["sasl.password"], "pw-A");
+        assert!(!client.contains_key("sasl.jaas.config"));
+    }
+    assert!(!config.target_admin_config().contains_key("sasl.username"));
+    let shown = config.describe();
+    assert!(!shown.contains("pw-A"), "{shown}");
+    assert!(shown.contains("sasl.password = [hidden]"), "{shown}");
+    assert!(!format!("{config:?}").contains("pw-A"));
+}
+
+#[test]
+fn java_keystores_and_truststores_are_translated_or_refused_under_the_users_key() {
+    let config = ok(
+        DEDICATED,
+        &[
+            ("A.ssl.keystore.type", "PKCS12"),
+            ("A.ssl.keystore.location", "/k/client.p12"),
+            ("A.ssl.keystore.password", "ks-pw"),
+        ],
+    );
+    let admin = config.source_admin_config();
+    assert_eq!(admin["ssl.keystore.location"], "/k/client.p12");
+    assert_eq!(admin["ssl.keystore.password"], "ks-pw");
+    assert!(!admin.contains_key("ssl.keystore.type"));
+
+    let e = parse(DEDICATED, &[("B.ssl.keystore.location", "/k/client.jks")]).unwrap_err();
+    assert_eq!(e.key, "B.ssl.keystore.location");
+    assert!(e.reason.contains("ssl.certificate.location"), "{e}");
+    let e = parse(DEDICATED, &[("A.ssl.truststore.location", "/k/ca.p12")]).unwrap_err();
+    assert_eq!(e.key, "A.ssl.truststore.location");
+    assert!(e.reason.contains("ssl.ca.location"), "{e}");
+    let (_, warnings) = parse(DEDICATED, &[("A.ssl.truststore.password", "ts-pw")]).unwrap();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.key == "A.ssl.truststore.password"),
+        "{warnings:?}"
+    );
+}

@@ -121,12 +121,15 @@ pub struct Batch<'a> {
 }
 
 impl Batch<'_> {
-    /// How many messages (records, EOFs, partition errors) the call took.
+    /// How many messages (records, EOFs, partition errors) the call took. Used by the
+    /// benchmarks through the `internals` feature only.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn len(&self) -> usize {
         self.messages.len()
     }
 
     /// Whether the call took no message.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
     pub fn is_empty(&self) -> bool {
         self.messages.is_empty()
     }

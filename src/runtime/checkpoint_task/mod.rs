@@ -24,7 +24,9 @@ use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::{ConfigError, Error, RecordError};
 use crate::core::group_assignment::owns_group;
-use crate::core::mirror_checkpoint_config::{ClientKind, Cluster, MirrorCheckpointConfig};
+use crate::core::mirror_checkpoint_config::{
+    check_client_files, ClientKind, Cluster, MirrorCheckpointConfig,
+};
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
@@ -503,8 +505,9 @@ impl CheckpointTask {
 
     /// While start-up waits on a cluster, or a periodic job waits to retry, why (see
     /// [`TaskStats::retry_reason`]).
+    /// `None` once [`stop`](Self::stop) has begun: a stopped task retries nothing.
     pub fn retry_reason(&self) -> Option<String> {
-        if self.fatal_error().is_some() {
+        if self.fatal_error().is_some() || self.stopped.load(Ordering::SeqCst) {
             return None;
         }
         if self.shared.initialized.load(Ordering::SeqCst) {
@@ -652,12 +655,12 @@ fn check_client_configs(c: &MirrorCheckpointConfig) -> Result<(), ConfigError> {
         ),
     ];
     for (cluster, kind, settings) in clients {
-        if let Err(rejected) = check_client_settings(&settings) {
-            let written = c
-                .clients
-                .written_key(cluster, kind, &rejected.key)
-                .unwrap_or(&rejected.key);
-            return Err(ConfigError::new(written, rejected.reason));
+        let rejected = check_client_settings(&settings)
+            .map_err(|r| (r.key, r.reason))
+            .and_then(|()| check_client_files(&settings));
+        if let Err((key, reason)) = rejected {
+            let written = c.clients.written_key(cluster, kind, &key).unwrap_or(&key);
+            return Err(ConfigError::new(written, reason));
         }
     }
     Ok(())
