@@ -16,6 +16,7 @@ pub(crate) mod offset_sync_queue;
 pub mod offset_sync_store;
 pub mod properties;
 pub mod replication_policy;
+pub mod secrets;
 pub mod splitmix;
 pub mod topic_partition;
 pub mod wire;

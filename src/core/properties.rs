@@ -7,7 +7,7 @@
 //! is kept as written rather than turned into Latin-1 mojibake.
 
 use crate::core::error::ConfigError;
-use crate::core::mirror_checkpoint_config::is_sensitive_key;
+use crate::core::secrets::is_sensitive_key;
 
 /// Parses `.properties` text into `(key, value)` pairs in file order.
 ///

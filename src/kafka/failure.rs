@@ -13,7 +13,7 @@ use rdkafka::config::ClientConfig;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
 use crate::core::error::Error;
-use crate::core::mirror_checkpoint_config::{shown_value, HIDDEN};
+use crate::core::secrets::{shown_value, HIDDEN};
 use crate::kafka::mutex::lock;
 
 /// Whether a failure may go away by itself.

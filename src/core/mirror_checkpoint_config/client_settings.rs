@@ -4,9 +4,9 @@
 use super::java_client::{self, Translation};
 use super::keys::is_checkpoint_key;
 use super::keys::is_mm2_key;
-use super::secrets::shown_value;
 use super::ConfigWarning;
 use crate::core::error::ConfigError;
+use crate::core::secrets::shown_value;
 use std::collections::BTreeMap;
 use std::fmt;
 

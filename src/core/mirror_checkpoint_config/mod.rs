@@ -42,14 +42,13 @@ mod keys;
 mod mirror_client_config;
 mod mirror_maker_config;
 mod reader;
-mod secrets;
 
+pub use crate::core::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 pub use client_settings::*;
 pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
 pub use mirror_client_config::MirrorClientConfig;
 use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated};
 use reader::Reader;
-pub use secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 
 /// A problem in the configuration that does not stop the task: an unknown key, a removed alias,
 /// or a setting MM2 would silently ignore where it was written.
