@@ -66,7 +66,7 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
         switch (r.status()) {
             case FAILED:
                 throw new ConnectException("mm2-checkpoint " + label + " failed: " + t.fatalError().orElse("unknown"));
-            case EMITTED:
+            case CYCLE_DONE:
                 log.debug("mm2-checkpoint {} wrote {} checkpoints", label, r.checkpoints().size());
                 return null;
             default:
