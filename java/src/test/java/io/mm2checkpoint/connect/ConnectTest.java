@@ -280,7 +280,7 @@ public final class ConnectTest {
     @Order(5)
     void groupChurnNeedsNoTaskRestartUnlikeJavasConnector() throws Exception {
         // Java's MirrorCheckpointConnector runs on a worker pair with connect-mirror on its
-        // classpath (src/test/kafka-mirror/pom.xml), on Java 17; ours runs there too (over JNI),
+        // classpath (the pom's mirror-worker-classpath), on Java 17; ours runs there too (over JNI),
         // so both meet the same runtime.
         for (ConnectWorker w : workers) {
             w.close();
