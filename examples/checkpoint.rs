@@ -307,7 +307,7 @@ fn run_with_config(file: &str) -> Result<(), String> {
             owned_before = Some(owned);
         }
         match out.status {
-            PollStatus::Emitted => {
+            PollStatus::CycleDone => {
                 let stats = task.stats();
                 if !ready {
                     ready = true;

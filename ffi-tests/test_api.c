@@ -173,12 +173,12 @@ static void end_to_end(void) {
             char last[256];
             mm_last_error(last, sizeof last);
             fprintf(stderr, "poll: %s (%s); retrying\n", mm_result_str(r), last);
-        } else if (GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_EMITTED && GET_VALUE(size_t, mm_batch_len, b) > 0) {
+        } else if (GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_CYCLE_DONE && GET_VALUE(size_t, mm_batch_len, b) > 0) {
             batch = b;
             break;
         } else {
             CHECK(GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_NOT_READY || GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_NOT_DUE ||
-                  GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_EMITTED);
+                  GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_CYCLE_DONE);
             mm_batch_destroy(b);
         }
         REQUIRE(now_ms() < deadline);

@@ -139,9 +139,10 @@ typedef enum mm_poll_status {
    */
   MM_POLL_STATUS_NONE = 0,
   /**
-   * A checkpoint cycle ran; the batch holds the checkpoints it wrote (possibly none).
+   * A checkpoint cycle ran; the batch holds the checkpoints it wrote, often none (a quiet
+   * cycle: no group moved).
    */
-  MM_POLL_STATUS_EMITTED = 1,
+  MM_POLL_STATUS_CYCLE_DONE = 1,
   /**
    * The stores are still loading; nothing was written.
    */
@@ -1597,7 +1598,7 @@ enum mm_result mm_task_start(struct mm_task_t *task);
  * promptly when another thread calls `mm_task_stop`.
  *
  * On `MM_RESULT_OK`, `*batch_out` receives a new batch (free it with `mm_batch_destroy`) whose
- * `mm_batch_status` says why the poll returned: `EMITTED` (checkpoints written, maybe none),
+ * `mm_batch_status` says why the poll returned: `CYCLE_DONE` (a cycle ran; its checkpoints, often none),
  * `NOT_READY`, `NOT_DUE`, `STOPPED` or `FAILED` (stop polling after the last two). On any other
  * result `*batch_out` is untouched: `MM_RESULT_NOT_STARTED` before `mm_task_start`,
  * `MM_RESULT_BUSY` when another thread is inside `mm_task_poll` on this task,

@@ -56,9 +56,9 @@ die() {
     exit 1
 }
 
-# The one pinned Kafka version lives in the pom that setup-test-env.sh resolves.
+# The one pinned Kafka version lives in the parent of every pom (setup-test-env.sh resolves it).
 kafka_version() {
-    sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/scripts/kafka/pom.xml"
+    sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/java/parent/pom.xml"
 }
 
 kafka_libs() {

@@ -6,7 +6,7 @@
 # ~/.cache, so a fresh machine behaves like this one.
 #
 # Exports written to .tools/env.sh:
-#   MM2_KAFKA_VERSION  the Apache Kafka version pinned in scripts/kafka/pom.xml
+#   MM2_KAFKA_VERSION  the Apache Kafka version pinned in java/parent/pom.xml
 #   MM2_KAFKA_LIBS     its broker jars, run by scripts/kafka-broker.sh (required)
 #   MM2_KAFKA_JAVA     the java that runs the brokers (the JDK 17+ below)
 #   MM2_JAVAC      a javac of JDK 17+ (required)
@@ -181,15 +181,16 @@ log "javac 22+: ${MM2_JAVAC22:-none}"
 # ---------------------------------------------------------------- Apache Kafka
 
 # The broker and tool jars (kafka_2.13, kafka-tools and their runtime dependencies) at the one
-# version pinned in scripts/kafka/pom.xml, copied by Maven into .tools/kafka-<version>/libs;
+# version pinned in java/parent/pom.xml (the parent of every pom), copied by Maven through
+# scripts/kafka/pom.xml into .tools/kafka-<version>/libs;
 # later runs find them there and need no network. scripts/kafka-broker.sh runs them.
 command -v mvn >/dev/null || apt_install maven
-KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/scripts/kafka/pom.xml")"
-[ -n "$KAFKA_VERSION" ] || die "no <kafka.version> in scripts/kafka/pom.xml"
+KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/java/parent/pom.xml")"
+[ -n "$KAFKA_VERSION" ] || die "no <kafka.version> in java/parent/pom.xml"
 KAFKA_DIR="$TOOLS/kafka-$KAFKA_VERSION"
 KAFKA_LIBS="$KAFKA_DIR/libs"
-# The copy is redone whenever the pom changes (its hash is kept beside the jars).
-POM_HASH="$(sha256sum "$ROOT/scripts/kafka/pom.xml" | cut -d' ' -f1)"
+# The copy is redone whenever the pom or its parent changes (their hash is kept beside the jars).
+POM_HASH="$(cat "$ROOT/scripts/kafka/pom.xml" "$ROOT/java/parent/pom.xml" | sha256sum | cut -d' ' -f1)"
 if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null \
     || [ "$(cat "$KAFKA_DIR/pom.sha256" 2>/dev/null)" != "$POM_HASH" ]; then
     log "copying Apache Kafka $KAFKA_VERSION (scripts/kafka/pom.xml) into $KAFKA_DIR"
@@ -207,10 +208,10 @@ log "kafka: $KAFKA_LIBS ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars)"
 
 # interop/ runs Java MirrorMaker 2's own classes against real brokers beside this library
 # (interop/run.sh). Its Maven module names connect-mirror, connect-runtime, kafka-clients and
-# the broker at one version of their own (see interop/pom.xml); resolving them here lets the
+# the broker at the project's one Kafka version (java/parent/pom.xml); resolving them here lets the
 # test stage run without the network. The jars land in ~/.m2 and interop/target/libs.
 if [ -f "$ROOT/interop/pom.xml" ]; then
-    log "resolving interop/pom.xml (Java MM2 $(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/interop/pom.xml"))"
+    log "resolving interop/pom.xml (Java MM2 $KAFKA_VERSION)"
     JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/interop/pom.xml" package -DskipTests >&2 \
         || die "mvn could not build interop/pom.xml (Java MM2 classes)"
 fi

@@ -194,7 +194,7 @@ fn handover_in_the_middle_of_a_cycle_waits_for_the_cycle_and_abandons_the_moved_
 
     release.open();
     let out = poller.join().unwrap();
-    assert_eq!(out.status, PollStatus::Emitted);
+    assert_eq!(out.status, PollStatus::CycleDone);
     let groups: Vec<&String> = out
         .checkpoints
         .iter()

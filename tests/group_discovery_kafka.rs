@@ -433,7 +433,7 @@ fn a_cycle_over_500_groups_keeps_at_most_the_bounded_number_of_offset_fetches_in
     // Nothing changed: the second cycle fetches every group's offsets again and writes nothing.
     let out = loop {
         let out = task.poll(Duration::from_secs(5)).unwrap();
-        if out.status == PollStatus::Emitted {
+        if out.status == PollStatus::CycleDone {
             break out;
         }
     };

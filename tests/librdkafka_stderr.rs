@@ -116,7 +116,7 @@ fn case(source: &str, target: &str, expect: Expect) {
     while began.elapsed() < window {
         last = task.poll(Duration::from_millis(500)).unwrap().status;
         let done = match expect {
-            Expect::Ready => matches!(last, PollStatus::Emitted | PollStatus::NotDue),
+            Expect::Ready => matches!(last, PollStatus::CycleDone | PollStatus::NotDue),
             Expect::Fails => last == PollStatus::Failed,
             Expect::Retries => last == PollStatus::Failed,
         };
@@ -125,7 +125,7 @@ fn case(source: &str, target: &str, expect: Expect) {
         }
     }
     let expected = match expect {
-        Expect::Ready => matches!(last, PollStatus::Emitted | PollStatus::NotDue),
+        Expect::Ready => matches!(last, PollStatus::CycleDone | PollStatus::NotDue),
         Expect::Fails => last == PollStatus::Failed,
         Expect::Retries => last == PollStatus::NotReady,
     };

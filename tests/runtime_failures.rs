@@ -35,7 +35,7 @@ fn running_task(extra: &[(&str, &str)]) -> (EmbeddedClusters, CheckpointTask) {
     (c, task)
 }
 
-/// Polls until the task says something other than NotReady/NotDue/Emitted, within `within`.
+/// Polls until the task says something other than NotReady/NotDue/CycleDone, within `within`.
 fn poll_until_settled(task: &CheckpointTask, within: Duration) -> PollStatus {
     let deadline = Instant::now() + within;
     loop {
@@ -46,7 +46,7 @@ fn poll_until_settled(task: &CheckpointTask, within: Duration) -> PollStatus {
             task.stats()
         );
         match task.poll(left).expect("poll").status {
-            PollStatus::NotReady | PollStatus::NotDue | PollStatus::Emitted => {}
+            PollStatus::NotReady | PollStatus::NotDue | PollStatus::CycleDone => {}
             other => return other,
         }
     }
@@ -257,12 +257,12 @@ mod injected {
         });
     }
 
-    /// Polls until a checkpoint cycle runs (a poll that says Emitted); panics on Failed.
+    /// Polls until a checkpoint cycle runs (a poll that says CycleDone); panics on Failed.
     fn next_cycle(task: &CheckpointTask) {
         wait_for(Duration::from_secs(20), "a checkpoint cycle", || {
             let out = task.poll(Duration::from_millis(100)).unwrap();
             assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
-            (out.status == PollStatus::Emitted).then_some(())
+            (out.status == PollStatus::CycleDone).then_some(())
         });
     }
 

@@ -197,7 +197,12 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
             let began = Instant::now();
             let out = task.poll(Duration::from_secs(300)).expect("poll");
             let t_first = began.elapsed();
-            assert_eq!(out.status, PollStatus::Emitted, "{:?}", task.fatal_error());
+            assert_eq!(
+                out.status,
+                PollStatus::CycleDone,
+                "{:?}",
+                task.fatal_error()
+            );
             assert_eq!(
                 out.checkpoints.len(),
                 g * PARTITIONS as usize,
@@ -208,7 +213,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
                 let cpu_before = (cpu_ms("self"), broker.as_deref().and_then(cpu_ms));
                 let began = Instant::now();
                 let out = task.poll(Duration::from_secs(300)).expect("poll");
-                assert_eq!(out.status, PollStatus::Emitted);
+                assert_eq!(out.status, PollStatus::CycleDone);
                 let wall = ms(began.elapsed());
                 steady.push(wall);
                 if let ((Some(a0), Some(b0)), Some(a1), Some(b1)) = (

@@ -158,7 +158,7 @@ fn poll_blocked(cluster: &dyn Cluster, runs: usize, rng: &mut SplitMix) -> StopR
         task.start().expect("start");
         wait_initialized(&task);
         let first = task.poll(Duration::from_secs(30)).expect("first poll");
-        assert_eq!(first.status, PollStatus::Emitted);
+        assert_eq!(first.status, PollStatus::CycleDone);
         let poller = Arc::clone(&task);
         let blocked = thread::spawn(move || {
             let out = poller.poll(Duration::from_secs(60)).expect("blocked poll");

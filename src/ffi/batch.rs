@@ -14,8 +14,9 @@ use crate::Checkpoint;
 pub enum mm_poll_status {
     /// Not a poll result: a batch from `mm_embedded_read_checkpoints`, or a NULL batch.
     None = 0,
-    /// A checkpoint cycle ran; the batch holds the checkpoints it wrote (possibly none).
-    Emitted = 1,
+    /// A checkpoint cycle ran; the batch holds the checkpoints it wrote, often none (a quiet
+    /// cycle: no group moved).
+    CycleDone = 1,
     /// The stores are still loading; nothing was written.
     NotReady = 2,
     /// The timeout passed before the next cycle was due.
@@ -29,7 +30,7 @@ pub enum mm_poll_status {
 impl From<&PollStatus> for mm_poll_status {
     fn from(s: &PollStatus) -> Self {
         match s {
-            PollStatus::Emitted => mm_poll_status::Emitted,
+            PollStatus::CycleDone => mm_poll_status::CycleDone,
             PollStatus::NotReady => mm_poll_status::NotReady,
             PollStatus::NotDue => mm_poll_status::NotDue,
             PollStatus::Stopped => mm_poll_status::Stopped,

@@ -157,7 +157,7 @@ pub unsafe extern "C" fn mm_task_start(task: *mut mm_task_t) -> mm_result {
 /// promptly when another thread calls `mm_task_stop`.
 ///
 /// On `MM_RESULT_OK`, `*batch_out` receives a new batch (free it with `mm_batch_destroy`) whose
-/// `mm_batch_status` says why the poll returned: `EMITTED` (checkpoints written, maybe none),
+/// `mm_batch_status` says why the poll returned: `CYCLE_DONE` (a cycle ran; its checkpoints, often none),
 /// `NOT_READY`, `NOT_DUE`, `STOPPED` or `FAILED` (stop polling after the last two). On any other
 /// result `*batch_out` is untouched: `MM_RESULT_NOT_STARTED` before `mm_task_start`,
 /// `MM_RESULT_BUSY` when another thread is inside `mm_task_poll` on this task,

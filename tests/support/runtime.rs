@@ -394,7 +394,7 @@ pub fn poll_until_emitted(task: &CheckpointTask, timeout: Duration) -> Vec<Check
         let out = task
             .poll(Duration::from_millis(500))
             .unwrap_or_else(|e| panic!("poll failed: {e}"));
-        if out.status == PollStatus::Emitted && !out.checkpoints.is_empty() {
+        if out.status == PollStatus::CycleDone && !out.checkpoints.is_empty() {
             return out.checkpoints;
         }
         assert!(
@@ -420,7 +420,7 @@ pub fn first_cycle(task: &CheckpointTask, timeout: Duration) -> Vec<(String, i32
         let out = task
             .poll(Duration::from_millis(500))
             .unwrap_or_else(|e| panic!("poll failed: {e}"));
-        if out.status == PollStatus::Emitted {
+        if out.status == PollStatus::CycleDone {
             return sorted(out.checkpoints)
                 .into_iter()
                 .map(|c| {

@@ -76,8 +76,9 @@ const OFFSET_FETCH_CONNECTIONS: usize = 4;
 /// Result of one [`CheckpointTask::poll`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PollStatus {
-    /// A checkpoint cycle ran; the batch holds what it wrote (possibly nothing new).
-    Emitted,
+    /// A checkpoint cycle ran; the outcome holds the checkpoints it wrote, often none (a quiet
+    /// cycle: no group moved).
+    CycleDone,
     /// The stores are still loading; nothing was written.
     NotReady,
     /// The timeout passed before the next cycle was due.
@@ -435,7 +436,7 @@ impl CheckpointTask {
         shared.faults.hit(faults::Fault::PollPanics);
         match run_cycle(shared, poller) {
             Ok(checkpoints) => Ok(PollOutcome {
-                status: PollStatus::Emitted,
+                status: PollStatus::CycleDone,
                 checkpoints,
             }),
             Err(Error::Stopped) => Ok(PollOutcome::status(PollStatus::Stopped)),

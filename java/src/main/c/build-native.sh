@@ -9,24 +9,41 @@
 # The bridge is compiled with the JNI prototypes javac -h wrote for JniBinding's native methods
 # included, so a C definition whose types disagree with its Java declaration does not compile,
 # and every declared native method must be defined by the bridge.
-# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME SKIP_CARGO JNI_HEADERS_DIR
+# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME JNI_HEADERS_DIR --native-lib=[PATH]
+#   --native-lib=PATH  package this already built libmm2_checkpoint.so (absolute path) and run no
+#                      cargo: CI reuses the debug library its earlier stages built
+#   --native-lib=      run `cargo build --lib` at PROFILE (release or debug), then take the
+#                      library from the target directory cargo reports (CARGO_TARGET_DIR honoured)
 set -euo pipefail
-root="$1" profile="$2" out="$3" java_home="$4" skip_cargo="$5" jni_headers="$6"
+root="$1" profile="$2" out="$3" java_home="$4" jni_headers="$5" native_lib="${6#--native-lib=}"
 
 die() {
     echo "build-native.sh: $*" >&2
     exit 1
 }
 
-if [ "$skip_cargo" != true ]; then
-    case "$profile" in
-        debug) (cd "$root" && cargo build --lib --quiet) || die "cargo build --lib" ;;
-        release) (cd "$root" && cargo build --lib --release --quiet) || die "cargo build --lib --release" ;;
-        *) die "mm2.cargo.profile is '$profile'; expected debug or release" ;;
+if [ -n "$native_lib" ]; then
+    case "$native_lib" in
+        /*) ;;
+        *) die "mm2.native.lib must be an absolute path, got '$native_lib'" ;;
     esac
+    lib="$native_lib"
+    [ -f "$lib" ] || die "mm2.native.lib names $lib, which does not exist"
+else
+    case "$profile" in
+        debug) flags=() ;;
+        release) flags=(--release) ;;
+        *) die "mm2.cargo.profile is '$profile'; expected release or debug" ;;
+    esac
+    command -v cargo >/dev/null || die "no cargo on PATH (https://rustup.rs), or pass -Dmm2.native.lib=/abs/path/libmm2_checkpoint.so"
+    (cd "$root" && cargo build --lib "${flags[@]}" --quiet) || die "cargo build --lib ${flags[*]}"
+    # Cargo knows where it put the library: CARGO_TARGET_DIR, build.target-dir or ./target.
+    target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps \
+        | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+    [ -n "$target_dir" ] || die "cargo metadata reported no target_directory"
+    lib="$target_dir/$profile/libmm2_checkpoint.so"
+    [ -f "$lib" ] || die "$lib is missing after cargo build --lib ${flags[*]}"
 fi
-lib="$root/target/$profile/libmm2_checkpoint.so"
-[ -f "$lib" ] || die "$lib is missing (cargo build --lib${profile/debug/})"
 [ -f "$java_home/include/jni.h" ] || die "no JNI headers under $java_home/include"
 [ -f "$jni_headers/io_mm2checkpoint_JniBinding.h" ] || die "no $jni_headers/io_mm2checkpoint_JniBinding.h (javac -h)"
 

@@ -2,8 +2,13 @@ package io.mm2checkpoint;
 
 import java.lang.ref.Reference;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * MM2's {@code MirrorCheckpointTask} without Kafka Connect: reads the offset syncs a mirror
@@ -29,6 +34,10 @@ import java.util.Optional;
  * {@link #stop}, which returns false.
  */
 public final class CheckpointTask implements AutoCloseable {
+    /** Started tasks not yet closed, for the JVM's shutdown (weak: a dropped task is the cleaner's). */
+    private static final Set<CheckpointTask> STARTED = Collections.synchronizedSet(
+            Collections.newSetFromMap(new WeakHashMap<>()));
+
     private final NativeBinding binding;
     private final NativeHandle task;
 
@@ -62,6 +71,7 @@ public final class CheckpointTask implements AutoCloseable {
     public void start() {
         try {
             task.run(binding::taskStart);
+            STARTED.add(this);
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -135,7 +145,30 @@ public final class CheckpointTask implements AutoCloseable {
      */
     @Override
     public void close() {
-        task.close();
+        try {
+            task.close();
+        } finally {
+            STARTED.remove(this);
+        }
+    }
+
+    /**
+     * Stops every started task not yet closed; at JVM shutdown, before the log bridge goes away,
+     * so each task's last records still reach the application's logging. A stop another thread
+     * is running finishes first (the native stop is serialised), so its records are in too.
+     */
+    static void stopAllRunning() {
+        List<CheckpointTask> running;
+        synchronized (STARTED) {
+            running = new ArrayList<>(STARTED);
+        }
+        for (CheckpointTask t : running) {
+            try {
+                t.stop();
+            } catch (RuntimeException e) {
+                // Shutting down: a task that cannot stop is left to the exit.
+            }
+        }
     }
 
     @Override

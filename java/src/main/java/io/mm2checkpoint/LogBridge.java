@@ -7,29 +7,49 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bridges the native library's log records to {@link System.Logger} (by default backed by
- * java.util.logging): a record from target {@code mm2_checkpoint::runtime::checkpoint_task} goes to the
- * logger {@code mm2_checkpoint.runtime.checkpoint_task}, librdkafka's to {@code librdkafka}.
+ * Bridges the native library's log records to the application's logging: to slf4j when
+ * slf4j-api is on the classpath (a Kafka Connect worker has it, so its log4j configuration
+ * applies), else to {@link System.Logger} (by default java.util.logging). A record from target
+ * {@code mm2_checkpoint::runtime::checkpoint_task} goes to the logger
+ * {@code mm2_checkpoint.runtime.checkpoint_task}, librdkafka's to {@code librdkafka}. The system
+ * property {@value #SINK_PROPERTY} ({@code slf4j} or {@code system}) overrides the choice.
  *
  * <p>The bridge is installed when the library loads, at the most detailed level that the logger
- * {@code mm2_checkpoint} accepts (java.util.logging's default: INFO), or at the level named by
- * the system property {@value #LEVEL_PROPERTY} ({@code off}, {@code error}, {@code warn},
- * {@code info}, {@code debug}, {@code trace}). Records arrive on the thread that logged them:
- * the task's native threads (attached to the JVM on their first record) or the calling Java
- * thread; librdkafka's lines are relayed on those, never on librdkafka's internal threads. A
- * logging backend must therefore be thread-safe, and must not call
- * {@link CheckpointTask#stop} or {@link CheckpointTask#close} from a handler.
+ * {@code mm2_checkpoint} accepts, or at the level named by the system property
+ * {@value #LEVEL_PROPERTY} ({@code off}, {@code error}, {@code warn}, {@code info},
+ * {@code debug}, {@code trace}). Records arrive on the thread that logged them: the task's native
+ * threads (attached to the JVM on their first record) or the calling Java thread; librdkafka's
+ * lines are relayed on those, never on librdkafka's internal threads. A logging backend must
+ * therefore be thread-safe, and must not call {@link CheckpointTask#stop} or
+ * {@link CheckpointTask#close} from a handler.
+ *
+ * <p>When the JVM exits, a shutdown hook first stops every task still running (so their last
+ * records, such as {@code checkpoint task stopped}, are delivered) and only then turns the bridge
+ * off: native threads must not call into a JVM that is going away.
  */
 public final class LogBridge {
     /** System property: the level to install the bridge at. */
     public static final String LEVEL_PROPERTY = "mm2checkpoint.log.level";
+    /** System property: where records go, {@code slf4j} or {@code system} (default: slf4j when present). */
+    public static final String SINK_PROPERTY = "mm2checkpoint.log.sink";
 
-    private static final ConcurrentHashMap<String, Logger> LOGGERS = new ConcurrentHashMap<>();
     private static final AtomicLong DELIVERED = new AtomicLong();
     private static final AtomicLong FAILED = new AtomicLong();
-    private static final Level[] LEVELS = {Level.ERROR, Level.WARNING, Level.INFO, Level.DEBUG, Level.TRACE};
+    private static volatile Sink sink;
 
     private LogBridge() {}
+
+    /** Where records go: one logger per native target, at five levels (1 = error ... 5 = trace). */
+    interface Sink {
+        /** {@code slf4j} or {@code system}. */
+        String name();
+
+        /** Whether logger {@code name} accepts records at {@code level}. */
+        boolean enabled(String name, int level);
+
+        /** Hands one record to logger {@code name}. */
+        void log(String name, int level, String message);
+    }
 
     /**
      * Changes the most detailed level delivered from the native library ({@code Level.OFF}
@@ -37,6 +57,12 @@ public final class LogBridge {
      */
     public static void setMaxLevel(Level level) {
         NativeLibrary.binding().setLogBridge(nativeLevel(level));
+    }
+
+    /** Where records go: {@code slf4j} or {@code system} (System.Logger). Loads the library. */
+    public static String sink() {
+        NativeLibrary.binding();
+        return sink.name();
     }
 
     /** Records delivered to Java loggers since the library loaded. */
@@ -50,13 +76,15 @@ public final class LogBridge {
     }
 
     static void install(NativeBinding binding) {
+        sink = chooseSink();
         String configured = System.getProperty(LEVEL_PROPERTY);
-        int level = configured != null ? parseLevel(configured) : nativeLevel(enabledLevel());
+        int level = configured != null ? parseLevel(configured) : enabledLevel();
         binding.setLogBridge(level);
         if (level != 0) {
-            // Native threads may outlive main; once the JVM is exiting they must not call into it.
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
+                    // Tasks still running are stopped while their records can still be delivered.
+                    CheckpointTask.stopAllRunning();
                     binding.setLogBridge(0);
                 } catch (RuntimeException ignored) {
                     // Exiting anyway.
@@ -67,12 +95,11 @@ public final class LogBridge {
 
     /** Called by the bindings for every native record, on the logging thread. */
     static void deliver(int level, String target, String message) {
-        if (level < 1 || level > LEVELS.length) {
+        if (level < 1 || level > 5) {
             return;
         }
-        String name = target == null || target.isEmpty() ? "mm2_checkpoint" : target;
-        Logger logger = LOGGERS.computeIfAbsent(name, n -> System.getLogger(n.replace("::", ".")));
-        logger.log(LEVELS[level - 1], message);
+        String name = target == null || target.isEmpty() ? "mm2_checkpoint" : target.replace("::", ".");
+        sink.log(name, level, message);
         DELIVERED.incrementAndGet();
     }
 
@@ -87,14 +114,37 @@ public final class LogBridge {
         }
     }
 
-    private static Level enabledLevel() {
-        Logger root = System.getLogger("mm2_checkpoint");
-        for (int i = LEVELS.length - 1; i >= 0; i--) {
-            if (root.isLoggable(LEVELS[i])) {
-                return LEVELS[i];
+    private static Sink chooseSink() {
+        String wanted = System.getProperty(SINK_PROPERTY, "").trim().toLowerCase(Locale.ROOT);
+        switch (wanted) {
+            case "system":
+                return new SystemLoggerSink();
+            case "slf4j":
+                return new Slf4jSink();
+            case "":
+                return slf4jPresent() ? new Slf4jSink() : new SystemLoggerSink();
+            default:
+                throw new IllegalArgumentException(SINK_PROPERTY + " is `" + wanted + "`; expected slf4j or system");
+        }
+    }
+
+    private static boolean slf4jPresent() {
+        try {
+            Class.forName("org.slf4j.LoggerFactory", false, LogBridge.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** The most detailed level (5 = trace ... 1 = error, 0 = off) logger {@code mm2_checkpoint} accepts. */
+    private static int enabledLevel() {
+        for (int level = 5; level >= 1; level--) {
+            if (sink.enabled("mm2_checkpoint", level)) {
+                return level;
             }
         }
-        return Level.OFF;
+        return 0;
     }
 
     private static int nativeLevel(Level level) {
@@ -119,6 +169,31 @@ public final class LogBridge {
             default:
                 throw new IllegalArgumentException(LEVEL_PROPERTY + " is `" + text
                         + "`; expected off, error, warn, info, debug or trace");
+        }
+    }
+
+    /** {@link System.Logger}: java.util.logging unless the application installed another finder. */
+    private static final class SystemLoggerSink implements Sink {
+        private static final Level[] LEVELS = {Level.ERROR, Level.WARNING, Level.INFO, Level.DEBUG, Level.TRACE};
+        private final ConcurrentHashMap<String, Logger> loggers = new ConcurrentHashMap<>();
+
+        @Override
+        public String name() {
+            return "system";
+        }
+
+        @Override
+        public boolean enabled(String name, int level) {
+            return logger(name).isLoggable(LEVELS[level - 1]);
+        }
+
+        @Override
+        public void log(String name, int level, String message) {
+            logger(name).log(LEVELS[level - 1], message);
+        }
+
+        private Logger logger(String name) {
+            return loggers.computeIfAbsent(name, System::getLogger);
         }
     }
 }

@@ -12,7 +12,7 @@ final class NativeConstants {
     static final int RESULT_INVALID_STATE = Mm2Exception.INVALID_STATE;
 
     static final int POLL_NONE = 0;
-    static final int POLL_EMITTED = 1;
+    static final int POLL_CYCLE_DONE = 1;
     static final int POLL_NOT_READY = 2;
     static final int POLL_NOT_DUE = 3;
     static final int POLL_STOPPED = 4;

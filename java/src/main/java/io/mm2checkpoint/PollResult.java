@@ -8,7 +8,7 @@ import java.util.Objects;
  *
  * @param status      why the poll returned
  * @param checkpoints the checkpoints written in this call (empty unless {@code status} is
- *                    {@link PollStatus#EMITTED}); unmodifiable
+ *                    {@link PollStatus#CYCLE_DONE}); unmodifiable
  */
 public record PollResult(PollStatus status, List<Checkpoint> checkpoints) {
 

@@ -1,5 +1,11 @@
 package io.mm2checkpoint.connect;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -9,7 +15,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
  * of MirrorCheckpointConnector's keys (and judges every value); these are the ones a user sets.
  */
 final class ConnectorKeys {
-    static final String VERSION = "0.1.0";
+    /** The build's version (Maven's project.version, filtered into a resource at build time). */
+    static final String VERSION = buildVersion();
     static final String SOURCE_ALIAS = "source.cluster.alias";
     static final String TARGET_ALIAS = "target.cluster.alias";
 
@@ -28,5 +35,56 @@ final class ConnectorKeys {
             .define("sync.group.offsets.enabled", Type.BOOLEAN, false, Importance.LOW,
                     "Commit translated offsets into idle target groups");
 
+    /**
+     * Keys Kafka Connect itself defines for every connector (ConnectorConfig,
+     * SourceConnectorConfig) and adds to a task's configuration (task.class): they are Connect's,
+     * not the user's, so the library never sees them (it would warn of each as unknown).
+     */
+    private static final Set<String> CONNECT_KEYS = Set.of("name", "connector.class", "connector.plugin.version",
+            "task.class", "tasks.max", "tasks.max.enforce", "key.converter", "value.converter", "header.converter",
+            "transforms", "predicates", "config.action.reload", "exactly.once.support", "transaction.boundary",
+            "offsets.storage.topic", "topic.creation.groups");
+    /** Prefixes of Connect's keys: converter and transform settings, error handling, client overrides. */
+    private static final String[] CONNECT_PREFIXES = {"key.converter.", "value.converter.", "header.converter.",
+        "transforms.", "predicates.", "errors.", "topic.creation.", "transaction.boundary.", "producer.override.",
+        "consumer.override.", "admin.override."};
+
     private ConnectorKeys() {}
+
+    /** Whether Kafka Connect defines {@code key} (so it is not meant for the library). */
+    static boolean isConnectKey(String key) {
+        if (CONNECT_KEYS.contains(key)) {
+            return true;
+        }
+        for (String prefix : CONNECT_PREFIXES) {
+            if (key.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code props} without Connect's own keys. */
+    static Map<String, String> withoutConnectKeys(Map<String, String> props) {
+        Map<String, String> out = new HashMap<>();
+        props.forEach((k, v) -> {
+            if (!isConnectKey(k)) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    private static String buildVersion() {
+        try (InputStream in = ConnectorKeys.class.getResourceAsStream("/io/mm2checkpoint/mm2-checkpoint.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
 }

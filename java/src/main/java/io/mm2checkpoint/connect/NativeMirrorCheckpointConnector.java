@@ -30,7 +30,9 @@ import org.apache.kafka.connect.source.SourceConnector;
  * {@link NativeMirrorCheckpointTask#poll} hands no records to Connect.
  *
  * <p>Client settings are passed to librdkafka, which shares the common names
- * ({@code bootstrap.servers}, {@code security.protocol}, {@code sasl.mechanism}, ...).
+ * ({@code bootstrap.servers}, {@code security.protocol}, {@code sasl.mechanism}, ...). Connect's
+ * own keys (converters, transforms, {@code errors.*}, ...) are not passed on: converters play no
+ * part, since the native task writes the checkpoints itself in MM2's binary format.
  */
 public final class NativeMirrorCheckpointConnector extends SourceConnector {
     static final String TASK_INDEX = "task.index";
@@ -112,10 +114,13 @@ public final class NativeMirrorCheckpointConnector extends SourceConnector {
         new CheckpointTask(config(props, 0, 1)).close();
     }
 
-    /** The library's configuration for task {@code index} of {@code count}. */
+    /**
+     * The library's configuration for task {@code index} of {@code count}: the connector's keys
+     * without those Connect itself defines (name, connector.class, task.class, converters, ...).
+     */
     static CheckpointConfig config(Map<String, String> props, int index, int count) {
         return CheckpointConfig.builder()
-                .setAll(props)
+                .setAll(ConnectorKeys.withoutConnectKeys(props))
                 .set(TASK_INDEX, Integer.toString(index))
                 .set(TASK_COUNT, Integer.toString(count))
                 .build();

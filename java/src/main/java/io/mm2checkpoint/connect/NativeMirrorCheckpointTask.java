@@ -30,6 +30,8 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
 
     private volatile CheckpointTask task;
     private String label = "?";
+    /** The reason of the last failed cycle warned about, until a cycle succeeds (one WARN per reason). */
+    private String failing;
 
     @Override
     public void start(Map<String, String> props) {
@@ -62,11 +64,28 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
             r = t.poll(POLL_TIMEOUT);
         } catch (IllegalStateException closedByStop) {
             return null;
+        } catch (Mm2Exception e) {
+            if (e.code() != Mm2Exception.KAFKA && e.code() != Mm2Exception.TIMED_OUT) {
+                throw new ConnectException("mm2-checkpoint " + label + " failed: " + e.getMessage(), e);
+            }
+            // The next poll retries the cycle. Connect shows a trace only for a FAILED task, so
+            // the reason goes to the worker's log: a WARN per new reason, repeats at DEBUG.
+            if (!e.getMessage().equals(failing)) {
+                failing = e.getMessage();
+                log.warn("mm2-checkpoint {}: checkpoint cycle failed, retrying: {}", label, failing);
+            } else {
+                log.debug("mm2-checkpoint {}: checkpoint cycle failed again: {}", label, failing);
+            }
+            return null;
         }
         switch (r.status()) {
             case FAILED:
                 throw new ConnectException("mm2-checkpoint " + label + " failed: " + t.fatalError().orElse("unknown"));
-            case EMITTED:
+            case CYCLE_DONE:
+                if (failing != null) {
+                    log.info("mm2-checkpoint {}: checkpoint cycles succeed again", label);
+                    failing = null;
+                }
                 log.debug("mm2-checkpoint {} wrote {} checkpoints", label, r.checkpoints().size());
                 return null;
             default:

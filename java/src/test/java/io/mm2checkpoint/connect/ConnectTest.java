@@ -64,8 +64,17 @@ import org.junit.jupiter.api.Timeout;
 public final class ConnectTest {
     private static final String OURS = NativeMirrorCheckpointConnector.class.getName();
     private static final String JAVA_MM2 = "org.apache.kafka.connect.mirror.MirrorCheckpointConnector";
-    private static final String SYNCS = "mm2-offset-syncs.target.internal";
     private static final Duration READY = Duration.ofSeconds(120);
+
+    // Names unique to this run: the broker may be shared with other test runs (MM2_SHARED_BOOTSTRAP).
+    private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final String src = "src" + run;
+    private final String tgt = "tgt" + run;
+    private final String orders = "orders-" + run;
+    private final String syncs = "mm2-offset-syncs." + tgt + ".internal";
+    private final String app1 = run + "-app-1";
+    private final String app2 = run + "-app-2";
+    private final String appGroups = run + "-app-.*";
 
     private KafkaBroker broker;
     private Admin admin;
@@ -83,9 +92,9 @@ public final class ConnectTest {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap);
         admin = Admin.create(p);
-        admin.createTopics(List.of(new NewTopic("orders", 2, (short) 1), new NewTopic(SYNCS, 1, (short) 1))).all().get();
-        produceSyncs(SYNCS, "orders", 0, 0, 0, 100, 90);
-        produceSyncs(SYNCS, "orders", 1, 0, 0, 50, 40);
+        admin.createTopics(List.of(new NewTopic(orders, 2, (short) 1), new NewTopic(syncs, 1, (short) 1))).all().get();
+        produceSyncs(syncs, orders, 0, 0, 0, 100, 90);
+        produceSyncs(syncs, orders, 1, 0, 0, 50, 40);
 
         // These workers run on Java 22+ when one is given (the connector then uses the
         // jar's Panama binding inside Connect); the JUnit JVM itself runs on Java 17 (JNI).
@@ -142,15 +151,15 @@ public final class ConnectTest {
     @Test
     @Order(1)
     void ourConnectorStartsFromPluginPathAndItsCheckpointsEqualTheNativeApis() throws Exception {
-        commit("app-1", Map.of(0, 150L, 1, 50L));
-        commit("app-2", Map.of(0, 100L));
+        commit(app1, Map.of(0, 150L, 1, 50L));
+        commit(app2, Map.of(0, 100L));
         ConnectWorker w = workers.get(0);
-        assertEquals(201, w.put("/connectors/ours/config", mm2Config(OURS, "source", "target", "app-.*")).statusCode(),
+        assertEquals(201, w.put("/connectors/ours/config", mm2Config(OURS, src, tgt, appGroups)).statusCode(),
                 "connector created");
         awaitTasksRunning(w, "ours", 2);
 
         // Connect's validation asks the library too: a value only it judges is reported on its key.
-        Map<String, String> bad = mm2Config(OURS, "source", "target", "app-.*");
+        Map<String, String> bad = mm2Config(OURS, src, tgt, appGroups);
         bad.put("name", "ours-validated");
         bad.put("offset-syncs.topic.location", "Source");
         JsonNode validation = ConnectWorker.JSON.readTree(w.put("/connector-plugins/"
@@ -159,19 +168,107 @@ public final class ConnectTest {
         assertTrue(validation.toString().contains("offset-syncs.topic.location")
                 && validation.toString().contains("must be `source` or `target`"), "the key and reason: " + validation);
 
-        Map<String, MirrorRecords.Checkpoint> expected = nativeCheckpoints("app-1,app-2");
+        Map<String, MirrorRecords.Checkpoint> expected = nativeCheckpoints(app1 + "," + app2);
         // 150 is past the sync 100 -> 90: one past 90, as MM2 translates.
-        assertEquals("{app-1/source.orders-0=91, app-1/source.orders-1=40, app-2/source.orders-0=90}",
+        String remote = src + "." + orders;
+        assertEquals("{" + app1 + "/" + remote + "-0=91, " + app1 + "/" + remote + "-1=40, " + app2 + "/" + remote + "-0=90}",
                 expected.values().stream().collect(Collectors.toMap(MirrorRecords.Checkpoint::key,
                         MirrorRecords.Checkpoint::downstream, (a, b) -> b, TreeMap::new)).toString(),
                 "the native API's checkpoints");
         ConnectWorker.await(READY, "the connector's checkpoints equal the native API's " + expected, () -> {
-            Map<String, MirrorRecords.Checkpoint> got = latest(readCheckpoints("source.checkpoints.internal"));
+            Map<String, MirrorRecords.Checkpoint> got = latest(readCheckpoints(src + ".checkpoints.internal"));
             return sameOffsets(expected, got);
         });
+        // Connect's own keys (name, connector.class, task.class, tasks.max, converters) are not
+        // the user's mistake: the library never sees them, so it warns of none.
+        List<String> unknown = new ArrayList<>();
+        for (ConnectWorker x : workers) {
+            since(x, new long[] {0, 0}).lines().filter(l -> l.contains("unknown key")).forEach(unknown::add);
+        }
+        assertEquals(List.of(), unknown, "unknown-key warnings in the workers' logs");
         String workerJava = System.getProperty("mm2checkpoint.worker.java", "");
         String binding = workerJava.isEmpty() ? "jni binding" : "panama binding";
         assertTrue(since(w, new long[] {0, 0}).contains(binding), "the tasks ran over the " + binding);
+    }
+
+    /**
+     * A connector whose clusters cannot be reached keeps its tasks RUNNING (they retry), and the
+     * library says why in the worker's own log: WARN lines through slf4j and the worker's log4j
+     * configuration (its file appender), none on stderr. Connect shows a trace in a task's
+     * status only once the task FAILED, so the log is where a retrying task's reason goes.
+     */
+    @Test
+    @Order(2)
+    void aWrongBootstrapKeepsTasksRetryingAndWarnsInTheWorkersLog4jLog() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = s.getLocalPort();
+        }
+        String bad = "127.0.0.1:" + closedPort;
+        Map<String, String> c = mm2Config(OURS, "bad" + run, tgt, appGroups);
+        c.put("source.cluster.bootstrap.servers", bad);
+        c.put("target.cluster.bootstrap.servers", bad);
+        Map<ConnectWorker, long[]> marks = marks();
+        ConnectWorker w = workers.get(0);
+        assertEquals(201, w.put("/connectors/ours-bad/config", c).statusCode(), "connector created");
+        awaitTasksRunning(w, "ours-bad", 2);
+        // log4j's layout: [date] LEVEL [thread] message (logger)
+        Pattern libraryWarn = Pattern.compile("^\\[[^\\]]+\\] WARN \\[[^\\]]*\\] .*\\((mm2_checkpoint|librdkafka)[^)]*\\)$");
+        List<String> warns = new ArrayList<>();
+        ConnectWorker.await(READY, "WARN lines of the library in a worker's log4j file", () -> {
+            warns.clear();
+            for (ConnectWorker x : workers) {
+                try {
+                    x.log4jSince(marks.get(x)).lines().filter(l -> libraryWarn.matcher(l).matches()).forEach(warns::add);
+                } catch (IOException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            return !warns.isEmpty();
+        });
+        System.out.println("wrong bootstrap, library WARN lines in the worker logs (first 5):");
+        warns.stream().limit(5).forEach(l -> System.out.println("  " + l));
+        for (ConnectWorker x : workers) {
+            List<String> stray = x.outputSince(marks.get(x)).lines()
+                    .filter(l -> l.contains("mm2_checkpoint") || l.contains(bad)).toList();
+            assertEquals(List.of(), stray, x.name + ": library lines outside log4j (stdout/stderr)");
+        }
+        JsonNode tasks = w.json("/connectors/ours-bad/status").get("tasks");
+        for (JsonNode t : tasks) {
+            assertEquals("RUNNING", t.get("state").asText(), "a retrying task stays RUNNING: " + t);
+        }
+        Map<ConnectWorker, long[]> beforeDelete = marks();
+        w.delete("/connectors/ours-bad");
+        ConnectWorker.await(READY, "both tasks of ours-bad stopped", () -> stopLines(beforeDelete).size() >= 2);
+    }
+
+    /**
+     * A worker stopped gracefully (SIGTERM: Connect's shutdown hook stops its tasks) still logs
+     * each native task's own `checkpoint task stopped` line through log4j: the library's
+     * shutdown hook stops the tasks before it turns the log bridge off.
+     */
+    @Test
+    @Order(6)
+    void aWorkersGracefulShutdownStillLogsTheNativeStopOfItsTasks() throws Exception {
+        ConnectWorker w = workers.get(0);
+        assertEquals(201, w.put("/connectors/ours-shutdown/config", mm2Config(OURS, src, tgt, appGroups)).statusCode(),
+                "connector created");
+        awaitTasksRunning(w, "ours-shutdown", 2);
+        Map<String, Integer> perWorker = new HashMap<>();
+        for (JsonNode t : w.json("/connectors/ours-shutdown/status").get("tasks")) {
+            perWorker.merge(t.get("worker_id").asText(), 1, Integer::sum);
+        }
+        ConnectWorker stopping = workers.stream().filter(x -> perWorker.containsKey(x.workerId())).findFirst()
+                .orElseThrow(() -> new AssertionError("no worker runs a task: " + perWorker));
+        int tasks = perWorker.get(stopping.workerId());
+        // The tasks must have logged their start natively first, or there is nothing to stop.
+        long[] mark = stopping.mark();
+        stopping.close();
+        List<String> nativeStops = stopping.log4jSince(mark).lines()
+                .filter(l -> l.contains("checkpoint task stopped") && l.contains("(mm2_checkpoint.")).toList();
+        assertTrue(nativeStops.size() >= tasks, stopping.name + " ran " + tasks + " task(s); native stop lines: "
+                + nativeStops);
+        System.out.println("graceful shutdown of " + stopping.name + ": " + nativeStops);
     }
 
     /**
@@ -180,10 +277,10 @@ public final class ConnectTest {
      * task and log no exception; Java's numbers are printed beside ours.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void groupChurnNeedsNoTaskRestartUnlikeJavasConnector() throws Exception {
         // Java's MirrorCheckpointConnector runs on a worker pair with connect-mirror on its
-        // classpath (src/test/kafka-mirror/pom.xml), on Java 17; ours runs there too (over JNI),
+        // classpath (the pom's mirror-worker-classpath), on Java 17; ours runs there too (over JNI),
         // so both meet the same runtime.
         for (ConnectWorker w : workers) {
             w.close();
@@ -191,9 +288,9 @@ public final class ConnectTest {
         workers.clear();
         startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), null,
                 "w3", "w4");
-        commit("churn-stable", Map.of(0, 100L));
-        ChurnResult ours = churn("ours-churn", mm2Config(OURS, "source", "target", "churn-.*"));
-        ChurnResult java = churn("java-churn", mm2Config(JAVA_MM2, "javasrc", "target", "churn-.*"));
+        commit(run + "-churn-stable", Map.of(0, 100L));
+        ChurnResult ours = churn("ours-churn", mm2Config(OURS, src, tgt, run + "-churn-.*"));
+        ChurnResult java = churn("java-churn", mm2Config(JAVA_MM2, "javasrc" + run, tgt, run + "-churn-.*"));
         String table = String.format("%-45s %14s %14s %18s%n", "connector under group churn", "tasks created",
                 "task restarts", "exception lines")
                 + String.format("%-45s %14d %14d %18d%n", "mm2-checkpoint " + OURS.substring(OURS.lastIndexOf('.') + 1),
@@ -216,19 +313,20 @@ public final class ConnectTest {
      * exception logged.
      */
     @Test
-    @Order(3)
+    @Order(4)
     void stoppingTheConnectorWhileTasksLoadLeavesNoThreadOrClient() throws Exception {
-        String syncs = "mm2-offset-syncs.loadtarget.internal";
-        admin.createTopics(List.of(new NewTopic(syncs, 1, (short) 1))).all().get();
+        String loadTarget = "load" + run;
+        String loadSyncs = "mm2-offset-syncs." + loadTarget + ".internal";
+        admin.createTopics(List.of(new NewTopic(loadSyncs, 1, (short) 1))).all().get();
         long[] pairs = new long[2 * 300_000];
         for (int i = 0; i < 300_000; i++) {
             pairs[2 * i] = 10L * i;
             pairs[2 * i + 1] = 10L * i + 3;
         }
-        produceSyncs(syncs, "orders", 0, pairs);
+        produceSyncs(loadSyncs, orders, 0, pairs);
         Map<ConnectWorker, long[]> marks = marks();
         ConnectWorker w = workers.get(1);
-        w.put("/connectors/ours-load/config", mm2Config(OURS, "source", "loadtarget", "app-.*"));
+        w.put("/connectors/ours-load/config", mm2Config(OURS, src, loadTarget, appGroups));
         awaitTasksRunning(w, "ours-load", 2);
         w.delete("/connectors/ours-load");
         ConnectWorker.await(READY, "both tasks of ours-load stopped", () -> stopLines(marks).size() >= 2);
@@ -257,7 +355,7 @@ public final class ConnectTest {
 
     /** A killed worker's tasks move to the other worker; checkpoints continue and never go back. */
     @Test
-    @Order(2)
+    @Order(3)
     void killedWorkersTasksMoveAndCheckpointsContinueNeverBackwards() throws Exception {
         ConnectWorker killed = workers.get(0);
         ConnectWorker survivor = workers.get(1);
@@ -279,15 +377,15 @@ public final class ConnectTest {
         });
         // The mirror moves on (a new sync) and so does the group; MM2 emits a checkpoint only
         // when the downstream offset advances.
-        produceSyncs(SYNCS, "orders", 0, 200, 180);
-        commit("app-1", Map.of(0, 200L, 1, 50L));
-        ConnectWorker.await(READY, "a checkpoint of app-1 at 200 -> 180 after the failover", () -> {
-            MirrorRecords.Checkpoint c = latest(readCheckpoints("source.checkpoints.internal"))
-                    .get("app-1/source.orders-0");
+        produceSyncs(syncs, orders, 0, 200, 180);
+        commit(app1, Map.of(0, 200L, 1, 50L));
+        ConnectWorker.await(READY, "a checkpoint of " + app1 + " at 200 -> 180 after the failover", () -> {
+            MirrorRecords.Checkpoint c = latest(readCheckpoints(src + ".checkpoints.internal"))
+                    .get(app1 + "/" + src + "." + orders + "-0");
             return c != null && c.upstream() == 200 && c.downstream() == 180;
         });
         Map<String, MirrorRecords.Checkpoint> last = new HashMap<>();
-        for (MirrorRecords.Checkpoint c : readCheckpoints("source.checkpoints.internal")) {
+        for (MirrorRecords.Checkpoint c : readCheckpoints(src + ".checkpoints.internal")) {
             MirrorRecords.Checkpoint before = last.put(c.key(), c);
             assertTrue(before == null || (before.downstream() <= c.downstream() && before.upstream() <= c.upstream()),
                     "checkpoint went backwards: " + c + " after " + before);
@@ -333,9 +431,9 @@ public final class ConnectTest {
             churner.scheduleAtFixedRate(() -> {
                 int i = round.getAndIncrement();
                 try {
-                    commit("churn-" + name + "-" + i, Map.of(0, 100L));
+                    commit(run + "-churn-" + name + "-" + i, Map.of(0, 100L));
                     if (i >= 2) {
-                        admin.deleteConsumerGroups(List.of("churn-" + name + "-" + (i - 2))).all().get();
+                        admin.deleteConsumerGroups(List.of(run + "-churn-" + name + "-" + (i - 2))).all().get();
                     }
                 } catch (Exception e) {
                     failure.compareAndSet(null, e);
@@ -351,7 +449,7 @@ public final class ConnectTest {
         }
         String checkpointsTopic = config.get("source.cluster.alias") + ".checkpoints.internal";
         int checkpointed = (int) readCheckpoints(checkpointsTopic).stream()
-                .map(MirrorRecords.Checkpoint::group).filter(g -> g.startsWith("churn-" + name)).distinct().count();
+                .map(MirrorRecords.Checkpoint::group).filter(g -> g.startsWith(run + "-churn-" + name)).distinct().count();
         w.delete("/connectors/" + name);
         ConnectWorker.await(READY, name + " deleted", () -> {
             try {
@@ -395,7 +493,7 @@ public final class ConnectTest {
 
     private void commit(String group, Map<Integer, Long> offsets) throws Exception {
         Map<TopicPartition, OffsetAndMetadata> m = new HashMap<>();
-        offsets.forEach((p, o) -> m.put(new TopicPartition("orders", p), new OffsetAndMetadata(o, "")));
+        offsets.forEach((p, o) -> m.put(new TopicPartition(orders, p), new OffsetAndMetadata(o, "")));
         admin.alterConsumerGroupOffsets(group, m).all().get();
     }
 
@@ -465,8 +563,8 @@ public final class ConnectTest {
     /** What the native API (a CheckpointTask in this JVM) computes for these groups, keyed as the connector's. */
     private Map<String, MirrorRecords.Checkpoint> nativeCheckpoints(String groups) {
         CheckpointConfig config = CheckpointConfig.builder()
-                .set("source.cluster.alias", "nativesrc")
-                .set("target.cluster.alias", "target")
+                .set("source.cluster.alias", "native" + run)
+                .set("target.cluster.alias", tgt)
                 .set("source.cluster.bootstrap.servers", broker.bootstrap)
                 .set("target.cluster.bootstrap.servers", broker.bootstrap)
                 .set("task.assigned.groups", groups)
@@ -481,7 +579,7 @@ public final class ConnectTest {
                 PollResult r = task.poll(Duration.ofSeconds(2));
                 assertTrue(r.status() != PollStatus.FAILED, "native task failed: " + task.fatalError());
                 for (io.mm2checkpoint.Checkpoint c : r.checkpoints()) {
-                    String topic = c.topic().replaceFirst("^nativesrc\\.", "source.");
+                    String topic = c.topic().replaceFirst("^native" + run + "\\.", src + ".");
                     MirrorRecords.Checkpoint k = new MirrorRecords.Checkpoint(c.group(), topic, c.partition(),
                             c.upstreamOffset(), c.downstreamOffset(), c.metadata());
                     out.put(k.key(), k);

@@ -73,7 +73,7 @@ final class ConnectWorker implements AutoCloseable {
                 "appender.file.name = FILE",
                 "appender.file.fileName = " + dir.resolve("worker.log"),
                 "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = [%d] %p [%t] %m (%c{1})%n%throwable",
+                "appender.file.layout.pattern = [%d] %p [%t] %m (%c)%n%throwable",
                 "rootLogger.level = INFO",
                 "rootLogger.appenderRef.file.ref = FILE",
                 "logger.clients.name = org.apache.kafka.clients",
@@ -189,6 +189,28 @@ final class ConnectWorker implements AutoCloseable {
             }
         }
         return all.toString();
+    }
+
+    /** What the worker logged through log4j (its file appender, worker.log only) after {@code mark}. */
+    String log4jSince(long[] mark) throws IOException {
+        Path p = dir.resolve(LOGS[0]);
+        if (!Files.exists(p)) {
+            return "";
+        }
+        byte[] bytes = Files.readAllBytes(p);
+        int from = (int) Math.min(bytes.length, mark[0]);
+        return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+    }
+
+    /** What the worker wrote to stdout and stderr (worker.out) after {@code mark}. */
+    String outputSince(long[] mark) throws IOException {
+        Path p = dir.resolve(LOGS[1]);
+        if (!Files.exists(p)) {
+            return "";
+        }
+        byte[] bytes = Files.readAllBytes(p);
+        int from = (int) Math.min(bytes.length, mark[1]);
+        return new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
     }
 
     /** SIGKILL: a crash, no graceful shutdown. */

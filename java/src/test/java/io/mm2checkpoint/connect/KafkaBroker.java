@@ -9,16 +9,29 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real single-node KRaft Kafka broker on 127.0.0.1, started by the project's one launcher,
- * {@code scripts/kafka-broker.sh} (its watchdog kills the broker if this JVM dies first).
+ * A real single-node KRaft Kafka broker on 127.0.0.1: the run's shared broker when
+ * {@value #SHARED} names one (scripts/test.sh starts it once per run; it is only used, never
+ * stopped, so callers keep their topic and group names unique), else one started by the
+ * project's one launcher, {@code scripts/kafka-broker.sh} (its watchdog kills the broker if this
+ * JVM dies first).
  */
 final class KafkaBroker implements AutoCloseable {
+    /** Environment variable: {@code 127.0.0.1:PORT} of a broker shared by the whole test run. */
+    static final String SHARED = "MM2_SHARED_BOOTSTRAP";
+
     private final Path script;
     final String bootstrap;
+    /** The launcher's handle of the broker started here; null for the shared broker. */
     private final String handle;
 
     KafkaBroker() throws IOException, InterruptedException {
         script = Path.of(System.getProperty("mm2checkpoint.repo"), "scripts", "kafka-broker.sh");
+        String shared = System.getenv(SHARED);
+        if (shared != null && !shared.isBlank()) {
+            bootstrap = shared.strip();
+            handle = null;
+            return;
+        }
         Map<String, String> out = run(List.of("bash", script.toString(), "start", "--owner-pid",
                 Long.toString(ProcessHandle.current().pid()),
                 "--prop", "group.initial.rebalance.delay.ms=0",
@@ -48,6 +61,9 @@ final class KafkaBroker implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (handle == null) {
+            return;
+        }
         try {
             run(List.of("bash", script.toString(), "stop", handle));
         } catch (InterruptedException e) {

@@ -64,7 +64,7 @@ final class Fixture implements AutoCloseable {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
             PollResult r = task.poll(Duration.ofSeconds(2));
-            if (r.status() == PollStatus.EMITTED && !r.checkpoints().isEmpty()) {
+            if (r.status() == PollStatus.CYCLE_DONE && !r.checkpoints().isEmpty()) {
                 return sorted(r.checkpoints());
             }
             Check.isTrue(r.status() != PollStatus.FAILED && r.status() != PollStatus.STOPPED,

@@ -38,9 +38,21 @@ public final class LoaderTest {
             var attributes = jar.getManifest().getMainAttributes();
             Check.equal("true", attributes.getValue("Multi-Release"), "Multi-Release");
             Check.equal("ALL-UNNAMED", attributes.getValue("Enable-Native-Access"), "Enable-Native-Access");
+            Check.equal("io.mm2checkpoint", attributes.getValue("Automatic-Module-Name"), "Automatic-Module-Name");
+            Check.equal(System.getProperty("mm2checkpoint.expectedVersion"), attributes.getValue("Implementation-Version"),
+                    "Implementation-Version");
             Check.isTrue(jar.getEntry("native/linux-x86_64/index.properties") != null, "index of the native files");
             Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint_jni.so") != null, "JNI bridge in the jar");
         }
+    }
+
+    /** The connector reports the version of the build (the pom's), not a string in the source. */
+    @Test
+    public void theConnectorReportsTheBuildsVersion() {
+        String expected = System.getProperty("mm2checkpoint.expectedVersion");
+        Check.isTrue(expected != null && !expected.isEmpty(), "the pom passes its version");
+        Check.equal(expected, new io.mm2checkpoint.connect.NativeMirrorCheckpointConnector().version(), "connector version");
+        Check.equal(expected, new io.mm2checkpoint.connect.NativeMirrorCheckpointTask().version(), "task version");
     }
 
     /**
@@ -53,7 +65,9 @@ public final class LoaderTest {
         java.net.URL factory = loader.getResource("io/mm2checkpoint/PanamaBindings.class");
         Check.isTrue(factory != null, "PanamaBindings.class on the classpath");
         if (Runtime.version().feature() >= 22) {
-            Check.equal("panama", Diagnostics.binding(), "binding on Java 22+");
+            // Panama unless the run asked for JNI (a JNI run on a Java 22+ JDK, e.g. Maven's own).
+            Check.equal(System.getProperty("mm2checkpoint.binding", "panama"), Diagnostics.binding(),
+                    "binding on Java 22+");
             Check.isTrue(factory.toString().contains("META-INF/versions/22/"), "versioned factory in use: " + factory);
         } else {
             Check.equal("jni", Diagnostics.binding(), "binding before Java 22");
@@ -96,18 +110,44 @@ public final class LoaderTest {
         Check.isTrue(wrong.contains("missing"), "a wrong directory is named in the failure: " + wrong);
     }
 
+    /**
+     * Without slf4j on the classpath the library logs through System.Logger (java.util.logging,
+     * whose console handler writes to stderr); and a program that exits without closing its
+     * running task still gets the task's last record: the library's shutdown hook stops the task
+     * before it turns the log bridge off.
+     */
+    @Test
+    public void withoutSlf4jRecordsGoToSystemLoggerAndAnExitStillLogsTheTasksStop() throws Exception {
+        // java.util.logging's own shutdown hook removes its handlers, racing any record logged
+        // at exit: the child keeps them (KeepHandlersAtExit), so what is tested is our hook.
+        String out = runChild(null, ExitWithRunningTask.class,
+                "-Djava.util.logging.manager=" + KeepHandlersAtExit.class.getName());
+        Check.isTrue(out.contains("sink system"), "the child's log sink: " + out);
+        Check.isTrue(out.contains("task ready"), "the child's task ran: " + out);
+        Check.isTrue(out.lines().anyMatch(l -> l.contains("checkpoint task stopped")),
+                "the task's stop record at exit, through java.util.logging: " + out);
+    }
+
     private static String runChild(String libraryPath) throws Exception {
+        return runChild(libraryPath, PrintOrigin.class);
+    }
+
+    private static String runChild(String libraryPath, Class<?> main, String... jvmOptions) throws Exception {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx64m");
+        cmd.addAll(List.of(jvmOptions));
         if (Runtime.version().feature() >= 22) {
             cmd.add("--enable-native-access=ALL-UNNAMED");
         }
         cmd.add("-Dmm2checkpoint.binding=" + System.getProperty("mm2checkpoint.binding"));
-        cmd.add("-Dmm2checkpoint.library.path=" + libraryPath);
+        if (libraryPath != null) {
+            cmd.add("-Dmm2checkpoint.library.path=" + libraryPath);
+        }
+        // The bare jar and the test classes: no slf4j, no Kafka clients.
         cmd.add("-cp");
         cmd.add(jar() + File.pathSeparator + System.getProperty("mm2checkpoint.testClasses"));
-        cmd.add(PrintOrigin.class.getName());
+        cmd.add(main.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         Check.isTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM finished");
@@ -118,6 +158,36 @@ public final class LoaderTest {
         String jar = System.getProperty(JAR_OF_THIS_BUILD);
         Check.isTrue(jar != null && new File(jar).isFile(), "-D" + JAR_OF_THIS_BUILD + " names the built jar: " + jar);
         return jar;
+    }
+
+    /** java.util.logging without its reset at JVM exit (as log4j-jul or Spring Boot install one). */
+    public static final class KeepHandlersAtExit extends java.util.logging.LogManager {
+        @Override
+        public void reset() {
+            Thread probe = new Thread(() -> {});
+            try {
+                Runtime.getRuntime().addShutdownHook(probe);
+                Runtime.getRuntime().removeShutdownHook(probe);
+            } catch (IllegalStateException exiting) {
+                return;
+            }
+            super.reset();
+        }
+    }
+
+    /** A child JVM's main: starts a task, waits until it works, and exits without closing it. */
+    public static final class ExitWithRunningTask {
+        public static void main(String[] args) {
+            System.out.println("sink " + io.mm2checkpoint.LogBridge.sink());
+            Fixture f = new Fixture();
+            io.mm2checkpoint.CheckpointTask task = new io.mm2checkpoint.CheckpointTask(f.config("g").build());
+            f.syncs(0, 0, 0);
+            f.commit("g", 0, 0, "");
+            task.start();
+            Fixture.pollUntilCheckpoints(task);
+            System.out.println("task ready; exiting with it running");
+            System.out.flush();
+        }
     }
 
     /** The child JVM's main: prints where the library came from and the binding. */

@@ -160,7 +160,7 @@ public final class TaskTest {
                 Check.isTrue(task.fatalError().isEmpty(), "no fatal error");
                 Thread.yield();
             }
-            // On a loaded machine the first cycle may run (and the poll return EMITTED) before
+            // On a loaded machine the first cycle may run (and the poll return CYCLE_DONE) before
             // close(); only a poll still waiting when close() begins must end STOPPED.
             Object beforeClose = end.get();
             task.close();

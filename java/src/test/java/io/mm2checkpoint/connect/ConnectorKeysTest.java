@@ -1,0 +1,67 @@
+package io.mm2checkpoint.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mm2checkpoint.CheckpointTask;
+import io.mm2checkpoint.LogBridge;
+import io.mm2checkpoint.test.LogCapture;
+import java.lang.System.Logger.Level;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The keys Kafka Connect adds to a connector's and a task's configuration never reach the library. */
+@Timeout(60)
+public final class ConnectorKeysTest {
+    @Test
+    public void connectsOwnKeysAreNotWarnedAboutButAUsersUnknownKeyIs() throws Exception {
+        Map<String, String> props = new HashMap<>();
+        {
+            // Making a task does no I/O: the address is never dialled.
+            props.put("source.cluster.alias", "source");
+            props.put("target.cluster.alias", "target");
+            props.put("source.cluster.bootstrap.servers", "127.0.0.1:9");
+            props.put("target.cluster.bootstrap.servers", "127.0.0.1:9");
+            // What Connect adds or a user sets for Connect itself.
+            props.put("name", "ours");
+            props.put("connector.class", NativeMirrorCheckpointConnector.class.getName());
+            props.put("task.class", NativeMirrorCheckpointTask.class.getName());
+            props.put("tasks.max", "2");
+            props.put("key.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+            props.put("value.converter.schemas.enable", "false");
+            props.put("header.converter", "org.apache.kafka.connect.storage.SimpleHeaderConverter");
+            props.put("transforms", "");
+            props.put("predicates", "");
+            props.put("errors.tolerance", "none");
+            props.put("errors.log.enable", "true");
+            props.put("config.action.reload", "restart");
+            // A user's mistake, which must still be reported.
+            props.put("emit.checkpoints.intervall.seconds", "5");
+            LogBridge.setMaxLevel(Level.INFO);
+            List<String> warnings;
+            try (LogCapture capture = new LogCapture("mm2_checkpoint")) {
+                new CheckpointTask(NativeMirrorCheckpointConnector.config(props, 0, 1)).close();
+                warnings = capture.seen.stream().filter(s -> s.message().contains("unknown key"))
+                        .map(LogCapture.Seen::message).toList();
+            }
+            assertEquals(1, warnings.size(), "unknown-key warnings: " + warnings);
+            assertTrue(warnings.get(0).contains("emit.checkpoints.intervall.seconds"), warnings.get(0));
+        }
+    }
+
+    @Test
+    public void connectKeysAreRecognisedByNameAndPrefix() {
+        for (String k : List.of("name", "connector.class", "task.class", "tasks.max", "key.converter",
+                "value.converter.schemas.enable", "header.converter", "transforms.route.type", "predicates",
+                "errors.retry.timeout", "config.action.reload", "producer.override.acks")) {
+            assertTrue(ConnectorKeys.isConnectKey(k), k);
+        }
+        for (String k : List.of("source.cluster.alias", "groups", "emit.checkpoints.interval.seconds",
+                "source.admin.request.timeout.ms", "checkpoints.topic.replication.factor", "task.index")) {
+            assertTrue(!ConnectorKeys.isConnectKey(k), k);
+        }
+    }
+}
