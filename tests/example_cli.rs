@@ -380,3 +380,32 @@ fn a_fatal_start_up_error_is_printed_once() {
         assert_eq!(printed.len(), 1, "{args:?}: {printed:#?}");
     }
 }
+
+#[test]
+fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
+    // Nothing listens on port 1: start-up waits, retrying, and says so every 30 s.
+    let dir = std::env::temp_dir().join(format!("mm2-example-loading-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        "clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\n\
+         A->B.enabled = true\n",
+    )
+    .unwrap();
+    let run = run_checkpoint_until(&config, &[], |l| l.starts_with("still loading after"));
+    let line = run
+        .stdout
+        .iter()
+        .find(|l| l.starts_with("still loading after"))
+        .unwrap_or_else(|| panic!("no still-loading line: {:?}", run.stdout));
+    for words in [
+        "reading `A.checkpoints.internal` and `mm2-offset-syncs.B.internal` to their end",
+        "0 offset syncs applied so far",
+        "waiting because",
+        "127.0.0.1:1",
+    ] {
+        assert!(line.contains(words), "`{words}` missing: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
