@@ -8,7 +8,7 @@
 //! With `--config FILE` it runs against real clusters described by an MM2-style properties file
 //! and keeps running until interrupted; Ctrl-C or SIGTERM stops it through the same stop path.
 //! It prints what it does: the topics it reads and writes, what start-up loaded, and after each
-//! cycle the groups matched, the checkpoints written and when the next cycle runs. `--help`
+//! cycle the groups checkpointed, the checkpoints and target-group offsets written and when the next cycle runs. `--help`
 //! lists the options; the library's log lines go through env_logger (`RUST_LOG`, `--log-level`).
 
 use std::process::ExitCode;
@@ -95,13 +95,15 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let result = match &args.config {
-        None => run_embedded(),
+        None => run_embedded().map_err(Some),
         Some(file) => run_with_config(file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            if let Some(e) = e {
+                eprintln!("error: {e}");
+            }
             ExitCode::FAILURE
         }
     }
@@ -248,7 +250,15 @@ fn print_table(checkpoints: &mut [Checkpoint]) {
     }
 }
 
-fn run_with_config(file: &str) -> Result<(), String> {
+/// "1 group", "2 groups".
+fn count(n: impl Into<u64>, singular: &str, plural: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// Runs the job from a properties file; `Err(None)` when the error was already printed (the
+/// library logs a task's fatal error when it happens).
+fn run_with_config(file: &str) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
     let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
@@ -257,6 +267,9 @@ fn run_with_config(file: &str) -> Result<(), String> {
         eprintln!("warning: {w}");
     }
     let interval = config.emit_checkpoints_interval;
+    let syncs_topic = config.offset_syncs_topic();
+    let checkpoints_topic = config.checkpoints_topic();
+    let syncing_groups = config.sync_group_offsets_enabled;
     println!(
         "checkpointing {source}->{target}: offset syncs from `{syncs}` on the {location} cluster, \
          checkpoints to `{checkpoints}` on `{target}`, a cycle every {every}; Ctrl-C or SIGTERM stops",
@@ -289,6 +302,7 @@ fn run_with_config(file: &str) -> Result<(), String> {
     let mut ready = false;
     let mut last_waiting_note = Instant::now();
     let mut owned_before = None;
+    let mut group_offsets_before = 0;
     while !interrupted.load(Ordering::SeqCst) {
         let out = task
             .poll(Duration::from_secs(5))
@@ -328,27 +342,54 @@ fn run_with_config(file: &str) -> Result<(), String> {
                     let mut checkpoints = out.checkpoints;
                     print_table(&mut checkpoints);
                 }
+                let groups = match (stats.groups, &stats.filter_miss) {
+                    (0, Some(why)) => format!("no group to checkpoint: {why}"),
+                    (n, _) => count(n, "group", "groups"),
+                };
+                let group_offsets = if syncing_groups {
+                    let now = stats.group_offsets_written;
+                    let new = now - group_offsets_before;
+                    group_offsets_before = now;
+                    format!(
+                        ", {} written into target groups since the last cycle",
+                        count(new, "offset", "offsets")
+                    )
+                } else {
+                    String::new()
+                };
                 println!(
-                    "cycle {}: {} groups matched by the filters, {} checkpoints written ({} in \
-                     total), {} offset syncs loaded; next cycle {}",
+                    "cycle {}: {groups}, {} written ({} since this process started){group_offsets}, \
+                     {} loaded; next cycle {}",
                     stats.cycles,
-                    stats.groups,
-                    written,
+                    count(written as u64, "checkpoint", "checkpoints"),
                     stats.checkpoints_emitted,
-                    stats.syncs_loaded,
+                    count(stats.syncs_loaded, "offset sync", "offset syncs"),
                     interval.map_or_else(|| "never".to_string(), next_cycle_at),
                 );
             }
             PollStatus::NotReady => {
                 if last_waiting_note.elapsed() >= Duration::from_secs(30) {
                     last_waiting_note = Instant::now();
+                    let stats = task.stats();
                     println!(
-                        "still loading after {} s (warnings above say why, if any)",
-                        began.elapsed().as_secs()
+                        "still loading after {} s: reading `{checkpoints_topic}` and \
+                         `{syncs_topic}` to their end ({} applied so far); {}",
+                        began.elapsed().as_secs(),
+                        count(stats.syncs_loaded, "offset sync", "offset syncs"),
+                        stats.retry_reason.map_or_else(
+                            || "no error so far, the clusters answer".to_string(),
+                            |why| format!("waiting because {why}")
+                        ),
                     );
                 }
             }
-            PollStatus::Failed => return Err(task.fatal_error().unwrap_or_default()),
+            // The library logged the fatal error when it happened; print it only when the
+            // logger hides the library's errors.
+            PollStatus::Failed => {
+                let error = task.fatal_error().unwrap_or_default();
+                let logged = log::log_enabled!(target: "mm2_checkpoint", log::Level::Error);
+                return Err((!logged).then_some(error));
+            }
             PollStatus::Stopped => break,
             PollStatus::NotDue => {}
         }

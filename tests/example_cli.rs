@@ -9,6 +9,9 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::{OffsetSync, TopicPartition};
+
 /// The example's binary, built now with this test's features (`cargo test --test example_cli`
 /// does not build examples; a full `cargo test` has, and this is then a no-op).
 fn example(name: &str) -> PathBuf {
@@ -233,4 +236,176 @@ fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_p
     for (p, n) in [(0, 40), (1, 40), (2, 45)] {
         assert_eq!(read_all(&t, &remote, p).len(), n, "{remote}-{p}");
     }
+}
+
+/// A connector-style properties file for the checkpoint example on embedded clusters `c`,
+/// checkpointing the fixed group list `groups`, with `extra` lines; its path.
+fn embedded_config(c: &EmbeddedClusters, name: &str, groups: &str, extra: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mm2-example-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        format!(
+            "source.cluster.alias = source\ntarget.cluster.alias = target\n\
+             source.cluster.bootstrap.servers = {}\ntarget.cluster.bootstrap.servers = {}\n\
+             task.assigned.groups = {groups}\nemit.checkpoints.interval.seconds = 1\n{extra}",
+            c.bootstrap(Side::Source),
+            c.bootstrap(Side::Target)
+        ),
+    )
+    .unwrap();
+    config
+}
+
+/// Embedded clusters with `orders` (2 partitions) replicated, offset syncs for both partitions
+/// and, when `checkpoints_topic`, the checkpoints topic.
+fn embedded_flow(checkpoints_topic: bool) -> EmbeddedClusters {
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Source, "orders", 2).unwrap();
+    c.create_topic(Side::Source, "mm2-offset-syncs.target.internal", 1)
+        .unwrap();
+    c.create_topic(Side::Target, "source.orders", 2).unwrap();
+    if checkpoints_topic {
+        c.create_topic(Side::Target, "source.checkpoints.internal", 1)
+            .unwrap();
+    }
+    let syncs: Vec<OffsetSync> = (0..2)
+        .map(|p| OffsetSync::new(TopicPartition::new("orders", p), 10, 10))
+        .collect();
+    c.produce_offset_syncs(Side::Source, "mm2-offset-syncs.target.internal", &syncs)
+        .unwrap();
+    c
+}
+
+/// What a run of the checkpoint example printed, and how it ended.
+struct Run {
+    success: bool,
+    stdout: Vec<String>,
+    stderr: Vec<String>,
+}
+
+/// Runs the checkpoint example on `config` (and `args`) until `done` says so of a standard
+/// output line (then stops it with SIGTERM) or until it exits by itself.
+fn run_checkpoint_until(config: &PathBuf, args: &[&str], done: impl Fn(&str) -> bool) -> Run {
+    // `timeout` passes SIGTERM on to the job, and ends it should `done` never come.
+    let mut child = Command::new("timeout")
+        .arg("120")
+        .arg(example("checkpoint"))
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (stdout, stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let errors = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
+    });
+    let mut out = Vec::new();
+    let mut signalled = false;
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if !signalled && done(&line) {
+            signalled = true;
+            let _ = Command::new("kill")
+                .args(["-TERM", &child.id().to_string()])
+                .status();
+        }
+        out.push(line);
+    }
+    let status = child.wait().unwrap();
+    Run {
+        success: status.success(),
+        stdout: out,
+        stderr: errors.join().unwrap(),
+    }
+}
+
+#[test]
+fn the_cycle_line_counts_in_the_singular_says_since_when_and_reports_target_group_offsets() {
+    let c = embedded_flow(true);
+    c.commit_offsets(Side::Source, "console-one", &[("orders", 0, 10, "")])
+        .unwrap();
+    let config = embedded_config(
+        &c,
+        "cycle-line",
+        "console-one",
+        "sync.group.offsets.enabled = true\nsync.group.offsets.interval.seconds = 1\n",
+    );
+    let Run {
+        stdout: out,
+        stderr: err,
+        ..
+    } = run_checkpoint_until(&config, &[], |l| l.starts_with("cycle 2:"));
+    let first = out
+        .iter()
+        .find(|l| l.starts_with("cycle 1:"))
+        .unwrap_or_else(|| panic!("no first cycle line: {out:?}\n{err:?}"));
+    for words in [
+        ": 1 group, ",
+        "1 checkpoint written (1 since this process started)",
+        "0 offsets written into target groups since the last cycle",
+        "2 offset syncs loaded",
+    ] {
+        assert!(first.contains(words), "`{words}` missing: {first}");
+    }
+}
+
+#[test]
+fn a_fatal_start_up_error_is_printed_once() {
+    let c = embedded_flow(false);
+    // The mock broker cannot create the missing checkpoints topic: start-up cannot go on.
+    let config = embedded_config(
+        &c,
+        "fatal-once",
+        "g",
+        "source.cluster.security.protocol = SASL_PLAINTEXT\nsource.cluster.sasl.mechanism = PLAIN\n\
+         source.cluster.sasl.username = u\nsource.cluster.sasl.password = p\n",
+    );
+    // Logged by the library at error (the default level shows it), and not again on exit;
+    // with the library's log off, printed once on exit.
+    for args in [&[][..], &["--log-level", "off"][..]] {
+        let run = run_checkpoint_until(&config, args, |_| false);
+        assert!(!run.success, "{args:?}: the job did not fail");
+        let printed: Vec<&String> = run
+            .stderr
+            .iter()
+            .chain(&run.stdout)
+            .filter(|l| l.contains("start-up failed"))
+            .collect();
+        assert_eq!(printed.len(), 1, "{args:?}: {printed:#?}");
+    }
+}
+
+#[test]
+fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
+    // Nothing listens on port 1: start-up waits, retrying, and says so every 30 s.
+    let dir = std::env::temp_dir().join(format!("mm2-example-loading-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        "clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\n\
+         A->B.enabled = true\n",
+    )
+    .unwrap();
+    let run = run_checkpoint_until(&config, &[], |l| l.starts_with("still loading after"));
+    let line = run
+        .stdout
+        .iter()
+        .find(|l| l.starts_with("still loading after"))
+        .unwrap_or_else(|| panic!("no still-loading line: {:?}", run.stdout));
+    for words in [
+        "reading `A.checkpoints.internal` and `mm2-offset-syncs.B.internal` to their end",
+        "0 offset syncs applied so far",
+        "waiting because",
+        "127.0.0.1:1",
+    ] {
+        assert!(line.contains(words), "`{words}` missing: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

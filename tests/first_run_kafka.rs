@@ -147,8 +147,9 @@ fn group_and_topic_filters_that_match_nothing_on_the_source_are_warned_about_wit
     });
     let warning = &warnings_mentioning(needle)[0].message;
     assert!(
-        warning
-            .contains("matched none of the 1 topics the groups on `source` committed offsets on"),
+        warning.contains(
+            "matched none of the topics the groups on `source` committed offsets on (1 seen)"
+        ),
         "{warning}"
     );
     task.stop().unwrap();

@@ -60,7 +60,7 @@ pub fn nothing_matched<'a>(
         }
         count += 1;
     }
-    (count > 0).then(|| format!("{filter} matched none of the {count} {what}"))
+    (count > 0).then(|| format!("{filter} matched none of the {what} ({count} seen)"))
 }
 
 /// Splits a Connect `LIST` value: on commas, each item trimmed; an empty string is an empty list.
@@ -244,7 +244,7 @@ mod tests {
             report(&["billing", "audit", "console-consumer-1"]).as_deref(),
             Some(
                 "the group filter (`groups = biling`, `groups.exclude = console-consumer-.*`) \
-                 matched none of the 3 consumer groups on `A`"
+                 matched none of the consumer groups on `A` (3 seen)"
             )
         );
         assert_eq!(report(&["audit", "biling"]), None);
@@ -253,7 +253,10 @@ mod tests {
         let topics = nothing_matched(&t, "topics", ["payments"], |n| t.should_replicate_topic(n));
         assert_eq!(
             topics.as_deref(),
-            Some("the topic filter (`topics = orders`, `topics.exclude = `) matched none of the 1 topics")
+            Some(
+                "the topic filter (`topics = orders`, `topics.exclude = `) matched none of the \
+                 topics (1 seen)"
+            )
         );
     }
 

@@ -332,6 +332,18 @@ impl<'a> CycleWrite<'a> {
                 last.get(group),
             )
         };
+        let news = lock(&shared.skip_explanations).news(group, offsets.keys(), &decided.skipped);
+        for (upstream, reason) in news {
+            let committed = offsets
+                .get(&upstream)
+                .and_then(|o| o.as_ref())
+                .map_or_else(String::new, |o| format!(" at offset {}", o.offset));
+            log::info!(
+                "no checkpoint for group `{group}` on {upstream} (committed{committed}): {} [{}]",
+                decisions::explanation(reason),
+                reason.as_str()
+            );
+        }
         if !decided.skipped.is_empty() {
             let mut statuses = lock(&shared.statuses);
             for (upstream, reason) in decided.skipped {

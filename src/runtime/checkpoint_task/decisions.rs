@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::GroupOffsetSyncResult;
-use crate::core::checkpoint_rules::{CommittedOffset, OffsetSyncDecision};
+use crate::core::checkpoint_rules::{CommittedOffset, OffsetSyncDecision, SkipReason};
 use crate::kafka::admin::GroupOffsetsResult;
 use crate::kafka::librdkafka::{GroupDescription, NativeError, NativeGroupState};
 use crate::TopicPartition;
@@ -264,6 +264,211 @@ pub(super) fn write_results(
             }
         })
         .collect()
+}
+
+/// `n` and the noun, singular for one ("1 group", "2 groups").
+pub(crate) fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// Whether a skipped partition needs explaining to the operator: its offset cannot be
+/// translated. A filtered topic, a store still loading or nothing newer to write are the
+/// normal course of a cycle, and the partition status already says so.
+fn needs_explaining(reason: SkipReason) -> bool {
+    matches!(
+        reason,
+        SkipReason::NoOffsetSync
+            | SkipReason::OlderThanEveryKeptSync
+            | SkipReason::NegativeTranslation
+            | SkipReason::RenamedPartitionCollides
+    )
+}
+
+/// What a skip reason means for the operator, in words.
+pub(super) fn explanation(reason: SkipReason) -> &'static str {
+    match reason {
+        SkipReason::NoOffsetSync => {
+            "no offset sync was ever seen for this partition, so its offset cannot be translated \
+             (is the mirror replicating it and writing offset syncs?)"
+        }
+        SkipReason::OlderThanEveryKeptSync => {
+            "the committed offset is older than every offset sync still kept for this partition, \
+             so it cannot be translated until the group commits past one (as in Java MM2)"
+        }
+        SkipReason::NegativeTranslation => {
+            "the translation came out negative (the offset syncs for this partition look corrupt)"
+        }
+        SkipReason::RenamedPartitionCollides => {
+            "another source partition of this group renames to the same target partition"
+        }
+        other => other.as_str(),
+    }
+}
+
+/// The skips explained so far, per group and source partition, so that a partition that stays
+/// untranslatable is explained once, not at every cycle.
+#[derive(Debug, Default)]
+pub(super) struct SkipExplanations {
+    /// Group → source partition → the reason explained last.
+    explained: BTreeMap<String, BTreeMap<TopicPartition, SkipReason>>,
+}
+
+impl SkipExplanations {
+    /// Of one cycle's outcome for `group` (its committed source partitions and the skipped
+    /// ones with their reasons), the skips to explain now: those that need explaining and were
+    /// not explained for that partition with that reason yet. A partition that translates again
+    /// is forgotten, so that a later skip is explained anew.
+    pub(super) fn news<'a>(
+        &mut self,
+        group: &str,
+        committed: impl IntoIterator<Item = &'a TopicPartition>,
+        skipped: &[(TopicPartition, SkipReason)],
+    ) -> Vec<(TopicPartition, SkipReason)> {
+        let reasons: BTreeMap<&TopicPartition, SkipReason> =
+            skipped.iter().map(|(tp, r)| (tp, *r)).collect();
+        if let Some(explained) = self.explained.get_mut(group) {
+            for tp in committed {
+                if matches!(
+                    reasons.get(tp),
+                    None | Some(SkipReason::NotNewerThanLastCheckpoint)
+                ) {
+                    explained.remove(tp);
+                }
+            }
+            if explained.is_empty() {
+                self.explained.remove(group);
+            }
+        }
+        let news: Vec<(TopicPartition, SkipReason)> = skipped
+            .iter()
+            .filter(|(_, r)| needs_explaining(*r))
+            .filter(|(tp, r)| self.explained.get(group).and_then(|e| e.get(tp)) != Some(r))
+            .cloned()
+            .collect();
+        if !news.is_empty() {
+            let explained = self.explained.entry(group.to_string()).or_default();
+            for (tp, r) in &news {
+                explained.insert(tp.clone(), *r);
+            }
+        }
+        news
+    }
+
+    /// Forgets the groups no longer checkpointed.
+    pub(super) fn forget_groups(&mut self, gone: &[String]) {
+        for g in gone {
+            self.explained.remove(g);
+        }
+    }
+}
+
+/// At most this many group names are listed in a group offset sync's log line.
+const NAMES_LISTED: usize = 5;
+
+/// What one group offset sync did, for its log line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct SyncSummary {
+    /// Groups with at least one offset written, sorted.
+    pub(super) written_groups: BTreeSet<String>,
+    /// Offsets written (group × partition).
+    pub(super) written_partitions: usize,
+    /// Groups left alone because their consumers are active on the target.
+    pub(super) active_groups: BTreeSet<String>,
+    /// Groups left alone because their state on the target is unknown.
+    pub(super) unknown_groups: BTreeSet<String>,
+    /// Groups with an offset the broker refused, and how many offsets.
+    pub(super) refused_groups: BTreeSet<String>,
+    /// Offsets the broker refused.
+    pub(super) refused_partitions: usize,
+    /// Partitions already at or past the translated offset on the target.
+    pub(super) up_to_date: usize,
+}
+
+impl SyncSummary {
+    /// Counts one sync's per-partition results.
+    pub(super) fn of(results: &[GroupOffsetSyncResult]) -> SyncSummary {
+        let mut s = SyncSummary::default();
+        for r in results {
+            if r.error.is_some() {
+                s.refused_groups.insert(r.group.clone());
+                s.refused_partitions += 1;
+            } else if r.written_offset.is_some() {
+                s.written_groups.insert(r.group.clone());
+                s.written_partitions += 1;
+            } else if r.reason == "group_active" {
+                s.active_groups.insert(r.group.clone());
+            } else if r.reason == "group_state_unknown" {
+                s.unknown_groups.insert(r.group.clone());
+            } else {
+                s.up_to_date += 1;
+            }
+        }
+        s
+    }
+
+    /// Whether the sync wrote, was refused or left a group alone: what an operator should see
+    /// at info. Otherwise every partition was already up to date.
+    pub(super) fn noteworthy(&self) -> bool {
+        self.written_partitions > 0
+            || self.refused_partitions > 0
+            || !self.active_groups.is_empty()
+            || !self.unknown_groups.is_empty()
+    }
+}
+
+/// `groups` named, at most [`NAMES_LISTED`] of them.
+fn named(groups: &BTreeSet<String>) -> String {
+    let mut names: Vec<String> = groups
+        .iter()
+        .take(NAMES_LISTED)
+        .map(|g| format!("`{g}`"))
+        .collect();
+    if groups.len() > NAMES_LISTED {
+        names.push(format!("{} more", groups.len() - NAMES_LISTED));
+    }
+    names.join(", ")
+}
+
+impl std::fmt::Display for SyncSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        if self.written_partitions > 0 {
+            parts.push(format!(
+                "wrote {} into {} ({})",
+                count(self.written_partitions, "offset", "offsets"),
+                count(self.written_groups.len(), "target group", "target groups"),
+                named(&self.written_groups)
+            ));
+        }
+        if !self.active_groups.is_empty() {
+            parts.push(format!(
+                "left {} alone: active on the target ({})",
+                count(self.active_groups.len(), "group", "groups"),
+                named(&self.active_groups)
+            ));
+        }
+        if !self.unknown_groups.is_empty() {
+            parts.push(format!(
+                "left {} alone: state on the target unknown ({})",
+                count(self.unknown_groups.len(), "group", "groups"),
+                named(&self.unknown_groups)
+            ));
+        }
+        if self.refused_partitions > 0 {
+            parts.push(format!(
+                "the target refused {} ({})",
+                count(self.refused_partitions, "offset", "offsets"),
+                named(&self.refused_groups)
+            ));
+        }
+        if self.up_to_date > 0 || parts.is_empty() {
+            parts.push(format!(
+                "{} already up to date",
+                count(self.up_to_date, "partition", "partitions")
+            ));
+        }
+        write!(f, "group offset sync: {}", parts.join("; "))
+    }
 }
 
 #[cfg(test)]
@@ -563,5 +768,109 @@ mod tests {
         assert!(writes.is_empty());
         assert_eq!(skipped.len(), 1);
         assert_eq!(skipped[0].group, "g");
+    }
+
+    fn orders(p: i32) -> TopicPartition {
+        TopicPartition::new("orders", p)
+    }
+
+    #[test]
+    fn a_skip_is_explained_once_per_group_partition_and_reason_and_again_when_the_reason_changes() {
+        let mut e = SkipExplanations::default();
+        let committed = [orders(0), orders(1)];
+        let older = vec![(orders(0), SkipReason::OlderThanEveryKeptSync)];
+        assert_eq!(e.news("g", &committed, &older), older);
+        assert_eq!(e.news("g", &committed, &older), vec![], "same reason again");
+        assert_eq!(e.news("h", &committed, &older), older, "another group");
+        let none = vec![(orders(0), SkipReason::NoOffsetSync)];
+        assert_eq!(e.news("g", &committed, &none), none, "the reason changed");
+        assert_eq!(e.news("g", &committed, &none), vec![]);
+    }
+
+    #[test]
+    fn a_partition_that_translates_again_is_explained_anew_when_it_is_skipped_later() {
+        let mut e = SkipExplanations::default();
+        let committed = [orders(0)];
+        let skip = vec![(orders(0), SkipReason::NoOffsetSync)];
+        assert_eq!(e.news("g", &committed, &skip), skip);
+        // Translated (a checkpoint written), then untranslatable again.
+        assert_eq!(e.news("g", &committed, &[]), vec![]);
+        assert_eq!(e.news("g", &committed, &skip), skip);
+        // Nothing newer to write still translates; a loading store or a filter forgets nothing.
+        let not_newer = vec![(orders(0), SkipReason::NotNewerThanLastCheckpoint)];
+        assert_eq!(e.news("g", &committed, &not_newer), vec![]);
+        assert_eq!(e.news("g", &committed, &skip), skip);
+        let loading = vec![(orders(0), SkipReason::NotReadToEnd)];
+        assert_eq!(e.news("g", &committed, &loading), vec![]);
+        assert_eq!(e.news("g", &committed, &skip), vec![]);
+    }
+
+    #[test]
+    fn only_untranslatable_partitions_are_explained_and_forgotten_groups_are_explained_anew() {
+        let mut e = SkipExplanations::default();
+        let committed = [orders(0), orders(1), orders(2)];
+        let skipped = vec![
+            (orders(0), SkipReason::TopicFiltered),
+            (orders(1), SkipReason::NotNewerThanLastCheckpoint),
+            (orders(2), SkipReason::NotReadToEnd),
+        ];
+        assert_eq!(e.news("g", &committed, &skipped), vec![]);
+        let older = vec![(orders(0), SkipReason::OlderThanEveryKeptSync)];
+        assert_eq!(e.news("g", &committed, &older), older);
+        e.forget_groups(&names(&["g"]));
+        assert_eq!(e.news("g", &committed, &older), older);
+    }
+
+    fn result(
+        group: &str,
+        p: i32,
+        written: Option<i64>,
+        reason: &str,
+        error: Option<&str>,
+    ) -> GroupOffsetSyncResult {
+        GroupOffsetSyncResult {
+            group: group.to_string(),
+            topic_partition: orders(p),
+            written_offset: written,
+            reason: reason.to_string(),
+            error: error.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn a_sync_summary_names_the_groups_written_left_alone_and_refused_with_singulars() {
+        let s = SyncSummary::of(&[
+            result("a", 0, Some(5), "target_behind", None),
+            result("a", 1, Some(6), "partition_new_at_target", None),
+            result("b", 0, Some(1), "group_absent_at_target", None),
+            result("c", 0, None, "group_active", None),
+            result("d", 0, None, "target_at_or_ahead", None),
+            result("e", 0, None, "group_absent_at_target", Some("denied")),
+        ]);
+        assert!(s.noteworthy());
+        assert_eq!(
+            s.to_string(),
+            "group offset sync: wrote 3 offsets into 2 target groups (`a`, `b`); left 1 group \
+             alone: active on the target (`c`); the target refused 1 offset (`e`); 1 partition \
+             already up to date"
+        );
+        let quiet = SyncSummary::of(&[result("d", 0, None, "target_at_or_ahead", None)]);
+        assert!(!quiet.noteworthy());
+        assert_eq!(
+            quiet.to_string(),
+            "group offset sync: 1 partition already up to date"
+        );
+    }
+
+    #[test]
+    fn a_sync_summary_lists_at_most_five_group_names() {
+        let results: Vec<_> = (0..7)
+            .map(|i| result(&format!("g{i}"), 0, Some(1), "target_behind", None))
+            .collect();
+        assert_eq!(
+            SyncSummary::of(&results).to_string(),
+            "group offset sync: wrote 7 offsets into 7 target groups (`g0`, `g1`, `g2`, `g3`, \
+             `g4`, 2 more)"
+        );
     }
 }

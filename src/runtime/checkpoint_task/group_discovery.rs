@@ -10,6 +10,7 @@ use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
 use crate::core::filters::nothing_matched;
 use crate::kafka::admin::Admin;
+use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::JobError;
 
 /// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
@@ -37,7 +38,7 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         listed.iter().map(String::as_str),
         |g| c.group_filter.should_replicate_group(g),
     );
-    shared.note_filter_miss(&shared.group_filter_missed, group_miss);
+    shared.note_filter_miss(&shared.group_filter_missed, group_miss.clone());
     let (candidates, unknown) = decisions::discovery_candidates(
         listed,
         |g| shared.should_handle_group(g),
@@ -112,8 +113,8 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
     };
     if *current != groups {
         log::info!(
-            "now checkpointing {} groups (was {}; {} adopted, {} dropped)",
-            groups.len(),
+            "now checkpointing {} (was {}; {} adopted, {} dropped)",
+            decisions::count(groups.len(), "group", "groups"),
             current.len(),
             newly_adopted.len(),
             gone.len()
@@ -125,6 +126,7 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         drop(current);
     }
     // Logged outside the groups lock: a log callback may read the task's stats.
+    *lock(&shared.filter_miss) = group_miss.or_else(|| topic_miss.clone());
     shared.note_filter_miss(&shared.topic_filter_missed, topic_miss);
     Ok(())
 }

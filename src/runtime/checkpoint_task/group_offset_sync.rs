@@ -105,6 +105,19 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
         results.extend(written);
     }
     shared.group_retries.finish(FetchJob::OffsetSync, failures);
+    let summary = decisions::SyncSummary::of(&results);
+    let mut last = lock(&shared.last_sync_summary);
+    // A write or a refusal is news every time; a group left alone only when that changed.
+    let news = summary.written_partitions > 0
+        || summary.refused_partitions > 0
+        || last.as_ref() != Some(&summary);
+    if summary.noteworthy() && news {
+        log::info!("{summary}");
+    } else {
+        log::debug!("{summary}");
+    }
+    *last = Some(summary);
+    drop(last);
     let mut report = lock(&shared.group_sync);
     for r in results {
         report.insert((r.group.clone(), r.topic_partition.clone()), r);

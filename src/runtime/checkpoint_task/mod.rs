@@ -160,6 +160,10 @@ pub struct TaskStats {
     /// checkpoint cycles, discoveries and group offset syncs: each is logged as an error and
     /// skips that group until a later run, as Java's task does.
     pub group_fetches_denied: u64,
+    /// When the last group discovery found no group to checkpoint because a filter matched
+    /// nothing, which filter and what it was offered (e.g. "the topic filter (…) matched none
+    /// of the topics the groups on `A` committed offsets on (1 seen)"); `None` otherwise.
+    pub filter_miss: Option<String>,
 }
 
 /// Per group and upstream partition: the last checkpoint written, or why none was.
@@ -229,6 +233,12 @@ struct Shared {
     /// (so the warning is logged once per episode, not at every refresh).
     group_filter_missed: AtomicBool,
     topic_filter_missed: AtomicBool,
+    /// Why the last group discovery found no group to checkpoint, when a filter matched nothing.
+    filter_miss: Mutex<Option<String>>,
+    /// The untranslatable partitions already explained at info, so each is explained once.
+    skip_explanations: Mutex<decisions::SkipExplanations>,
+    /// What the last group offset sync did, so an unchanged outcome is not repeated at info.
+    last_sync_summary: Mutex<Option<decisions::SyncSummary>>,
     hooks: StartupHooks,
     /// Groups whose committed offsets could not be fetched, per job, and why.
     group_retries: GroupRetries,
@@ -312,6 +322,9 @@ impl CheckpointTask {
             tail: Mutex::new(None),
             skip_causes_logged: Mutex::new(BTreeSet::new()),
             group_filter_missed: AtomicBool::new(false),
+            filter_miss: Mutex::new(None),
+            skip_explanations: Mutex::new(decisions::SkipExplanations::default()),
+            last_sync_summary: Mutex::new(None),
             topic_filter_missed: AtomicBool::new(false),
             hooks,
             group_retries: GroupRetries::default(),
@@ -552,6 +565,7 @@ impl CheckpointTask {
             max_offset_fetches_in_flight: c.max_fetches_in_flight.load(Ordering::SeqCst),
             retry_reason: self.retry_reason(),
             group_fetches_denied: self.shared.group_retries.denied(),
+            filter_miss: lock(&self.shared.filter_miss).clone(),
         }
     }
 
@@ -766,9 +780,9 @@ impl Shared {
         current.retain(|g| !gone.contains(g));
         if current.len() != before {
             log::info!(
-                "dropped {} groups without a commit on a replicated topic; now checkpointing {}",
-                before - current.len(),
-                current.len()
+                "dropped {} without a commit on a replicated topic; now checkpointing {}",
+                decisions::count(before - current.len(), "group", "groups"),
+                decisions::count(current.len(), "group", "groups")
             );
         }
         drop(current);
@@ -782,6 +796,7 @@ impl Shared {
             return;
         }
         lock(&self.statuses).retain(|(g, _), _| !gone.contains(g));
+        lock(&self.skip_explanations).forget_groups(gone);
     }
 
     /// In group mode, whether the running checkpoint cycle may write `group`'s checkpoints: its
