@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # The project's one test command (README and CI run exactly this).
 #
-# Installs what the tests need (scripts/setup-test-env.sh), then: rustfmt check, clippy with
-# warnings as errors, doc tests, every cargo test target (integration tests start their own
-# Kafka brokers through scripts/kafka-broker.sh), and the later stages whose folders exist:
-# ffi-tests/, java/ (java/verify.sh), fuzz/. Stops at the first failing stage with its name and a non-zero exit.
+# Installs what the tests need (scripts/setup-test-env.sh), starts the run's shared Kafka
+# brokers, then: rustfmt check, clippy with warnings as errors, doc tests, every cargo test
+# target (their binaries several at a time, scripts/run-test-binaries.sh), and the later
+# stages whose folders exist: interop/, ffi-tests/, java/ (java/verify.sh), fuzz/ (fuzz/run.sh).
+# Stops at the first failing stage with its name and a non-zero exit, and always ends with a
+# table of stage times.
 #
-# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 30).
+# Brokers (issue 21): three are started once, at the start, with scripts/kafka-broker.sh and
+# shared by every stage: a plain source and a plain target broker (MM2_SHARED_BOOTSTRAP,
+# MM2_SHARED_TARGET_BOOTSTRAP) and a secured one (MM2_SHARED_SECURE_START names the file with
+# its start output; tests/support/secure_kafka.rs reads it). Tests keep to unique names on
+# them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
+# (which compares every group of its clusters), start their own.
+#
+# Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
+# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
+# time, default 3), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,25 +28,67 @@ if [ "${CI:-}" = true ]; then
 fi
 
 STARTED=$SECONDS
-stage() { echo "==> [$((SECONDS - STARTED))s] $*"; }
+STAGE_NAMES=()
+STAGE_SECONDS=()
+print_stage_table() {
+    local i total=$((SECONDS - STARTED))
+    echo "---- stage times"
+    for i in "${!STAGE_NAMES[@]}"; do
+        printf '%6s s  %s\n' "${STAGE_SECONDS[$i]}" "${STAGE_NAMES[$i]}"
+    done
+    printf '%6s s  %s\n' "$total" "total (wall)"
+}
 fail() {
+    print_stage_table >&2
     echo "test.sh: FAILED at stage: $*" >&2
     exit 1
 }
+# run_stage NAME COMMAND...: runs one stage, records its time; stops the run when it fails.
+run_stage() {
+    local name="$1" began=$SECONDS rc=0
+    shift
+    echo "==> [$((SECONDS - STARTED))s] $name"
+    "$@" || rc=$?
+    STAGE_NAMES+=("$name")
+    STAGE_SECONDS+=($((SECONDS - began)))
+    [ $rc = 0 ] || fail "$name"
+}
+note() { echo "==> [$((SECONDS - STARTED))s] $*"; }
 
-stage "setup: scripts/setup-test-env.sh"
-scripts/setup-test-env.sh || fail "setup (scripts/setup-test-env.sh)"
+run_stage "setup: scripts/setup-test-env.sh" scripts/setup-test-env.sh
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
 export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+# setup resolved every Maven artifact; later stages need no network.
+export MM2_MAVEN_OFFLINE=1
+
+# ---------------------------------------------------------------- shared brokers
+
+SHARED_DIR="$(mktemp -d "${TMPDIR:-/tmp}/mm2-shared-brokers.XXXXXX")"
+SHARED_HANDLES=()
+SHARED_PIDS=()
+stop_shared_brokers() {
+    local h
+    for h in "${SHARED_HANDLES[@]+"${SHARED_HANDLES[@]}"}"; do
+        scripts/kafka-broker.sh stop "$h" >/dev/null 2>&1 || true
+    done
+    SHARED_HANDLES=()
+    SHARED_PIDS=()
+    rm -rf "$SHARED_DIR"
+}
+trap stop_shared_brokers EXIT
 
 # Kafka brokers that scripts/kafka-broker.sh started from this tree (their JVMs carry
-# -Dmm2.broker.root=<this tree>) and that are still running: a test that leaked its broker.
+# -Dmm2.broker.root=<this tree>) and that are still running, other than the run's shared
+# ones: a test that leaked its broker.
 leaked_brokers() {
-    local cmdline pid
+    local cmdline pid shared
     for cmdline in /proc/[0-9]*/cmdline; do
         pid="${cmdline#/proc/}"
         pid="${pid%/cmdline}"
+        for shared in "${SHARED_PIDS[@]+"${SHARED_PIDS[@]}"}"; do
+            [ "$pid" != "$shared" ] || continue 2
+        done
         if tr '\0' '\n' <"$cmdline" 2>/dev/null | grep -qxF -- "-Dmm2.broker.root=$ROOT"; then
             echo "$pid"
         fi
@@ -44,6 +97,7 @@ leaked_brokers() {
 }
 check_no_leaked_brokers() {
     local leaked waited=0
+    [ -z "$preexisting" ] || return 0
     # A test binary's exit closes its lifeline pipes; the watchdogs then kill the brokers,
     # which takes a moment.
     while leaked="$(leaked_brokers | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
@@ -61,66 +115,96 @@ if [ -n "$preexisting" ]; then
     echo "test.sh: note: Kafka brokers of this tree already running before the tests (pids $preexisting); leak checks are off" >&2
 fi
 
-stage "cargo fmt --check"
-cargo fmt --check || fail "cargo fmt --check (run 'cargo fmt' to fix)"
+# start_shared_brokers: the three shared brokers, started at once (much of a start is waiting).
+start_shared_brokers() {
+    local name rc=0 starters=() p
+    for name in source target secure; do
+        scripts/kafka-broker.sh start --owner-pid $$ $([ $name != secure ] || echo --secure) \
+            >"$SHARED_DIR/$name.start" 2>"$SHARED_DIR/$name.err" &
+        starters+=($!)
+    done
+    for p in "${starters[@]}"; do wait "$p" || rc=1; done
+    for name in source target secure; do
+        local handle pid
+        handle="$(sed -n 's/^handle=//p' "$SHARED_DIR/$name.start")"
+        pid="$(sed -n 's/^pid=//p' "$SHARED_DIR/$name.start")"
+        if [ -n "$handle" ]; then SHARED_HANDLES+=("$handle"); fi
+        if [ -n "$pid" ]; then SHARED_PIDS+=("$pid"); fi
+        if ! grep -q '^bootstrap=' "$SHARED_DIR/$name.start"; then
+            cat "$SHARED_DIR/$name.err" >&2
+            echo "test.sh: the shared $name broker did not start" >&2
+            rc=1
+        else
+            echo "shared $name broker: $(sed -n 's/^bootstrap=//p' "$SHARED_DIR/$name.start") (started in $(sed -n 's/^startup_ms=//p' "$SHARED_DIR/$name.start") ms)"
+        fi
+    done
+    return $rc
+}
+if [ "${MM2_TEST_SKIP_BROKER_SHARING:-0}" = 1 ]; then
+    note "shared brokers: off (MM2_TEST_SKIP_BROKER_SHARING=1); every test binary starts its own"
+    unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
+else
+    run_stage "shared brokers: plain source, plain target, secure (scripts/kafka-broker.sh)" start_shared_brokers
+    MM2_SHARED_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/source.start")"
+    MM2_SHARED_TARGET_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/target.start")"
+    MM2_SHARED_SECURE_START="$SHARED_DIR/secure.start"
+    export MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
+fi
 
-stage "cargo clippy --all-targets --all-features -- -D warnings"
-cargo clippy --all-targets --all-features -- -D warnings || fail "cargo clippy"
+# ---------------------------------------------------------------- Rust
 
-# --all-targets leaves out doc tests, so examples in doc comments get their own run (first,
-# so that the last cargo summary printed is the main suite's).
+run_stage "cargo fmt --check" cargo fmt --check
+run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
+    cargo clippy --all-targets --all-features -- -D warnings
+
+# One debug build serves every later stage: the test binaries, the examples interop runs, and
+# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build).
+run_stage "build: cargo test --all-targets --all-features --no-run" \
+    cargo test --all-targets --all-features --no-run
+# --all-targets leaves out doc tests, so examples in doc comments get their own run.
 # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
-stage "cargo test --doc --all-features"
-cargo test --doc --all-features || fail "cargo test --doc"
+run_stage "cargo test --doc --all-features" cargo test --doc --all-features
+run_stage "test binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
+    scripts/run-test-binaries.sh
+check_no_leaked_brokers "the test binaries"
 
-stage "cargo test --all-targets --all-features"
-cargo test --all-targets --all-features || fail "cargo test --all-targets"
-[ -n "$preexisting" ] || check_no_leaked_brokers "cargo test"
+# ---------------------------------------------------------------- C, interop, Java, fuzz
+
+if [ -f ffi-tests/run.sh ]; then
+    run_stage "ffi-tests/run.sh" bash ffi-tests/run.sh
+    check_no_leaked_brokers "ffi-tests/run.sh"
+else
+    note "ffi-tests/run.sh: not present yet, skipped"
+fi
 
 # Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for byte;
 # the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
 if [ -f interop/run.sh ]; then
-    stage "interop/run.sh differential"
-    bash interop/run.sh differential || fail "interop/run.sh differential"
-    stage "interop/run.sh churn 30 200000"
-    bash interop/run.sh churn 30 200000 || fail "interop/run.sh churn"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "interop/run.sh"
+    export MM2_INTEROP_PROFILE=debug
+    run_stage "interop/run.sh differential" bash interop/run.sh differential
+    run_stage "interop/run.sh churn 30 200000" bash interop/run.sh churn 30 200000
+    check_no_leaked_brokers "interop/run.sh"
 else
-    stage "interop/run.sh: not present, skipped"
-fi
-
-if [ -f ffi-tests/run.sh ]; then
-    stage "ffi-tests/run.sh"
-    bash ffi-tests/run.sh || fail "ffi-tests/run.sh"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "ffi-tests/run.sh"
-else
-    stage "ffi-tests/run.sh: not present yet, skipped"
+    note "interop/run.sh: not present, skipped"
 fi
 
 if [ -f java/verify.sh ]; then
-    stage "java/verify.sh (Maven: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)"
-    bash java/verify.sh || fail "java/verify.sh"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "java/verify.sh"
+    # The library ffi-tests/run.sh built (debug, default features) is the one the jar carries.
+    run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
+        bash java/verify.sh -o -Dmm2.skip.cargo=true \
+        -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
+    check_no_leaked_brokers "java/verify.sh"
 else
-    stage "java/verify.sh: not present yet, skipped"
+    note "java/verify.sh: not present yet, skipped"
 fi
 
-if [ -d fuzz ]; then
-    if [ "${MM2_NIGHTLY:-0}" = 1 ] && cargo +nightly fuzz --version >/dev/null 2>&1; then
-        seconds="${MM2_FUZZ_SECONDS:-30}"
-        targets="$(cargo +nightly fuzz list)" || fail "cargo +nightly fuzz list"
-        for target in $targets; do
-            stage "cargo +nightly fuzz build $target"
-            cargo +nightly fuzz build "$target" || fail "fuzz build of $target (a build error, not a crash)"
-            stage "cargo +nightly fuzz run $target (${seconds}s)"
-            cargo +nightly fuzz run "$target" -- -max_total_time="$seconds" \
-                || fail "fuzz target $target (crash input under fuzz/artifacts/$target/)"
-        done
-    else
-        stage "fuzz: nightly Rust or cargo-fuzz unavailable; fuzzing skipped, the proptests cover these inputs"
-    fi
+if [ -f fuzz/run.sh ]; then
+    run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
 else
-    stage "fuzz/: not present yet, skipped"
+    note "fuzz/: not present yet, skipped"
 fi
 
-stage "all stages passed"
+stop_shared_brokers
+check_no_leaked_brokers "the shared brokers' stop"
+print_stage_table
+note "all stages passed"
