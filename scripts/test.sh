@@ -15,9 +15,15 @@
 # them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
 # (which compares every group of its clusters), start their own.
 #
+# After the build, three lanes run side by side (much of every stage is waiting on brokers,
+# JVMs and timers, and 2 cores would otherwise idle): the test binaries; ffi-tests then java;
+# interop then fuzz. Each lane's output is printed when the lane ends; its stages are timed
+# one by one, and the first failing stage stops the run (the other lanes are killed).
+#
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
 # Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
-# time, default 3), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own).
+# time, default 3), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
+# MM2_TEST_SERIAL=1 (the lanes one after another).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,15 +34,12 @@ if [ "${CI:-}" = true ]; then
 fi
 
 STARTED=$SECONDS
-STAGE_NAMES=()
-STAGE_SECONDS=()
+# One line per finished stage: seconds, result, name (lanes append from their subshells).
+STAGES="$(mktemp "${TMPDIR:-/tmp}/mm2-test-stages.XXXXXX")"
 print_stage_table() {
-    local i total=$((SECONDS - STARTED))
-    echo "---- stage times"
-    for i in "${!STAGE_NAMES[@]}"; do
-        printf '%6s s  %s\n' "${STAGE_SECONDS[$i]}" "${STAGE_NAMES[$i]}"
-    done
-    printf '%6s s  %s\n' "$total" "total (wall)"
+    echo "---- stage times (lanes overlap: the total is wall time, not the sum)"
+    awk -F'\t' '{ printf "%6s s  %-6s %s\n", $1, $2, $3 }' "$STAGES"
+    printf '%6s s  %-6s %s\n' "$((SECONDS - STARTED))" "" "total (wall)"
 }
 fail() {
     print_stage_table >&2
@@ -48,10 +51,14 @@ run_stage() {
     local name="$1" began=$SECONDS rc=0
     shift
     echo "==> [$((SECONDS - STARTED))s] $name"
-    "$@" || rc=$?
-    STAGE_NAMES+=("$name")
-    STAGE_SECONDS+=($((SECONDS - began)))
+    MM2_BROKER_TAG="$(stage_tag "$name")" "$@" || rc=$?
+    printf '%s\t%s\t%s\n' "$((SECONDS - began))" "$([ $rc = 0 ] && echo ok || echo FAILED)" "$name" >>"$STAGES"
     [ $rc = 0 ] || fail "$name"
+}
+# The broker tag of a stage (scripts/kafka-broker.sh): its name's first word, e.g. ffi-tests.
+stage_tag() {
+    local word="${1%%[ :]*}"
+    echo "${word//\//-}"
 }
 note() { echo "==> [$((SECONDS - STARTED))s] $*"; }
 
@@ -80,32 +87,37 @@ trap stop_shared_brokers EXIT
 
 # Kafka brokers that scripts/kafka-broker.sh started from this tree (their JVMs carry
 # -Dmm2.broker.root=<this tree>) and that are still running, other than the run's shared
-# ones: a test that leaked its broker.
+# ones: a test that leaked its broker. With a TAG, only those a stage of that tag started.
 leaked_brokers() {
-    local cmdline pid shared
+    local tag="${1:-}" cmdline pid shared args
     for cmdline in /proc/[0-9]*/cmdline; do
         pid="${cmdline#/proc/}"
         pid="${pid%/cmdline}"
         for shared in "${SHARED_PIDS[@]+"${SHARED_PIDS[@]}"}"; do
             [ "$pid" != "$shared" ] || continue 2
         done
-        if tr '\0' '\n' <"$cmdline" 2>/dev/null | grep -qxF -- "-Dmm2.broker.root=$ROOT"; then
+        args="$(tr '\0' '\n' <"$cmdline" 2>/dev/null)" || continue
+        grep -qxF -- "-Dmm2.broker.root=$ROOT" <<<"$args" || continue
+        if [ -z "$tag" ] || grep -qxF -- "-Dmm2.broker.tag=$tag" <<<"$args"; then
             echo "$pid"
         fi
     done
     return 0
 }
+# check_no_leaked_brokers STAGE-NAME: fails the run if brokers that stage started still run.
 check_no_leaked_brokers() {
-    local leaked waited=0
+    local leaked waited=0 tag
     [ -z "$preexisting" ] || return 0
+    tag="$(stage_tag "$1")"
     # A test binary's exit closes its lifeline pipes; the watchdogs then kill the brokers,
     # which takes a moment.
-    while leaked="$(leaked_brokers | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
+    while leaked="$(leaked_brokers "$tag" | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
         sleep 0.1
         waited=$((waited + 1))
     done
     if [ -n "$leaked" ]; then
         echo "test.sh: Kafka brokers left running after $1: pids $leaked" >&2
+        printf '0\tFAILED\t%s\n' "$1 leaked Kafka brokers" >>"$STAGES"
         fail "$1 leaked Kafka brokers"
     fi
 }
@@ -158,53 +170,97 @@ run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
     cargo clippy --all-targets --all-features -- -D warnings
 
 # One debug build serves every later stage: the test binaries, the examples interop runs, and
-# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build).
-run_stage "build: cargo test --all-targets --all-features --no-run" \
-    cargo test --all-targets --all-features --no-run
+# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
+# librdkafka build, shared by all three commands). All of it before the lanes, whose cargo
+# calls then find everything fresh and never wait for each other's build lock.
+build_all() {
+    cargo test --all-targets --all-features --no-run || return 1
+    # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
+    cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
+    # ffi-tests/run.sh's build of the cdylib and staticlib (default features, as users get
+    # them); it repeats the command, and cargo replays the note it needs.
+    cargo rustc --lib -- --print=native-static-libs
+}
+run_stage "build: cargo test --no-run, the examples interop runs, the cdylib and staticlib" build_all
 # --all-targets leaves out doc tests, so examples in doc comments get their own run.
 # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
 run_stage "cargo test --doc --all-features" cargo test --doc --all-features
-run_stage "test binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
-    scripts/run-test-binaries.sh
-check_no_leaked_brokers "the test binaries"
+# ---------------------------------------------------------------- lanes
 
-# ---------------------------------------------------------------- C, interop, Java, fuzz
+lane_tests() {
+    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
+        scripts/run-test-binaries.sh
+    check_no_leaked_brokers "test-binaries"
+}
 
-if [ -f ffi-tests/run.sh ]; then
-    run_stage "ffi-tests/run.sh" bash ffi-tests/run.sh
-    check_no_leaked_brokers "ffi-tests/run.sh"
+lane_native() {
+    if [ -f ffi-tests/run.sh ]; then
+        run_stage "ffi-tests/run.sh" bash ffi-tests/run.sh
+        check_no_leaked_brokers "ffi-tests/run.sh"
+    else
+        note "ffi-tests/run.sh: not present yet, skipped"
+    fi
+    if [ -f java/verify.sh ]; then
+        # The library ffi-tests/run.sh built (debug, default features) is the one the jar carries.
+        run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
+            bash java/verify.sh -o -Dmm2.skip.cargo=true \
+            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
+        check_no_leaked_brokers "java/verify.sh"
+    else
+        note "java/verify.sh: not present yet, skipped"
+    fi
+}
+
+lane_interop() {
+    # Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for
+    # byte; the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
+    if [ -f interop/run.sh ]; then
+        export MM2_INTEROP_PROFILE=debug
+        run_stage "interop/run.sh differential" bash interop/run.sh differential
+        run_stage "interop/run.sh churn 30 200000" bash interop/run.sh churn 30 200000
+        check_no_leaked_brokers "interop/run.sh"
+    else
+        note "interop/run.sh: not present, skipped"
+    fi
+    if [ -f fuzz/run.sh ]; then
+        run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
+    else
+        note "fuzz/: not present yet, skipped"
+    fi
+}
+
+LANES=(lane_tests lane_native lane_interop)
+if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
+    for lane in "${LANES[@]}"; do "$lane"; done
 else
-    note "ffi-tests/run.sh: not present yet, skipped"
-fi
-
-# Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for byte;
-# the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
-if [ -f interop/run.sh ]; then
-    export MM2_INTEROP_PROFILE=debug
-    run_stage "interop/run.sh differential" bash interop/run.sh differential
-    run_stage "interop/run.sh churn 30 200000" bash interop/run.sh churn 30 200000
-    check_no_leaked_brokers "interop/run.sh"
-else
-    note "interop/run.sh: not present, skipped"
-fi
-
-if [ -f java/verify.sh ]; then
-    # The library ffi-tests/run.sh built (debug, default features) is the one the jar carries.
-    run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
-        bash java/verify.sh -o -Dmm2.skip.cargo=true \
-        -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
-    check_no_leaked_brokers "java/verify.sh"
-else
-    note "java/verify.sh: not present yet, skipped"
-fi
-
-if [ -f fuzz/run.sh ]; then
-    run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
-else
-    note "fuzz/: not present yet, skipped"
+    # Job control: each lane in a process group of its own, so a failure kills a whole lane.
+    set -m
+    LANE_LOGS="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-lanes.XXXXXX")"
+    declare -A LANE_OF=()
+    for lane in "${LANES[@]}"; do
+        ("$lane") >"$LANE_LOGS/$lane.log" 2>&1 &
+        LANE_OF[$!]="$lane"
+    done
+    note "lanes running: ${LANES[*]} (output printed as each ends)"
+    while [ "${#LANE_OF[@]}" -gt 0 ]; do
+        rc=0
+        wait -n -p done_pid "${!LANE_OF[@]}" || rc=$?
+        lane="${LANE_OF[$done_pid]}"
+        unset "LANE_OF[$done_pid]"
+        echo "---- $lane (exit $rc, at $((SECONDS - STARTED)) s)"
+        cat "$LANE_LOGS/$lane.log"
+        if [ $rc != 0 ]; then
+            for p in "${!LANE_OF[@]}"; do kill -- -"$p" 2>/dev/null || true; done
+            wait 2>/dev/null || true
+            failed="$(awk -F'\t' '$2 == "FAILED" { print $3; exit }' "$STAGES")"
+            fail "${failed:-$lane}"
+        fi
+    done
+    set +m
+    rm -rf "$LANE_LOGS"
 fi
 
 stop_shared_brokers
-check_no_leaked_brokers "the shared brokers' stop"
 print_stage_table
+rm -f "$STAGES"
 note "all stages passed"
