@@ -34,7 +34,8 @@
 # discover every group of their clusters, which must hold nothing else.
 # Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m); MM2_INTEROP_PROFILE (differential
 # and churn: the cargo profile of our example binaries, release by default; scripts/test.sh
-# uses debug, the build it already has); MM2_MAVEN_OFFLINE=1 (mvn -o; scripts/test.sh sets it
+# uses debug, the build it already has); MM2_INTEROP_PREBUILT=1 (those binaries are built, no
+# cargo call); MM2_MAVEN_OFFLINE=1 (mvn -o; scripts/test.sh sets it
 # after scripts/setup-test-env.sh resolved everything).
 set -euo pipefail
 
@@ -71,8 +72,12 @@ if [ "$mode" != load ] && [ "$mode" != cycle ]; then
         *) log "MM2_INTEROP_PROFILE is '$profile'; expected release or debug"; exit 2 ;;
     esac
     BIN="$ROOT/target/$profile/examples"
-    log "cargo build ${profile_args[*]} --examples checkpoint, mirror, interop_churn"
-    cargo build "${profile_args[@]}" --example checkpoint --example mirror --example interop_churn >&2
+    if [ "${MM2_INTEROP_PREBUILT:-0}" = 1 ]; then
+        log "examples checkpoint, mirror, interop_churn: built by the caller (MM2_INTEROP_PREBUILT=1)"
+    else
+        log "cargo build ${profile_args[*]} --examples checkpoint, mirror, interop_churn"
+        cargo build "${profile_args[@]}" --example checkpoint --example mirror --example interop_churn >&2
+    fi
 fi
 
 HANDLES=()

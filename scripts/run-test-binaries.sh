@@ -4,8 +4,9 @@
 #   scripts/run-test-binaries.sh [-j JOBS] [-- ARGS...]
 #
 # 1. `cargo test --all-targets --all-features --no-run --message-format=json` builds every unit
-#    `cargo test` would run (lib tests, integration tests, the bench in test mode) and names each
-#    executable;
+#    `cargo test` would run (lib tests, integration tests, examples and the bench in test mode)
+#    and names each executable (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are
+#    read from FILE instead);
 # 2. runs each one as cargo does: from the package root, with each binary's own harness and the
 #    ARGS given after `--` (libtest filters, --nocapture, ...), JOBS at a time (default:
 #    MM2_TEST_JOBS, else 3), the slowest known ones first;
@@ -65,8 +66,13 @@ with open(out, "w") as f:
         f.write(f"{kind}-{name}\t{exe}\n")
 PY
 )
-cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
-    >"$OUT/cargo.json" || { echo "run-test-binaries.sh: cargo test --no-run failed" >&2; exit 1; }
+if [ -n "${MM2_TEST_CARGO_JSON:-}" ]; then
+    # scripts/test.sh built them already and kept cargo's messages (no cargo call here).
+    cp "$MM2_TEST_CARGO_JSON" "$OUT/cargo.json"
+else
+    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+        >"$OUT/cargo.json" || { echo "run-test-binaries.sh: cargo test --no-run failed" >&2; exit 1; }
+fi
 python3 -c "$PICK_UNITS" "$OUT/units.tsv" "${SLOW_FIRST[@]}" <"$OUT/cargo.json"
 
 count="$(wc -l <"$OUT/units.tsv")"

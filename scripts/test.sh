@@ -15,9 +15,9 @@
 # them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
 # (which compares every group of its clusters), start their own.
 #
-# After the build, three lanes run side by side (much of every stage is waiting on brokers,
-# JVMs and timers, and 2 cores would otherwise idle): the test binaries; ffi-tests then java;
-# interop then fuzz. Each lane's output is printed when the lane ends; its stages are timed
+# After the build, four lanes run side by side (much of every stage is waiting on brokers,
+# JVMs and timers, and 2 cores would otherwise idle): clippy; the test binaries; ffi-tests
+# then java; interop then fuzz. Each lane's output is printed when the lane ends; its stages are timed
 # one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
@@ -127,17 +127,21 @@ if [ -n "$preexisting" ]; then
     echo "test.sh: note: Kafka brokers of this tree already running before the tests (pids $preexisting); leak checks are off" >&2
 fi
 
-# start_shared_brokers: the three shared brokers, started at once (much of a start is waiting).
+# The three shared brokers, started at once in the background right after setup (much of a
+# start is waiting), and awaited just before the stages that use them.
 start_shared_brokers() {
-    local name rc=0 starters=() p
+    local name
     for name in source target secure; do
-        scripts/kafka-broker.sh start --owner-pid $$ $([ $name != secure ] || echo --secure) \
+        MM2_BROKER_TAG=shared scripts/kafka-broker.sh start --owner-pid $$ \
+            $([ $name != secure ] || echo --secure) \
             >"$SHARED_DIR/$name.start" 2>"$SHARED_DIR/$name.err" &
-        starters+=($!)
     done
-    for p in "${starters[@]}"; do wait "$p" || rc=1; done
+    wait
+}
+await_shared_brokers() {
+    local name handle pid rc=0
+    wait "$SHARED_STARTER" || true
     for name in source target secure; do
-        local handle pid
         handle="$(sed -n 's/^handle=//p' "$SHARED_DIR/$name.start")"
         pid="$(sed -n 's/^pid=//p' "$SHARED_DIR/$name.start")"
         if [ -n "$handle" ]; then SHARED_HANDLES+=("$handle"); fi
@@ -152,40 +156,61 @@ start_shared_brokers() {
     done
     return $rc
 }
+SHARING=1
 if [ "${MM2_TEST_SKIP_BROKER_SHARING:-0}" = 1 ]; then
+    SHARING=0
     note "shared brokers: off (MM2_TEST_SKIP_BROKER_SHARING=1); every test binary starts its own"
     unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 else
-    run_stage "shared brokers: plain source, plain target, secure (scripts/kafka-broker.sh)" start_shared_brokers
+    note "starting the shared brokers (plain source, plain target, secure) in the background"
+    start_shared_brokers &
+    SHARED_STARTER=$!
+fi
+
+# ---------------------------------------------------------------- Rust
+
+run_stage "cargo fmt --check" cargo fmt --check
+
+# One debug build serves every later stage: the test binaries, the examples interop runs, and
+# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
+# librdkafka build, shared by all three commands and by clippy). All of it before the lanes,
+# which then call cargo nowhere but in tests/example_cli.rs (a no-op build of two examples)
+# and so never wait long for the build lock clippy holds in its lane.
+BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
+build_all() {
+    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+        >"$BUILD_INFO/cargo-test.json" || return 1
+    # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
+    cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
+    # ffi-tests/run.sh's build of the cdylib and staticlib (default features, as users get
+    # them), and the native libraries a static link needs.
+    cargo rustc --lib -- --print=native-static-libs 2>"$BUILD_INFO/rustc-notes.txt" \
+        || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
+}
+run_stage "build: cargo test --no-run, the examples interop runs, the cdylib and staticlib" build_all
+export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
+export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
+export MM2_INTEROP_PREBUILT=1
+# --all-targets leaves out doc tests, so examples in doc comments get their own run.
+# --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
+run_stage "cargo test --doc --all-features" cargo test --doc --all-features
+
+# ---------------------------------------------------------------- lanes
+
+if [ $SHARING = 1 ]; then
+    run_stage "shared brokers: awaiting the three started after setup" await_shared_brokers
     MM2_SHARED_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/source.start")"
     MM2_SHARED_TARGET_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/target.start")"
     MM2_SHARED_SECURE_START="$SHARED_DIR/secure.start"
     export MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 fi
 
-# ---------------------------------------------------------------- Rust
-
-run_stage "cargo fmt --check" cargo fmt --check
-run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
-    cargo clippy --all-targets --all-features -- -D warnings
-
-# One debug build serves every later stage: the test binaries, the examples interop runs, and
-# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
-# librdkafka build, shared by all three commands). All of it before the lanes, whose cargo
-# calls then find everything fresh and never wait for each other's build lock.
-build_all() {
-    cargo test --all-targets --all-features --no-run || return 1
-    # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
-    cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
-    # ffi-tests/run.sh's build of the cdylib and staticlib (default features, as users get
-    # them); it repeats the command, and cargo replays the note it needs.
-    cargo rustc --lib -- --print=native-static-libs
+# Clippy needs none of the lanes' results and they none of its: it runs beside them, on the
+# same target dir (its build scripts' outputs, librdkafka's among them, are the build's).
+lane_clippy() {
+    run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
+        cargo clippy --all-targets --all-features -- -D warnings
 }
-run_stage "build: cargo test --no-run, the examples interop runs, the cdylib and staticlib" build_all
-# --all-targets leaves out doc tests, so examples in doc comments get their own run.
-# --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
-run_stage "cargo test --doc --all-features" cargo test --doc --all-features
-# ---------------------------------------------------------------- lanes
 
 lane_tests() {
     run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
@@ -229,7 +254,7 @@ lane_interop() {
     fi
 }
 
-LANES=(lane_tests lane_native lane_interop)
+LANES=(lane_clippy lane_tests lane_native lane_interop)
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     for lane in "${LANES[@]}"; do "$lane"; done
 else
@@ -259,6 +284,7 @@ else
     set +m
     rm -rf "$LANE_LOGS"
 fi
+rm -rf "$BUILD_INFO"
 
 stop_shared_brokers
 print_stage_table
