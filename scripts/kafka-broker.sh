@@ -41,7 +41,8 @@
 # and listener.NAME=... for each extra listener. Broker output goes to DIR/broker.log.
 #
 # Environment: MM2_BROKER_TAG (marks the broker's JVM with -Dmm2.broker.tag=TAG, so that
-# scripts/test.sh can tell which of its stages left a broker running), MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
+# scripts/test.sh can tell which of its stages left a broker running), MM2_BROKER_START_LOG
+# (a file that gets one line per JVM start or restart: time, tag, port), MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
 # java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
 # takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
@@ -194,6 +195,9 @@ launch() {
     libs="$(kafka_libs)"
     port="$(cat "$dir/port")"
     echo "--- [kafka-broker.sh] starting on port $port at $(date +%T.%N)" >>"$dir/broker.log"
+    if [ -n "${MM2_BROKER_START_LOG:-}" ]; then
+        echo "$(date +%T) tag=$(cat "$dir/tag" 2>/dev/null) port=$port" >>"$MM2_BROKER_START_LOG"
+    fi
     local mark
     mark="$(wc -l <"$dir/broker.log")"
     # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
