@@ -16,13 +16,13 @@
 # (which compares every group of its clusters), start their own.
 #
 # After the build, four lanes run side by side (much of every stage is waiting on brokers,
-# JVMs and timers, and 2 cores would otherwise idle): clippy; the test binaries; ffi-tests
-# then java; interop then fuzz. Each lane's output is printed when the lane ends; its stages are timed
+# JVMs and timers, and 2 cores would otherwise idle): clippy then fuzz; the test binaries;
+# ffi-tests then java; interop. Each lane's output is printed when the lane ends; its stages are timed
 # one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
 # Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
-# time, default 3), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
+# time, default 2), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
 # MM2_TEST_SERIAL=1 (the lanes one after another).
 set -euo pipefail
 
@@ -207,13 +207,19 @@ fi
 
 # Clippy needs none of the lanes' results and they none of its: it runs beside them, on the
 # same target dir (its build scripts' outputs, librdkafka's among them, are the build's).
+# Then the fuzz targets: a CPU-bound build best done early, before the valgrind runs.
 lane_clippy() {
     run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
         cargo clippy --all-targets --all-features -- -D warnings
+    if [ -f fuzz/run.sh ]; then
+        run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
+    else
+        note "fuzz/: not present yet, skipped"
+    fi
 }
 
 lane_tests() {
-    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
+    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-2} at a time)" \
         scripts/run-test-binaries.sh
     check_no_leaked_brokers "test-binaries"
 }
@@ -246,11 +252,6 @@ lane_interop() {
         check_no_leaked_brokers "interop/run.sh"
     else
         note "interop/run.sh: not present, skipped"
-    fi
-    if [ -f fuzz/run.sh ]; then
-        run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
-    else
-        note "fuzz/: not present yet, skipped"
     fi
 }
 
