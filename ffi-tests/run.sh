@@ -13,16 +13,25 @@
 #    (test_api also linked statically);
 # 5. runs them again under valgrind memcheck (no errors, no definite leak; ffi-tests/
 #    valgrind.supp names the one upstream leak it suppresses);
-# 6. builds the library with AddressSanitizer (nightly, into target/asan) and runs the tests
-#    linked with -fsanitize=address (leaks checked; ffi-tests/lsan.supp);
+# 6. runs the tests built with -fsanitize=address and linked statically with the same debug
+#    library (leaks checked; ffi-tests/lsan.supp): ASan instruments the C side and, through its
+#    malloc interposition, checks every allocation, the library's included (use after free,
+#    double free, leaks); valgrind in step 5 instruments every instruction, the library's
+#    included. No second (nightly, sanitizer) build of the library and of librdkafka (issue 21);
+#    scripts/soak.sh keeps the fully instrumented nightly build (MM2_FFI_ASAN_BUILD=nightly);
 # 7. stages an install with the pkg-config file and builds examples/checkpoint.c through it,
 #    shared and static, and runs it against embedded clusters;
-# 8. runs that example against two real Kafka brokers started by scripts/kafka-broker.sh;
+# 8. runs that example against two real Kafka brokers: the run's shared ones when
+#    MM2_SHARED_BOOTSTRAP and MM2_SHARED_TARGET_BOOTSTRAP name them (scripts/test.sh), else two
+#    started here by scripts/kafka-broker.sh;
 # 9. on those brokers, runs test_elastic: two tasks in the elastic mode (task.assignment=group)
 #    share the source's groups, and stopping one hands its groups to the other.
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
-# (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1.
+# (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
+# MM2_FFI_ASAN_BUILD=nightly (also instrument the library: a nightly -Zsanitizer=address build
+# into target/asan, as scripts/soak.sh runs it), MM2_FFI_PREBUILT_NOTES=FILE (the library is
+# built; FILE holds the stderr of `cargo rustc --lib -- --print=native-static-libs`).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +54,13 @@ TESTS=(test_api test_misuse test_threads test_abi)
 
 step "cargo build (cdylib + staticlib) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
-cargo rustc --lib -- --print=native-static-libs 2>"$notes" || { cat "$notes" >&2; fail "cargo rustc"; }
+if [ -n "${MM2_FFI_PREBUILT_NOTES:-}" ]; then
+    # scripts/test.sh built the library before its lanes (and runs cargo nowhere else while
+    # clippy holds the build lock): its output of this very command is in that file.
+    cp "$MM2_FFI_PREBUILT_NOTES" "$notes" || fail "MM2_FFI_PREBUILT_NOTES=$MM2_FFI_PREBUILT_NOTES"
+else
+    cargo rustc --lib -- --print=native-static-libs 2>"$notes" || { cat "$notes" >&2; fail "cargo rustc"; }
+fi
 # Cargo replays the note when the library is already fresh.
 NATIVE_LIBS="$(sed -n 's/^note: native-static-libs: //p' "$notes" | tail -n 1)"
 [ -n "$NATIVE_LIBS" ] || fail "rustc did not report native-static-libs (see $notes)"
@@ -129,28 +144,33 @@ fi
 
 if [ "${MM2_FFI_SKIP_ASAN:-0}" = 1 ]; then
     step "AddressSanitizer: skipped (MM2_FFI_SKIP_ASAN=1)"
-elif ! cargo +nightly --version >/dev/null 2>&1; then
-    step "AddressSanitizer: skipped (no nightly toolchain: -Zsanitizer needs one)"
 else
-    step "AddressSanitizer: build the library (nightly, target/asan)"
-    # An explicit --target keeps RUSTFLAGS off build scripts and proc macros, which must not be
-    # instrumented. librdkafka's C code (built by rdkafka-sys) is not instrumented either; its
-    # allocations are still checked through ASan's malloc interposition.
-    # Without the zstd feature: cc passes the sanitizer flag on to zstd-sys's C build, whose
-    # link check then lacks the ASan runtime and fails. zstd is a codec in librdkafka's C code,
-    # which is not instrumented anyway; the checked code (ours, and the C tests) is the same.
-    RUSTFLAGS="-Zsanitizer=address" cargo +nightly build --lib --target "$ASAN_TARGET" \
-        --no-default-features --features ssl,gzip \
-        --target-dir "$ROOT/target/asan" || fail "AddressSanitizer build"
+    ASAN_LIB="$LIBDIR/libmm2_checkpoint.a"
+    if [ "${MM2_FFI_ASAN_BUILD:-}" = nightly ]; then
+        cargo +nightly --version >/dev/null 2>&1 || fail "MM2_FFI_ASAN_BUILD=nightly: no nightly toolchain (-Zsanitizer needs one)"
+        step "AddressSanitizer: build the library instrumented too (nightly, target/asan)"
+        # An explicit --target keeps RUSTFLAGS off build scripts and proc macros, which must not
+        # be instrumented. librdkafka's C code (built by rdkafka-sys) is not instrumented either;
+        # its allocations are still checked through ASan's malloc interposition.
+        # Without the zstd feature: cc passes the sanitizer flag on to zstd-sys's C build, whose
+        # link check then lacks the ASan runtime and fails.
+        RUSTFLAGS="-Zsanitizer=address" cargo +nightly build --lib --target "$ASAN_TARGET" \
+            --no-default-features --features ssl,gzip \
+            --target-dir "$ROOT/target/asan" || fail "AddressSanitizer build"
+        ASAN_LIB="$ASAN_LIBDIR/libmm2_checkpoint.a"
+    fi
+    step "AddressSanitizer: the C tests with -fsanitize=address, linked with $ASAN_LIB"
     for t in "${TESTS[@]}"; do
         gcc "${CFLAGS[@]}" -fsanitize=address -fno-omit-frame-pointer "ffi-tests/$t.c" \
-            "$ASAN_LIBDIR/libmm2_checkpoint.a" -lm "${NATIVE_LIB_ARGS[@]}" -o "$BUILD/$t.asan" \
-            || fail "linking $t with AddressSanitizer"
+            "$ASAN_LIB" -lm "${NATIVE_LIB_ARGS[@]}" -o "$BUILD/$t.asan" \
+            || fail "linking $t with AddressSanitizer (gcc's libasan is needed: apt-get install gcc)"
     done
+    # fast_unwind_on_malloc=0: the frame-pointer unwinder stops at the first uninstrumented Rust
+    # frame (no frame pointers), and lsan.supp's patterns name Rust frames.
     for t in "${TESTS[@]}"; do
         step "AddressSanitizer: $t"
         MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
-            ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98" \
+            ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98:fast_unwind_on_malloc=0" \
             LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
             "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"
     done
@@ -190,7 +210,6 @@ if "$BUILD/checkpoint" onlyone >/dev/null 2>&1; then fail "example accepted one 
 "$BUILD/checkpoint" || fail "example (shared, embedded clusters)"
 "$BUILD/checkpoint.static" || fail "example (static, embedded clusters)"
 
-step "examples/checkpoint.c against two real Kafka brokers (scripts/kafka-broker.sh)"
 # The watchdogs (--owner-pid) stop the brokers if this script dies; the trap does on any exit.
 BROKERS=()
 stop_brokers() {
@@ -198,11 +217,18 @@ stop_brokers() {
     for h in "${BROKERS[@]+"${BROKERS[@]}"}"; do scripts/kafka-broker.sh stop "$h"; done
 }
 trap stop_brokers EXIT
-for side in source target; do
-    out="$(scripts/kafka-broker.sh start --owner-pid $$)" || fail "starting the $side broker"
-    BROKERS+=("$(sed -n 's/^handle=//p' <<<"$out")")
-    declare "${side}_bs=$(sed -n 's/^bootstrap=//p' <<<"$out")"
-done
+if [ -n "${MM2_SHARED_BOOTSTRAP:-}" ] && [ -n "${MM2_SHARED_TARGET_BOOTSTRAP:-}" ]; then
+    step "examples/checkpoint.c against the run's shared Kafka brokers"
+    source_bs="$MM2_SHARED_BOOTSTRAP"
+    target_bs="$MM2_SHARED_TARGET_BOOTSTRAP"
+else
+    step "examples/checkpoint.c against two real Kafka brokers (scripts/kafka-broker.sh)"
+    for side in source target; do
+        out="$(scripts/kafka-broker.sh start --owner-pid $$)" || fail "starting the $side broker"
+        BROKERS+=("$(sed -n 's/^handle=//p' <<<"$out")")
+        declare "${side}_bs=$(sed -n 's/^bootstrap=//p' <<<"$out")"
+    done
+fi
 # 15 s: start-up reads the (missing) checkpoints topic for 5 s before it asks whether it exists.
 # shellcheck disable=SC2154
 "$BUILD/checkpoint" -t 15 "$source_bs" "$target_bs" checkpoints.topic.replication.factor=1 \

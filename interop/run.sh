@@ -28,8 +28,15 @@
 #                                 BENCHMARKS.md "Start-up load". A benchmark: not in scripts/test.sh.
 #
 # Brokers: scripts/kafka-broker.sh, with the Kafka jars of interop/pom.xml (the same version as
-# the Java MM2 classes; see the note there), each watched by a watchdog tied to this shell.
-# Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m).
+# the Java MM2 classes; see the note there), each watched by a watchdog tied to this shell, all
+# of a mode started at once. They are this script's own, not the run's shared ones: the
+# differential and the churn use MM2's example names (`orders`, aliases A/B, source/target) and
+# discover every group of their clusters, which must hold nothing else.
+# Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m); MM2_INTEROP_PROFILE (differential
+# and churn: the cargo profile of our example binaries, release by default; scripts/test.sh
+# uses debug, the build it already has); MM2_INTEROP_PREBUILT=1 (those binaries are built, no
+# cargo call); MM2_MAVEN_OFFLINE=1 (mvn -o; scripts/test.sh sets it
+# after scripts/setup-test-env.sh resolved everything).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -44,8 +51,10 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 log() { echo "interop: $*" >&2; }
 
+MVN_OFFLINE=()
+if [ "${MM2_MAVEN_OFFLINE:-0}" = 1 ]; then MVN_OFFLINE=(-o); fi
 log "mvn package (interop/pom.xml: Java MM2 classes and broker jars)"
-mvn -B -q -f interop/pom.xml package -DskipTests >&2
+mvn -B -q "${MVN_OFFLINE[@]}" -f interop/pom.xml package -DskipTests >&2
 LIBS="$ROOT/interop/target/libs"
 CP="$ROOT/interop/target/mm2-interop-0.jar:$LIBS/*"
 
@@ -55,8 +64,20 @@ if [ "$mode" = cycle ]; then
 fi
 BIN="$ROOT/target/release/examples"
 if [ "$mode" != load ] && [ "$mode" != cycle ]; then
-    log "cargo build --release --examples checkpoint, mirror, interop_churn"
-    cargo build --release --example checkpoint --example mirror --example interop_churn >&2
+    profile="${MM2_INTEROP_PROFILE:-release}"
+    case "$profile" in
+        release) profile_args=(--release) ;;
+        # --all-features: the feature set of `cargo test --all-features`, whose build this reuses.
+        debug) profile_args=(--all-features) ;;
+        *) log "MM2_INTEROP_PROFILE is '$profile'; expected release or debug"; exit 2 ;;
+    esac
+    BIN="$ROOT/target/$profile/examples"
+    if [ "${MM2_INTEROP_PREBUILT:-0}" = 1 ]; then
+        log "examples checkpoint, mirror, interop_churn: built by the caller (MM2_INTEROP_PREBUILT=1)"
+    else
+        log "cargo build ${profile_args[*]} --examples checkpoint, mirror, interop_churn"
+        cargo build "${profile_args[@]}" --example checkpoint --example mirror --example interop_churn >&2
+    fi
 fi
 
 HANDLES=()
@@ -68,24 +89,31 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_broker NAME: sets BOOT_<NAME>
-start_broker() {
-    local out
-    out="$(MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
-        --prop group.initial.rebalance.delay.ms=0)"
-    HANDLES+=("$(sed -n 's/^handle=//p' <<<"$out")")
-    printf -v "BOOT_$1" '%s' "$(sed -n 's/^bootstrap=//p' <<<"$out")"
-    log "cluster $1: $(sed -n 's/^bootstrap=//p' <<<"$out") (started in $(sed -n 's/^startup_ms=//p' <<<"$out") ms)"
-}
-
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mm2-interop.XXXXXX")"
+
+# start_brokers NAME...: starts one broker per NAME, all at once (much of a start is waiting);
+# sets BOOT_<NAME>.
+start_brokers() {
+    local name pids=() rc=0 p out
+    for name in "$@"; do
+        MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
+            --prop group.initial.rebalance.delay.ms=0 >"$WORK/broker-$name.out" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    for name in "$@"; do
+        out="$(cat "$WORK/broker-$name.out")"
+        if [ -n "$(sed -n 's/^handle=//p' <<<"$out")" ]; then HANDLES+=("$(sed -n 's/^handle=//p' <<<"$out")"); fi
+        printf -v "BOOT_$name" '%s' "$(sed -n 's/^bootstrap=//p' <<<"$out")"
+        log "cluster $name: $(sed -n 's/^bootstrap=//p' <<<"$out") (started in $(sed -n 's/^startup_ms=//p' <<<"$out") ms)"
+    done
+    [ $rc = 0 ] || { log "a broker did not start"; exit 1; }
+}
 JVM=("$JAVA" "-Xmx${MM2_INTEROP_HEAP:-384m}" -XX:+UseSerialGC -cp "$CP")
 
 case "$mode" in
 differential)
-    start_broker A
-    start_broker B
-    start_broker C
+    start_brokers A B C
     # Java MM2 logs to stderr (its stop races its own scheduler and logs errors doing so); that
     # goes to a file, shown only when the comparison fails.
     if ! "${JVM[@]}" mm2interop.Differential "$BOOT_A" "$BOOT_B" "$BOOT_C" \
@@ -97,13 +125,11 @@ differential)
     log "Java MM2 logged $(grep -cE '^[0-9:.]+ ERROR' "$WORK/java-stderr.log" || true) ERROR lines (not asserted)"
     ;;
 churn)
-    start_broker A
-    start_broker B
+    start_brokers A B
     "${JVM[@]}" mm2interop.Churn "$BOOT_A" "$BOOT_B" "${2:-200}" "${3:-200000}" "$BIN" "$WORK"
     ;;
 cycle)
-    start_broker A
-    start_broker B
+    start_brokers A B
     # Java MM2's log (warnings) and the progress lines go to a file; the table goes to stdout.
     log "load average: $(cut -d' ' -f1-3 /proc/loadavg); nproc $(nproc)"
     "$JAVA" "-Xmx${MM2_INTEROP_HEAP:-1g}" -XX:+UseSerialGC -cp "$CP" mm2interop.CycleBench \
@@ -127,7 +153,7 @@ load)
     cc -O2 -Wall -Wextra -o "$FLOOR" interop/load_floor.c -isystem "$rdk_out/src" \
         "$rdk_out/src/librdkafka.a" ${zstd_lib:+"$zstd_lib/libzstd.a"} \
         -lssl -lcrypto -lz -lpthread -lm -ldl -lrt
-    start_broker A
+    start_brokers A
     log "load: $(uptime)"
     "$JAVA" -Xms1g -Xmx1g -XX:+UseG1GC -cp "$CP" org.apache.kafka.connect.mirror.LoadStart \
         "$BOOT_A" "${2:-1000000}" "${3:-5}" "$BIN/interop_load" "$FLOOR"

@@ -40,7 +40,9 @@
 # start prints, one per line: bootstrap=127.0.0.1:PORT, handle=DIR, pid=PID, startup_ms=N,
 # and listener.NAME=... for each extra listener. Broker output goes to DIR/broker.log.
 #
-# Environment: MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
+# Environment: MM2_BROKER_TAG (marks the broker's JVM with -Dmm2.broker.tag=TAG, so that
+# scripts/test.sh can tell which of its stages left a broker running), MM2_BROKER_START_LOG
+# (a file that gets one line per JVM start or restart: time, tag, port), MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
 # java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
 # takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
@@ -99,8 +101,9 @@ random_free_port() {
 jvm_flags() {
     echo "-Xms32m -Xmx${MM2_KAFKA_HEAP:-256m} -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
     echo "-XX:-UsePerfData -Djava.awt.headless=true -Dlog4j2.configurationFile=$1/log4j2.properties"
-    # Marks our brokers in `ps` so scripts/test.sh can find any this tree left behind.
-    echo "-Dmm2.broker.root=$ROOT"
+    # Marks our brokers in `ps` so scripts/test.sh can find any this tree left behind, and
+    # which of its stages started them (MM2_BROKER_TAG at start, kept in the handle dir).
+    echo "-Dmm2.broker.root=$ROOT -Dmm2.broker.tag=$(cat "$1/tag" 2>/dev/null)"
 }
 
 write_log4j() {
@@ -192,6 +195,9 @@ launch() {
     libs="$(kafka_libs)"
     port="$(cat "$dir/port")"
     echo "--- [kafka-broker.sh] starting on port $port at $(date +%T.%N)" >>"$dir/broker.log"
+    if [ -n "${MM2_BROKER_START_LOG:-}" ]; then
+        echo "$(date +%T) tag=$(cat "$dir/tag" 2>/dev/null) port=$port" >>"$MM2_BROKER_START_LOG"
+    fi
     local mark
     mark="$(wc -l <"$dir/broker.log")"
     # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
@@ -288,6 +294,8 @@ cmd_start() {
     fi
     : >"$dir/pid"
     : >"$dir/broker.log"
+    # No spaces: the tag becomes one JVM argument.
+    printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$dir/tag"
     if [ $secure = 1 ]; then
         secure_certs "$dir/tls"
         listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")

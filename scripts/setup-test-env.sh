@@ -216,6 +216,16 @@ if [ -f "$ROOT/interop/pom.xml" ]; then
         || die "mvn could not build interop/pom.xml (Java MM2 classes)"
 fi
 
+# java/ (java/verify.sh): its plugins and dependencies, so that scripts/test.sh can run Maven
+# offline (-o). dependency:go-offline misses what plugins resolve only when they run (surefire's
+# JUnit provider); those are in ~/.m2 after one online `mvn -f java/pom.xml verify`.
+# (The Maven runs java/ starts itself, and examples/jvm, stay online: they resolve little.)
+if [ -f "$ROOT/java/pom.xml" ]; then
+    log "resolving java/pom.xml for offline use"
+    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/java/pom.xml" dependency:go-offline >&2 \
+        || die "mvn could not resolve the plugins and dependencies of java/pom.xml"
+fi
+
 # ---------------------------------------------------------------- Rust
 
 command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
@@ -227,6 +237,9 @@ for comp in fmt clippy; do
     fi
 done
 
+# Nightly Rust: fuzz/run.sh builds the fuzz targets with -Zsanitizer=address. No cargo-fuzz
+# install (minutes of compiling on a fresh machine): fuzz/run.sh gives a plain cargo build the
+# same flags. Not fatal here; the fuzz stage of scripts/test.sh fails without nightly.
 MM2_NIGHTLY=0
 if command -v rustup >/dev/null; then
     if rustup run nightly rustc --version >/dev/null 2>&1; then
@@ -236,24 +249,13 @@ if command -v rustup >/dev/null; then
         if timeout 300 rustup toolchain install nightly --profile minimal >&2; then
             MM2_NIGHTLY=1
         else
-            warn "nightly Rust toolchain unavailable (rustup could not download it); fuzzing will be skipped"
+            warn "nightly Rust toolchain unavailable (rustup could not download it); the fuzz stage will fail"
         fi
     fi
 else
-    warn "rustup not found; nightly Rust (for cargo fuzz) unavailable"
+    warn "rustup not found; nightly Rust (for fuzz/run.sh) unavailable; the fuzz stage will fail"
 fi
-
-# cargo-fuzz is only worth building once the project has fuzz targets.
 CARGO_TOOLS="$TOOLS/cargo"
-export PATH="$CARGO_TOOLS/bin:$PATH"
-if [ -d "$ROOT/fuzz" ] && [ "$MM2_NIGHTLY" = 1 ]; then
-    if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-        log "installing cargo-fuzz into $CARGO_TOOLS"
-        cargo install --locked --quiet --root "$CARGO_TOOLS" cargo-fuzz >&2 \
-            || warn "cargo install cargo-fuzz failed; fuzzing will be skipped"
-    fi
-    log "cargo-fuzz: $(cargo +nightly fuzz --version 2>/dev/null || echo unavailable)"
-fi
 
 # ---------------------------------------------------------------- env.sh
 

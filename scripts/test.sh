@@ -1,12 +1,29 @@
 #!/usr/bin/env bash
 # The project's one test command (README and CI run exactly this).
 #
-# Installs what the tests need (scripts/setup-test-env.sh), then: rustfmt check, clippy with
-# warnings as errors, doc tests, every cargo test target (integration tests start their own
-# Kafka brokers through scripts/kafka-broker.sh), and the later stages whose folders exist:
-# ffi-tests/, java/ (java/verify.sh), fuzz/. Stops at the first failing stage with its name and a non-zero exit.
+# Installs what the tests need (scripts/setup-test-env.sh), starts the run's shared Kafka
+# brokers, then: rustfmt check, clippy with warnings as errors, doc tests, every cargo test
+# target (their binaries several at a time, scripts/run-test-binaries.sh), and the later
+# stages whose folders exist: interop/, ffi-tests/, java/ (java/verify.sh), fuzz/ (fuzz/run.sh).
+# Stops at the first failing stage with its name and a non-zero exit, and always ends with a
+# table of stage times.
 #
-# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 30).
+# Brokers (issue 21): three are started once, at the start, with scripts/kafka-broker.sh and
+# shared by every stage: a plain source and a plain target broker (MM2_SHARED_BOOTSTRAP,
+# MM2_SHARED_TARGET_BOOTSTRAP) and a secured one (MM2_SHARED_SECURE_START names the file with
+# its start output; tests/support/secure_kafka.rs reads it). Tests keep to unique names on
+# them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
+# (which compares every group of its clusters), start their own.
+#
+# After the build, three lanes run side by side (much of every stage is waiting on brokers,
+# JVMs and timers, and 2 cores would otherwise idle): clippy then fuzz; the test binaries then
+# ffi-tests then java; interop. Each lane's output is printed when the lane ends; its stages are timed
+# one by one, and the first failing stage stops the run (the other lanes are killed).
+#
+# Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
+# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
+# time, default 2), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
+# MM2_TEST_SERIAL=1 (the lanes one after another).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,41 +34,90 @@ if [ "${CI:-}" = true ]; then
 fi
 
 STARTED=$SECONDS
-stage() { echo "==> [$((SECONDS - STARTED))s] $*"; }
+# One line per finished stage: seconds, result, name (lanes append from their subshells).
+STAGES="$(mktemp "${TMPDIR:-/tmp}/mm2-test-stages.XXXXXX")"
+print_stage_table() {
+    echo "---- stage times (lanes overlap: the total is wall time, not the sum)"
+    awk -F'\t' '{ printf "%6s s  %-6s %s\n", $1, $2, $3 }' "$STAGES"
+    printf '%6s s  %-6s %s\n' "$((SECONDS - STARTED))" "" "total (wall)"
+}
 fail() {
+    print_stage_table >&2
     echo "test.sh: FAILED at stage: $*" >&2
     exit 1
 }
+# run_stage NAME COMMAND...: runs one stage, records its time; stops the run when it fails.
+run_stage() {
+    local name="$1" began=$SECONDS rc=0
+    shift
+    echo "==> [$((SECONDS - STARTED))s] $name"
+    MM2_BROKER_TAG="$(stage_tag "$name")" "$@" || rc=$?
+    printf '%s\t%s\t%s\n' "$((SECONDS - began))" "$([ $rc = 0 ] && echo ok || echo FAILED)" "$name" >>"$STAGES"
+    [ $rc = 0 ] || fail "$name"
+}
+# The broker tag of a stage (scripts/kafka-broker.sh): its name's first word, e.g. ffi-tests.
+stage_tag() {
+    local word="${1%%[ :]*}"
+    echo "${word//\//-}"
+}
+note() { echo "==> [$((SECONDS - STARTED))s] $*"; }
 
-stage "setup: scripts/setup-test-env.sh"
-scripts/setup-test-env.sh || fail "setup (scripts/setup-test-env.sh)"
+run_stage "setup: scripts/setup-test-env.sh" scripts/setup-test-env.sh
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
 export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+# setup resolved every Maven artifact; later stages need no network.
+export MM2_MAVEN_OFFLINE=1
+
+# ---------------------------------------------------------------- shared brokers
+
+SHARED_DIR="$(mktemp -d "${TMPDIR:-/tmp}/mm2-shared-brokers.XXXXXX")"
+SHARED_HANDLES=()
+SHARED_PIDS=()
+stop_shared_brokers() {
+    local h
+    for h in "${SHARED_HANDLES[@]+"${SHARED_HANDLES[@]}"}"; do
+        scripts/kafka-broker.sh stop "$h" >/dev/null 2>&1 || true
+    done
+    SHARED_HANDLES=()
+    SHARED_PIDS=()
+    rm -rf "$SHARED_DIR"
+}
+trap stop_shared_brokers EXIT
 
 # Kafka brokers that scripts/kafka-broker.sh started from this tree (their JVMs carry
-# -Dmm2.broker.root=<this tree>) and that are still running: a test that leaked its broker.
+# -Dmm2.broker.root=<this tree>) and that are still running, other than the run's shared
+# ones: a test that leaked its broker. With a TAG, only those a stage of that tag started.
 leaked_brokers() {
-    local cmdline pid
+    local tag="${1:-}" cmdline pid shared args
     for cmdline in /proc/[0-9]*/cmdline; do
         pid="${cmdline#/proc/}"
         pid="${pid%/cmdline}"
-        if tr '\0' '\n' <"$cmdline" 2>/dev/null | grep -qxF -- "-Dmm2.broker.root=$ROOT"; then
+        for shared in "${SHARED_PIDS[@]+"${SHARED_PIDS[@]}"}"; do
+            [ "$pid" != "$shared" ] || continue 2
+        done
+        args="$(tr '\0' '\n' <"$cmdline" 2>/dev/null)" || continue
+        grep -qxF -- "-Dmm2.broker.root=$ROOT" <<<"$args" || continue
+        if [ -z "$tag" ] || grep -qxF -- "-Dmm2.broker.tag=$tag" <<<"$args"; then
             echo "$pid"
         fi
     done
     return 0
 }
+# check_no_leaked_brokers STAGE-NAME: fails the run if brokers that stage started still run.
 check_no_leaked_brokers() {
-    local leaked waited=0
+    local leaked waited=0 tag
+    [ -z "$preexisting" ] || return 0
+    tag="$(stage_tag "$1")"
     # A test binary's exit closes its lifeline pipes; the watchdogs then kill the brokers,
     # which takes a moment.
-    while leaked="$(leaked_brokers | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
+    while leaked="$(leaked_brokers "$tag" | tr '\n' ' ')" && [ -n "$leaked" ] && [ $waited -lt 100 ]; do
         sleep 0.1
         waited=$((waited + 1))
     done
     if [ -n "$leaked" ]; then
         echo "test.sh: Kafka brokers left running after $1: pids $leaked" >&2
+        printf '0\tFAILED\t%s\n' "$1 leaked Kafka brokers" >>"$STAGES"
         fail "$1 leaked Kafka brokers"
     fi
 }
@@ -61,66 +127,174 @@ if [ -n "$preexisting" ]; then
     echo "test.sh: note: Kafka brokers of this tree already running before the tests (pids $preexisting); leak checks are off" >&2
 fi
 
-stage "cargo fmt --check"
-cargo fmt --check || fail "cargo fmt --check (run 'cargo fmt' to fix)"
+# The three shared brokers, started at once in the background right after setup (much of a
+# start is waiting), and awaited just before the stages that use them.
+start_shared_brokers() {
+    local name
+    for name in source target secure; do
+        MM2_BROKER_TAG=shared scripts/kafka-broker.sh start --owner-pid $$ \
+            $([ $name != secure ] || echo --secure) \
+            >"$SHARED_DIR/$name.start" 2>"$SHARED_DIR/$name.err" &
+    done
+    wait
+}
+await_shared_brokers() {
+    local name handle pid rc=0
+    wait "$SHARED_STARTER" || true
+    for name in source target secure; do
+        handle="$(sed -n 's/^handle=//p' "$SHARED_DIR/$name.start")"
+        pid="$(sed -n 's/^pid=//p' "$SHARED_DIR/$name.start")"
+        if [ -n "$handle" ]; then SHARED_HANDLES+=("$handle"); fi
+        if [ -n "$pid" ]; then SHARED_PIDS+=("$pid"); fi
+        if ! grep -q '^bootstrap=' "$SHARED_DIR/$name.start"; then
+            cat "$SHARED_DIR/$name.err" >&2
+            echo "test.sh: the shared $name broker did not start" >&2
+            rc=1
+        else
+            echo "shared $name broker: $(sed -n 's/^bootstrap=//p' "$SHARED_DIR/$name.start") (started in $(sed -n 's/^startup_ms=//p' "$SHARED_DIR/$name.start") ms)"
+        fi
+    done
+    return $rc
+}
+SHARING=1
+if [ "${MM2_TEST_SKIP_BROKER_SHARING:-0}" = 1 ]; then
+    SHARING=0
+    note "shared brokers: off (MM2_TEST_SKIP_BROKER_SHARING=1); every test binary starts its own"
+    unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
+else
+    note "starting the shared brokers (plain source, plain target, secure) in the background"
+    start_shared_brokers &
+    SHARED_STARTER=$!
+fi
 
-stage "cargo clippy --all-targets --all-features -- -D warnings"
-cargo clippy --all-targets --all-features -- -D warnings || fail "cargo clippy"
+# ---------------------------------------------------------------- Rust
 
-# --all-targets leaves out doc tests, so examples in doc comments get their own run (first,
-# so that the last cargo summary printed is the main suite's).
+run_stage "cargo fmt --check" cargo fmt --check
+
+# One debug build serves every later stage: the test binaries, the examples interop runs, and
+# the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
+# librdkafka build, shared by all three commands and by clippy). All of it before the lanes,
+# which then call cargo nowhere but in tests/example_cli.rs (a no-op build of two examples)
+# and so never wait long for the build lock clippy holds in its lane.
+BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
+build_all() {
+    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+        >"$BUILD_INFO/cargo-test.json" || return 1
+    # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
+    cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
+    # ffi-tests/run.sh's build of the cdylib and staticlib (default features, as users get
+    # them), and the native libraries a static link needs.
+    cargo rustc --lib -- --print=native-static-libs 2>"$BUILD_INFO/rustc-notes.txt" \
+        || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
+}
+run_stage "build: cargo test --no-run, the examples interop runs, the cdylib and staticlib" build_all
+export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
+export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
+export MM2_INTEROP_PREBUILT=1
+# --all-targets leaves out doc tests, so examples in doc comments get their own run.
 # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
-stage "cargo test --doc --all-features"
-cargo test --doc --all-features || fail "cargo test --doc"
+run_stage "cargo test --doc --all-features" cargo test --doc --all-features
 
-stage "cargo test --all-targets --all-features"
-cargo test --all-targets --all-features || fail "cargo test --all-targets"
-[ -n "$preexisting" ] || check_no_leaked_brokers "cargo test"
+# ---------------------------------------------------------------- lanes
 
-# Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for byte;
-# the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
-if [ -f interop/run.sh ]; then
-    stage "interop/run.sh differential"
-    bash interop/run.sh differential || fail "interop/run.sh differential"
-    stage "interop/run.sh churn 30 200000"
-    bash interop/run.sh churn 30 200000 || fail "interop/run.sh churn"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "interop/run.sh"
-else
-    stage "interop/run.sh: not present, skipped"
+if [ $SHARING = 1 ]; then
+    run_stage "shared brokers: awaiting the three started after setup" await_shared_brokers
+    MM2_SHARED_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/source.start")"
+    MM2_SHARED_TARGET_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/target.start")"
+    MM2_SHARED_SECURE_START="$SHARED_DIR/secure.start"
+    export MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 fi
 
-if [ -f ffi-tests/run.sh ]; then
-    stage "ffi-tests/run.sh"
-    bash ffi-tests/run.sh || fail "ffi-tests/run.sh"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "ffi-tests/run.sh"
-else
-    stage "ffi-tests/run.sh: not present yet, skipped"
-fi
-
-if [ -f java/verify.sh ]; then
-    stage "java/verify.sh (Maven: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)"
-    bash java/verify.sh || fail "java/verify.sh"
-    [ -n "$preexisting" ] || check_no_leaked_brokers "java/verify.sh"
-else
-    stage "java/verify.sh: not present yet, skipped"
-fi
-
-if [ -d fuzz ]; then
-    if [ "${MM2_NIGHTLY:-0}" = 1 ] && cargo +nightly fuzz --version >/dev/null 2>&1; then
-        seconds="${MM2_FUZZ_SECONDS:-30}"
-        targets="$(cargo +nightly fuzz list)" || fail "cargo +nightly fuzz list"
-        for target in $targets; do
-            stage "cargo +nightly fuzz build $target"
-            cargo +nightly fuzz build "$target" || fail "fuzz build of $target (a build error, not a crash)"
-            stage "cargo +nightly fuzz run $target (${seconds}s)"
-            cargo +nightly fuzz run "$target" -- -max_total_time="$seconds" \
-                || fail "fuzz target $target (crash input under fuzz/artifacts/$target/)"
-        done
+# Clippy needs none of the lanes' results and they none of its: it runs beside them, on the
+# same target dir (its build scripts' outputs, librdkafka's among them, are the build's).
+# Then the fuzz targets: a CPU-bound build best done early, before the valgrind runs.
+lane_clippy() {
+    run_stage "cargo clippy --all-targets --all-features -- -D warnings" \
+        cargo clippy --all-targets --all-features -- -D warnings
+    if [ -f fuzz/run.sh ]; then
+        run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
     else
-        stage "fuzz: nightly Rust or cargo-fuzz unavailable; fuzzing skipped, the proptests cover these inputs"
+        note "fuzz/: not present yet, skipped"
     fi
-else
-    stage "fuzz/: not present yet, skipped"
-fi
+}
 
-stage "all stages passed"
+lane_tests() {
+    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-2} at a time)" \
+        scripts/run-test-binaries.sh
+    check_no_leaked_brokers "test-binaries"
+}
+
+lane_native() {
+    if [ -f ffi-tests/run.sh ]; then
+        run_stage "ffi-tests/run.sh" bash ffi-tests/run.sh
+        check_no_leaked_brokers "ffi-tests/run.sh"
+    else
+        note "ffi-tests/run.sh: not present yet, skipped"
+    fi
+    if [ -f java/verify.sh ]; then
+        # The library ffi-tests/run.sh built (debug, default features) is the one the jar carries.
+        run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
+            bash java/verify.sh \
+            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
+        check_no_leaked_brokers "java/verify.sh"
+    else
+        note "java/verify.sh: not present yet, skipped"
+    fi
+}
+
+lane_interop() {
+    # Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for
+    # byte; the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
+    if [ -f interop/run.sh ]; then
+        export MM2_INTEROP_PROFILE=debug
+        run_stage "interop/run.sh differential" bash interop/run.sh differential
+        run_stage "interop/run.sh churn 30 200000" bash interop/run.sh churn 30 200000
+        check_no_leaked_brokers "interop/run.sh"
+    else
+        note "interop/run.sh: not present, skipped"
+    fi
+}
+
+# ffi-tests after the test binaries, not beside them: two full runs with the two side by side
+# (plus interop) starved valgrind's test_threads past its 10 s stop bound (12 s and 21 s).
+lane_tests_then_native() {
+    lane_tests
+    lane_native
+}
+
+LANES=(lane_clippy lane_tests_then_native lane_interop)
+if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
+    for lane in "${LANES[@]}"; do "$lane"; done
+else
+    # Job control: each lane in a process group of its own, so a failure kills a whole lane.
+    set -m
+    LANE_LOGS="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-lanes.XXXXXX")"
+    declare -A LANE_OF=()
+    for lane in "${LANES[@]}"; do
+        ("$lane") >"$LANE_LOGS/$lane.log" 2>&1 &
+        LANE_OF[$!]="$lane"
+    done
+    note "lanes running: ${LANES[*]} (output printed as each ends)"
+    while [ "${#LANE_OF[@]}" -gt 0 ]; do
+        rc=0
+        wait -n -p done_pid "${!LANE_OF[@]}" || rc=$?
+        lane="${LANE_OF[$done_pid]}"
+        unset "LANE_OF[$done_pid]"
+        echo "---- $lane (exit $rc, at $((SECONDS - STARTED)) s)"
+        cat "$LANE_LOGS/$lane.log"
+        if [ $rc != 0 ]; then
+            for p in "${!LANE_OF[@]}"; do kill -- -"$p" 2>/dev/null || true; done
+            wait 2>/dev/null || true
+            failed="$(awk -F'\t' '$2 == "FAILED" { print $3; exit }' "$STAGES")"
+            fail "${failed:-$lane}"
+        fi
+    done
+    set +m
+    rm -rf "$LANE_LOGS"
+fi
+rm -rf "$BUILD_INFO"
+
+stop_shared_brokers
+print_stage_table
+rm -f "$STAGES"
+note "all stages passed"

@@ -603,10 +603,13 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
     );
 
     // Churn: random kill -9 or graceful stop, then restart; no group unowned past the bound.
-    let rounds: usize = std::env::var("MM2_ELASTIC_ROUNDS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(50);
+    // 6 rounds by default (CI: both kinds of stop, several times); scripts/soak.sh runs 50.
+    let rounds: usize = match std::env::var("MM2_ELASTIC_ROUNDS") {
+        Ok(r) => r
+            .parse()
+            .unwrap_or_else(|_| panic!("MM2_ELASTIC_ROUNDS={r:?} is not a count")),
+        Err(_) => 6,
+    };
     let mut rng = mm2_checkpoint_prng(0x5eed);
     let churn_from = now_ms();
     let mut adoptions = Vec::new();

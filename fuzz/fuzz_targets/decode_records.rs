@@ -8,8 +8,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mm2_checkpoint::wire::java_utf8_lossy;
-use mm2_checkpoint::{Checkpoint, OffsetSync};
+use mm2_checkpoint_decoders::wire::java_utf8_lossy;
+use mm2_checkpoint_decoders::{Checkpoint, OffsetSync};
 
 fuzz_target!(|data: &[u8]| {
     check_utf8(data);

@@ -7,6 +7,12 @@
 //! [`Broker`]): when this process exits, panics past its destructors, or is SIGKILLed, the
 //! kernel closes the pipe and the watchdog kills the broker. That is also what cleans up the
 //! lazily started [`shared`] broker, which lives in a `static` and is never dropped.
+//!
+//! `scripts/test.sh` starts the shared brokers once for the whole run and names them in the
+//! environment ([`SHARED_BOOTSTRAP`], [`SHARED_TARGET_BOOTSTRAP`]); [`shared`] and
+//! [`shared_target`] then attach to those instead of starting brokers of their own, so that
+//! every test binary (and the C, Java and interop stages) shares two JVMs. Without the
+//! variables, as under a plain `cargo test`, each test binary starts its own.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -42,9 +48,16 @@ pub struct Broker {
     /// Every `key=value` line the launcher's start printed.
     fields: BTreeMap<String, String>,
     startup: Duration,
-    /// The watchdog's lifeline; closed when this process ends, however it ends.
-    _lifeline: ChildStdin,
+    /// The watchdog's lifeline; closed when this process ends, however it ends. `None` for a
+    /// broker this process attached to ([`Broker::attach`]): its starter stops it.
+    lifeline: Option<ChildStdin>,
 }
+
+/// The environment variable naming the run-wide shared (source) broker: `127.0.0.1:PORT`.
+pub const SHARED_BOOTSTRAP: &str = "MM2_SHARED_BOOTSTRAP";
+
+/// The environment variable naming the run-wide shared target broker: `127.0.0.1:PORT`.
+pub const SHARED_TARGET_BOOTSTRAP: &str = "MM2_SHARED_TARGET_BOOTSTRAP";
 
 impl Broker {
     /// Formats a fresh log dir and starts a PLAINTEXT broker on a free port; returns once it
@@ -102,8 +115,53 @@ impl Broker {
             listeners,
             startup: Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0)),
             fields,
-            _lifeline: lifeline,
+            lifeline: Some(lifeline),
         }
+    }
+
+    /// A broker that someone else started and stops, from the `key=value` lines its
+    /// `kafka-broker.sh start` printed (at least `bootstrap`; `handle`, `pid`, `startup_ms` and
+    /// the listeners when present). Dropping it leaves the broker running. Panics, naming
+    /// `origin`, when there is no `bootstrap=127.0.0.1:PORT` line.
+    pub fn attach(start_output: &str, origin: &str) -> Broker {
+        let fields = parse_fields(start_output.as_bytes());
+        let bootstrap = fields
+            .get("bootstrap")
+            .filter(|b| b.starts_with("127.0.0.1:") && b[10..].parse::<u16>().is_ok())
+            .unwrap_or_else(|| panic!("{origin}: no bootstrap=127.0.0.1:PORT in {start_output:?}"))
+            .clone();
+        let listeners = fields
+            .iter()
+            .filter_map(|(k, v)| Some((k.strip_prefix("listener.")?.to_owned(), v.clone())))
+            .collect();
+        Broker {
+            handle: fields.get("handle").map(PathBuf::from).unwrap_or_default(),
+            bootstrap,
+            pid: fields.get("pid").and_then(|p| p.parse().ok()).unwrap_or(0),
+            listeners,
+            startup: Duration::from_millis(
+                fields
+                    .get("startup_ms")
+                    .and_then(|ms| ms.parse().ok())
+                    .unwrap_or(0),
+            ),
+            fields,
+            lifeline: None,
+        }
+    }
+
+    /// The broker named by environment variable `var` (`127.0.0.1:PORT`, see [`Broker::attach`])
+    /// when it is set, else a broker of its own ([`Broker::start`]).
+    fn attach_or_start(var: &str) -> Broker {
+        match std::env::var(var) {
+            Ok(bootstrap) => Broker::attach(&format!("bootstrap={bootstrap}"), var),
+            Err(_) => Broker::start(),
+        }
+    }
+
+    /// Whether this process started the broker (and so stops it on drop).
+    pub fn is_own(&self) -> bool {
+        self.lifeline.is_some()
     }
 
     /// Starts two brokers at once (a source and a target cluster): on two cores this takes
@@ -155,8 +213,12 @@ impl Broker {
         &self.handle
     }
 
-    /// Whether the broker process is alive (not exited, not a zombie).
+    /// Whether the broker process is alive (not exited, not a zombie). For an attached broker
+    /// whose pid is unknown: whether it accepts connections.
     pub fn is_running(&self) -> bool {
+        if self.pid == 0 {
+            return accepts_connections(self.port());
+        }
         std::fs::read_to_string(format!("/proc/{}/stat", self.pid))
             .ok()
             .and_then(|stat| {
@@ -168,7 +230,13 @@ impl Broker {
     }
 
     /// Kills the broker with SIGKILL, like a crash; its log dir stays for [`Broker::restart`].
+    /// Only for a broker of this process: an attached one is shared with other processes.
     pub fn kill(&mut self) {
+        assert!(
+            self.is_own(),
+            "kill: the broker at {} is shared",
+            self.bootstrap
+        );
         self.run(&["kill"]);
         assert!(!self.is_running(), "broker {} survived SIGKILL", self.pid);
     }
@@ -196,6 +264,11 @@ impl Broker {
     }
 
     fn restart_inner(&mut self, fresh: bool) {
+        assert!(
+            self.is_own(),
+            "restart: the broker at {} is shared",
+            self.bootstrap
+        );
         let mut args = vec!["restart"];
         if fresh {
             args.push("--fresh");
@@ -234,6 +307,9 @@ impl Broker {
 
 impl Drop for Broker {
     fn drop(&mut self) {
+        if !self.is_own() {
+            return;
+        }
         // Best effort: if this fails, the watchdog still stops the broker when the lifeline
         // closes right after.
         let _ = Command::new(script())
@@ -246,18 +322,20 @@ impl Drop for Broker {
     }
 }
 
-/// One broker per test binary, started on first use and shared by every test in it that keeps
-/// to its own topic and group names (see [`unique`]). Tests that kill, restart or otherwise
-/// disturb a broker start their own with [`Broker::start`].
+/// One broker shared by every test that keeps to its own topic and group names (see
+/// [`unique`]): the run-wide one named by [`SHARED_BOOTSTRAP`] when set, else one per test
+/// binary, started on first use. Tests that kill, restart or otherwise disturb a broker start
+/// their own with [`Broker::start`].
 pub fn shared() -> &'static Broker {
     static SHARED: OnceLock<Broker> = OnceLock::new();
-    SHARED.get_or_init(Broker::start)
+    SHARED.get_or_init(|| Broker::attach_or_start(SHARED_BOOTSTRAP))
 }
 
-/// A second shared broker, for tests that need two clusters (a source and a target).
+/// A second shared broker, for tests that need two clusters (a source and a target): the one
+/// named by [`SHARED_TARGET_BOOTSTRAP`] when set, else one per test binary.
 pub fn shared_target() -> &'static Broker {
     static SHARED: OnceLock<Broker> = OnceLock::new();
-    SHARED.get_or_init(Broker::start)
+    SHARED.get_or_init(|| Broker::attach_or_start(SHARED_TARGET_BOOTSTRAP))
 }
 
 /// Both shared brokers ([`shared`], [`shared_target`]), started at once when neither runs yet

@@ -84,14 +84,28 @@ pub struct SecureKafka {
 /// that needs a principal of its own (so that even cluster-wide ACLs stay per test).
 pub const ACL_USERS: usize = 12;
 
+/// The environment variable that names a file holding what `kafka-broker.sh start --secure`
+/// printed for the run-wide secured broker (`scripts/test.sh` starts it once for every test
+/// binary); [`SecureKafka::shared`] attaches to that broker instead of starting one.
+pub const SHARED_SECURE_START: &str = "MM2_SHARED_SECURE_START";
+
 /// The password of every [`SecureKafka::acl_user`].
 const ACL_USER_PASSWORD: &str = "mm2-task-secret";
 
 impl SecureKafka {
-    /// The one secured broker of this test process, started on first use.
+    /// The one secured broker of this test process: the run-wide one `scripts/test.sh` started
+    /// when [`SHARED_SECURE_START`] names its start output, else one started on first use.
     pub fn shared() -> &'static SecureKafka {
         static SHARED: OnceLock<SecureKafka> = OnceLock::new();
-        SHARED.get_or_init(SecureKafka::start)
+        SHARED.get_or_init(|| match std::env::var_os(SHARED_SECURE_START) {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                    panic!("{SHARED_SECURE_START}={}: {e}", Path::new(&path).display())
+                });
+                SecureKafka::from_broker(Broker::attach(&text, SHARED_SECURE_START), false)
+            }
+            None => SecureKafka::start(),
+        })
     }
 
     /// The one secured broker with an authorizer of this test process (`kafka-broker.sh start
@@ -132,6 +146,12 @@ impl SecureKafka {
             format_args,
             ..BrokerOptions::default()
         });
+        SecureKafka::from_broker(broker, authorizer)
+    }
+
+    /// The secured broker `broker` (started with `--secure`, and `--authorizer` when
+    /// `authorizer`), its settings read from what its start printed.
+    fn from_broker(broker: Broker, authorizer: bool) -> SecureKafka {
         let field = |key: &str| -> String {
             broker
                 .field(key)

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# What `cargo test --all-targets --all-features` does, with the test binaries run several at a
+# time: scripts/test.sh runs this (issue 21). From any directory:
+#   scripts/run-test-binaries.sh [-j JOBS] [-- ARGS...]
+#
+# 1. `cargo test --all-targets --all-features --no-run --message-format=json` builds every unit
+#    `cargo test` would run (lib tests, integration tests, examples and the bench in test mode)
+#    and names each executable (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are
+#    read from FILE instead);
+# 2. runs each one as cargo does: from the package root, with each binary's own harness and the
+#    ARGS given after `--` (libtest filters, --nocapture, ...), JOBS at a time (default:
+#    MM2_TEST_JOBS, else 2), the slowest known ones first;
+# 3. prints each binary's whole output when it ends (never interleaved), its exit code and
+#    seconds, then one line per binary sorted by time and a closing
+#    `N passed, N failed` line (binaries), with libtest's own totals summed.
+# Exit 1 when any binary fails (all are still run, as `cargo test --no-fail-fast` would).
+#
+# Binaries that share brokers do so through MM2_SHARED_* (tests/support/broker.rs), with
+# unique names per test; the parallelism is across binaries, the tests in one binary keep
+# libtest's own threads.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+jobs="${MM2_TEST_JOBS:-2}"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -j) jobs="$2"; shift 2 ;;
+        --) shift; break ;;
+        *) echo "usage: $0 [-j JOBS] [-- ARGS...]" >&2; exit 2 ;;
+    esac
+done
+
+OUT="$ROOT/target/test-binaries"
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+# Binaries that take longest go first, so that the last to start is a short one. Names are
+# cargo target names; unknown ones follow in cargo's order.
+# (Measured in a full run beside the other lanes: runtime_faults 241 s, kafka_broker 148,
+# security_kafka 124, example_cli 115, acl_kafka 85, elastic_kafka 81; the library's unit
+# tests, with their property tests, and the bench in test mode are CPU-bound.)
+SLOW_FIRST=(runtime_faults kafka_broker mm2_checkpoint security_kafka example_cli acl_kafka
+    elastic_kafka offset_sync_store group_discovery_kafka mirror_failover runtime_kafka
+    runtime_wake elastic_handover_kafka runtime_bad_bootstrap librdkafka_stderr)
+
+# Reads cargo's JSON messages; writes KIND-NAME<TAB>EXECUTABLE per unit, slowest first.
+PICK_UNITS=$(cat <<'PY'
+import json, sys
+out, slow = sys.argv[1], sys.argv[2:]
+units = []
+for line in sys.stdin:
+    if not line.startswith("{"):
+        continue
+    msg = json.loads(line)
+    if msg.get("reason") == "build-finished" and not msg.get("success"):
+        sys.exit(1)
+    if msg.get("reason") != "compiler-artifact" or not msg.get("profile", {}).get("test"):
+        continue
+    if not msg.get("executable"):
+        continue
+    target = msg["target"]
+    kind = target["kind"][0]
+    units.append((kind, target["name"], msg["executable"]))
+rank = {name: i for i, name in enumerate(slow)}
+units.sort(key=lambda u: rank.get(u[1], len(slow)))
+with open(out, "w") as f:
+    for kind, name, exe in units:
+        f.write(f"{kind}-{name}\t{exe}\n")
+PY
+)
+if [ -n "${MM2_TEST_CARGO_JSON:-}" ]; then
+    # scripts/test.sh built them already and kept cargo's messages (no cargo call here).
+    cp "$MM2_TEST_CARGO_JSON" "$OUT/cargo.json"
+else
+    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+        >"$OUT/cargo.json" || { echo "run-test-binaries.sh: cargo test --no-run failed" >&2; exit 1; }
+fi
+python3 -c "$PICK_UNITS" "$OUT/units.tsv" "${SLOW_FIRST[@]}" <"$OUT/cargo.json"
+
+count="$(wc -l <"$OUT/units.tsv")"
+echo "run-test-binaries.sh: $count test binaries, $jobs at a time"
+
+# run_one NAME EXE ARGS...: runs one binary, its output to NAME.log, then prints it whole.
+run_one() {
+    local name="$1" exe="$2" began rc=0
+    shift 2
+    began=$SECONDS
+    "$exe" "$@" >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
+    echo "$rc $((SECONDS - began))" >"$OUT/$name.rc"
+    {
+        echo "---- $name ($exe): exit $rc, $((SECONDS - began)) s"
+        cat "$OUT/$name.log"
+    } | flock "$OUT/print.lock" cat
+}
+
+running=0
+while IFS=$'\t' read -r name exe; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    run_one "$name" "$exe" "$@" &
+    running=$((running + 1))
+done <"$OUT/units.tsv"
+wait || true
+
+passed=0 failed=0 tests_passed=0 tests_failed=0 failures=()
+echo "---- test binaries by time (s)"
+while IFS=$'\t' read -r name _; do
+    read -r rc secs <"$OUT/$name.rc" 2>/dev/null || { rc=missing; secs=0; }
+    printf '%6s  %-40s %s\n' "$secs" "$name" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")"
+    if [ "$rc" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
+    # libtest's summary lines: "test result: ok. 12 passed; 0 failed; ..."
+    while read -r p f; do
+        tests_passed=$((tests_passed + p))
+        tests_failed=$((tests_failed + f))
+    done < <(sed -n 's/^test result: [A-Za-z]*\. \([0-9]*\) passed; \([0-9]*\) failed;.*/\1 \2/p' "$OUT/$name.log")
+done < <(while IFS=$'\t' read -r name exe; do
+    read -r _ secs <"$OUT/$name.rc" 2>/dev/null || secs=0
+    printf '%s\t%s\n' "$name" "$secs"
+done <"$OUT/units.tsv" | sort -t$'\t' -k2,2nr)
+echo "test binaries: $passed passed, $failed failed (tests: $tests_passed passed, $tests_failed failed)"
+if [ "$failed" -gt 0 ]; then
+    echo "failed binaries: ${failures[*]} (logs: $OUT/<name>.log)" >&2
+    exit 1
+fi
