@@ -2,9 +2,15 @@
 //! through the Rust API and through the C API (`mm_conf_load_properties`, then what
 //! `mm_task_new` reads, described by `mm_conf_describe`). The Java bindings call the same C
 //! functions with the same text. Rejected texts fail with the same message in both.
+//!
+//! The Rust results are also committed under `tests/config_parity/` (`<example>.describe.txt`
+//! for each shipped file; `rejected/<case>.properties` with its `.error`) and checked for drift
+//! here, so the Java suite (`ConfigParityTest`) compares its own results with Rust's without a
+//! second mechanism. After a deliberate change: `MM2_BLESS_CONFIG_PARITY=1 cargo test
+//! --all-features --test config_parity`, then commit the files.
 
 use std::ffi::{c_char, c_int, CStr, CString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 
@@ -76,15 +82,56 @@ fn through_rust(text: &str) -> Result<String, String> {
         })
 }
 
-fn shipped_properties() -> Vec<std::path::PathBuf> {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut files: Vec<_> = std::fs::read_dir(&examples)
-        .unwrap()
+/// The files directly in `dir` whose name ends with `suffix`, sorted.
+fn files_ending(dir: &Path, suffix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "properties"))
+        .filter(|p| p.to_str().is_some_and(|p| p.ends_with(suffix)))
         .collect();
     files.sort();
     files
+}
+
+fn shipped_properties() -> Vec<PathBuf> {
+    files_ending(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"),
+        ".properties",
+    )
+}
+
+/// Where the Rust results are committed for the other languages' suites.
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/config_parity")
+}
+
+fn blessing() -> bool {
+    std::env::var_os("MM2_BLESS_CONFIG_PARITY").is_some_and(|v| v == "1")
+}
+
+/// Checks that `path` holds `expected` (writes it first when blessing).
+fn check_committed(path: &Path, expected: &str) {
+    if blessing() {
+        std::fs::write(path, expected).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == expected,
+        "{} is stale or missing (rerun with MM2_BLESS_CONFIG_PARITY=1 and commit it)\n\
+         committed:\n{committed}\nnow:\n{expected}",
+        path.display()
+    );
+}
+
+/// The committed rejected texts: `rejected/<case>.properties`, each with its `<case>.error`.
+fn rejected_cases() -> Vec<(PathBuf, String)> {
+    files_ending(&golden_dir().join("rejected"), ".properties")
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            (p, text)
+        })
+        .collect()
 }
 
 #[test]
@@ -98,6 +145,25 @@ fn every_shipped_properties_file_resolves_identically_through_rust_and_c() {
         assert_eq!(rust, c, "{}", file.display());
         assert!(rust.contains("bootstrap.servers"), "{rust}");
     }
+}
+
+#[test]
+fn the_committed_description_of_every_shipped_properties_file_is_the_rust_one() {
+    let files = shipped_properties();
+    let mut expected_golden = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let rust = through_rust(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let name = file.file_stem().unwrap().to_str().unwrap();
+        let golden = golden_dir().join(format!("{name}.describe.txt"));
+        check_committed(&golden, &rust);
+        expected_golden.push(golden);
+    }
+    // No description is left behind for a file that is no longer shipped.
+    assert_eq!(
+        files_ending(&golden_dir(), ".describe.txt"),
+        expected_golden
+    );
 }
 
 #[test]
@@ -115,19 +181,13 @@ fn the_demo_file_with_aliases_source_and_target_loads_through_c() {
 
 #[test]
 fn a_rejected_text_fails_with_the_same_message_through_rust_and_c() {
-    let texts = [
-        "clusters = ,\n",
-        "source.cluster.alias = A\n = orphan value\n",
-        "clusters = so\\u0000urce, target\nsource->target.enabled = true\n",
-        "clusters = A, B\nA->B.enabled = true\nB->A.enabled = true\n",
-        "source.cluster.alias = A\nadmin.timeout.ms = -5\n",
-        "source.cluster.alias = A\nemit.checkpoints.enabled = maybe\n",
-        "clusters = A, B\nA->B.enabled = true\nA.sasl.jaas.config = com.example.Nope required;\n",
-    ];
-    for text in texts {
-        let rust = through_rust(text).expect_err(text);
-        let c = through_c(text).expect_err(text);
-        assert_eq!(rust, c, "{text}");
+    let cases = rejected_cases();
+    assert!(cases.len() >= 7, "{cases:?}");
+    for (file, text) in cases {
+        let rust = through_rust(&text).expect_err(&text);
+        let c = through_c(&text).expect_err(&text);
+        assert_eq!(rust, c, "{}", file.display());
+        check_committed(&file.with_extension("error"), &rust);
     }
 }
 

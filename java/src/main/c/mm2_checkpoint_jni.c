@@ -245,6 +245,26 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfSet(JNIEnv *env, jc
     free(k);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nConfDescribe(JNIEnv *env, jclass cls,
+                                                                           jlong conf) {
+    (void)cls;
+    size_t size = 0; /* first the size (a NULL buffer), then the text */
+    if (!check(env, mm_conf_describe(ptr(conf), NULL, &size))) {
+        return NULL;
+    }
+    char *text = malloc(size);
+    if (text == NULL) {
+        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+        if (oom != NULL) {
+            (*env)->ThrowNew(env, oom, "the configuration's description");
+        }
+        return NULL;
+    }
+    jbyteArray a = check(env, mm_conf_describe(ptr(conf), text, &size)) ? java_bytes(env, text, strlen(text)) : NULL;
+    free(text);
+    return a;
+}
+
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nConfDestroy(JNIEnv *env, jclass cls, jlong conf) {
     (void)env;
     (void)cls;

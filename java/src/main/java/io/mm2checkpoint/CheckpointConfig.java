@@ -41,6 +41,27 @@ public final class CheckpointConfig {
         return new Builder().setAll(properties);
     }
 
+    /**
+     * The resolved configuration as a {@link CheckpointTask} would read it, in the library's one
+     * canonical text ({@code mm_conf_describe}): every typed setting, then the final librdkafka
+     * settings of every client the task makes, with the values of secret keys (passwords,
+     * {@code sasl.jaas.config}, tokens) shown as {@code [hidden]}. The same properties give the
+     * same text through the Rust, C and Java APIs, so it shows what a file means and can be
+     * compared across them.
+     *
+     * @throws Mm2Exception with code {@link Mm2Exception#INVALID_CONFIG} when a task would refuse
+     *                      this configuration (a rule across several keys), with the same message
+     */
+    public String describe() {
+        NativeBinding binding = NativeLibrary.binding();
+        long conf = toNative(binding, properties);
+        try {
+            return binding.confDescribe(conf);
+        } finally {
+            binding.confDestroy(conf);
+        }
+    }
+
     @Override
     public String toString() {
         return "CheckpointConfig" + properties;
@@ -54,15 +75,30 @@ public final class CheckpointConfig {
 
         /**
          * Sets an MM2 property. Keys are trimmed as MM2 trims them. Text containing a NUL
-         * character cannot cross the C boundary and is rejected here.
+         * character cannot cross the C boundary, so it is rejected here, with the message the
+         * Rust and C APIs give for the same text (the Java suite's {@code ConfigParityTest}
+         * checks that they agree).
+         *
+         * @throws Mm2Exception with code {@link Mm2Exception#INVALID_CONFIG} when the key or the
+         *                      value contains a NUL character
          */
         public Builder set(String key, String value) {
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(value, "value");
-            NativeText.requireNoNul("configuration key", key);
-            NativeText.requireNoNul("value of `" + key + "`", value);
-            properties.put(key.trim(), value);
+            String trimmed = key.trim();
+            if (trimmed.indexOf('\0') >= 0) {
+                throw invalid(trimmed.replace("\0", "\\0") + ": the key contains a NUL character");
+            }
+            if (value.indexOf('\0') >= 0) {
+                throw invalid(trimmed + ": the value contains a NUL character, which no Kafka client"
+                        + " setting or cluster alias may hold");
+            }
+            properties.put(trimmed, value);
             return this;
+        }
+
+        private static Mm2Exception invalid(String message) {
+            return new Mm2Exception(Mm2Exception.INVALID_CONFIG, "MM_RESULT_INVALID_CONFIG", message);
         }
 
         /** Sets a numeric or boolean property from its Java value. */

@@ -65,6 +65,11 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public String confDescribe(long conf) {
+        return NativeText.decode(nConfDescribe(conf));
+    }
+
+    @Override
     public void confDestroy(long conf) {
         nConfDestroy(conf);
     }
@@ -400,6 +405,8 @@ final class JniBinding implements NativeBinding {
     private static native void nConfSet(long conf, byte[] key, byte[] value);
 
     private static native void nConfDestroy(long conf);
+
+    private static native byte[] nConfDescribe(long conf);
 
     private static native long nTaskNew(long conf);
 

@@ -36,6 +36,12 @@ interface NativeBinding {
 
     void confSet(long conf, String key, String value);
 
+    /**
+     * {@code mm_conf_describe}: the resolved configuration as {@code mm_task_new} would read it,
+     * secret values shown as {@code [hidden]}; throws when {@code mm_task_new} would refuse it.
+     */
+    String confDescribe(long conf);
+
     void confDestroy(long conf);
 
     /** {@code mm_task_new}; takes {@code conf} only on success. */

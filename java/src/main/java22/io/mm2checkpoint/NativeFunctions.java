@@ -46,6 +46,9 @@ final class NativeFunctions {
     static final Function MM_CONF_COUNT =
             new Function("mm_conf_count", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
+    static final Function MM_CONF_DESCRIBE =
+            new Function("mm_conf_describe", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
     static final Function MM_CONF_DESTROY =
             new Function("mm_conf_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 

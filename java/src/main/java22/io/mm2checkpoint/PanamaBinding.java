@@ -57,6 +57,7 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle setLogCallback;
     private final MethodHandle confNew;
     private final MethodHandle confSet;
+    private final MethodHandle confDescribe;
     private final MethodHandle confDestroy;
     private final MethodHandle taskNew;
     private final MethodHandle taskStart;
@@ -134,6 +135,7 @@ final class PanamaBinding implements NativeBinding {
         setLogCallback = bind(MM_SET_LOG_CALLBACK);
         confNew = bind(MM_CONF_NEW);
         confSet = bind(MM_CONF_SET);
+        confDescribe = bind(MM_CONF_DESCRIBE);
         confDestroy = bind(MM_CONF_DESTROY);
         taskNew = bind(MM_TASK_NEW);
         taskStart = bind(MM_TASK_START);
@@ -288,6 +290,20 @@ final class PanamaBinding implements NativeBinding {
     public void confSet(long conf, String key, String value) {
         try (Arena arena = Arena.ofConfined()) {
             check((int) confSet.invokeExact(ptr(conf), text(arena, key), text(arena, value)));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public String confDescribe(long conf) {
+        try (Arena arena = Arena.ofConfined()) {
+            // First the size (a NULL buffer), then the text.
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            check((int) confDescribe.invokeExact(ptr(conf), MemorySegment.NULL, size));
+            MemorySegment text = arena.allocate(size.get(JAVA_LONG, 0));
+            check((int) confDescribe.invokeExact(ptr(conf), text, size));
+            return cString(text);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -164,11 +164,15 @@ public final class ApiTest {
     }
 
     @Test
-    public void textThatCCannotCarryIsRejectedInJava() {
-        Check.throwsType(IllegalArgumentException.class,
+    public void textThatCCannotCarryIsRejectedInJavaAsAnInvalidConfigNamingTheKey() {
+        Mm2Exception e = Check.throwsType(Mm2Exception.class,
                 () -> CheckpointConfig.builder().set("topics", "a\0b"), "NUL in a value");
-        Check.throwsType(IllegalArgumentException.class,
+        Check.equal(Mm2Exception.INVALID_CONFIG, e.code(), "result: " + e.getMessage());
+        Check.equal("topics", e.configKey().orElse(null), "key: " + e.getMessage());
+        e = Check.throwsType(Mm2Exception.class,
                 () -> CheckpointConfig.builder().set("to\0pics", "a"), "NUL in a key");
+        Check.equal(Mm2Exception.INVALID_CONFIG, e.code(), "result: " + e.getMessage());
+        Check.equal("to\\0pics", e.configKey().orElse(null), "key: " + e.getMessage());
     }
 
     @Test
