@@ -185,6 +185,13 @@ log "javac 22+: ${MM2_JAVAC22:-none}"
 # scripts/kafka/pom.xml into .tools/kafka-<version>/libs;
 # later runs find them there and need no network. scripts/kafka-broker.sh runs them.
 command -v mvn >/dev/null || apt_install maven
+# mvn_quiet ARGS...: a quiet batch-mode Maven run whose output goes to stderr. Maven 3.8's quiet
+# mode still writes bare colour-reset codes (ESC[0m) even in batch mode; they are stripped so the
+# setup log reads as plain text.
+mvn_quiet() {
+    mvn -B -q "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >&2
+    return "${PIPESTATUS[0]}"
+}
 KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/java/parent/pom.xml")"
 [ -n "$KAFKA_VERSION" ] || die "no <kafka.version> in java/parent/pom.xml"
 KAFKA_DIR="$TOOLS/kafka-$KAFKA_VERSION"
@@ -195,8 +202,8 @@ if ! compgen -G "$KAFKA_LIBS/kafka_2.13-$KAFKA_VERSION.jar" >/dev/null \
     || [ "$(cat "$KAFKA_DIR/pom.sha256" 2>/dev/null)" != "$POM_HASH" ]; then
     log "copying Apache Kafka $KAFKA_VERSION (scripts/kafka/pom.xml) into $KAFKA_DIR"
     rm -rf "$KAFKA_DIR.partial"
-    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
-        -DincludeScope=runtime -DoutputDirectory="$KAFKA_DIR.partial/libs" >&2 \
+    JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/scripts/kafka/pom.xml" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$KAFKA_DIR.partial/libs" \
         || die "mvn could not resolve org.apache.kafka:kafka_2.13:$KAFKA_VERSION"
     echo "$POM_HASH" >"$KAFKA_DIR.partial/pom.sha256"
     rm -rf "$KAFKA_DIR"
@@ -212,7 +219,7 @@ log "kafka: $KAFKA_LIBS ($(find "$KAFKA_LIBS" -name '*.jar' | wc -l) jars)"
 # test stage run without the network. The jars land in ~/.m2 and interop/target/libs.
 if [ -f "$ROOT/interop/pom.xml" ]; then
     log "resolving interop/pom.xml (Java MM2 $KAFKA_VERSION)"
-    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/interop/pom.xml" package -DskipTests >&2 \
+    JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/interop/pom.xml" package -DskipTests \
         || die "mvn could not build interop/pom.xml (Java MM2 classes)"
 fi
 
@@ -222,7 +229,7 @@ fi
 # (The Maven runs java/ starts itself, and examples/jvm, stay online: they resolve little.)
 if [ -f "$ROOT/java/pom.xml" ]; then
     log "resolving java/pom.xml for offline use"
-    JAVA_HOME="$JDK_HOME" mvn -B -q -f "$ROOT/java/pom.xml" dependency:go-offline >&2 \
+    JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/java/pom.xml" dependency:go-offline \
         || die "mvn could not resolve the plugins and dependencies of java/pom.xml"
 fi
 
