@@ -232,7 +232,7 @@ lane_native() {
         note "ffi-tests/run.sh: not present yet, skipped"
     fi
     if [ -f java/verify.sh ]; then
-        # The library ffi-tests/run.sh built (debug, default features) is the one the jar carries.
+        # The library the build stage built (debug, default features) is the one the jar carries.
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
             bash java/verify.sh \
             -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
