@@ -141,8 +141,28 @@ fn translate_jaas(value: &str) -> Result<Vec<(&'static str, String)>, String> {
             ])
         }
         other => Err(format!(
-            "login module `{other}` is not supported; translated are {PLAIN_MODULE}, {SCRAM_MODULE} and the unsecured {OAUTHBEARER_MODULE}; otherwise set librdkafka's `sasl.*` settings directly"
+            "login module {} is not supported; translated are {PLAIN_MODULE}, {SCRAM_MODULE} and the unsecured {OAUTHBEARER_MODULE}; otherwise set librdkafka's `sasl.*` settings directly",
+            shown_module(other)
         )),
+    }
+}
+
+/// How an error names the first word of a JAAS entry: quoted when it has the shape of a Java
+/// class name (dotted identifiers, at least three), since that is the login module the user
+/// meant; otherwise not at all, because a malformed entry's first word may be its secret.
+fn shown_module(word: &str) -> String {
+    let segments: Vec<&str> = word.split('.').collect();
+    let identifier = |s: &&str| {
+        let mut chars = s.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    if segments.len() >= 3 && segments.iter().all(identifier) {
+        format!("`{word}`")
+    } else {
+        "(its first word, not shown: it is not a Java class name)".to_string()
     }
 }
 
@@ -166,7 +186,8 @@ fn parse_jaas(text: &str) -> Result<JaasEntry, String> {
     let flag = p.word();
     if !["required", "requisite", "sufficient", "optional"].contains(&flag.as_str()) {
         return Err(format!(
-            "the login module `{module}` needs a control flag (`required`, `requisite`, `sufficient` or `optional`)"
+            "the login module {} needs a control flag (`required`, `requisite`, `sufficient` or `optional`)",
+            shown_module(&module)
         ));
     }
     let mut options = Vec::new();
@@ -180,6 +201,7 @@ fn parse_jaas(text: &str) -> Result<JaasEntry, String> {
             None => return Err("the login module entry does not end with `;`".into()),
             _ => {}
         }
+        let name_at = p.at + 1;
         let name = p.word();
         if name.is_empty() {
             return Err(format!(
@@ -189,7 +211,11 @@ fn parse_jaas(text: &str) -> Result<JaasEntry, String> {
         }
         p.skip_blank();
         if p.peek() != Some('=') {
-            return Err(format!("option `{name}` has no `=` and value"));
+            // A word without `=` may be a stray value (a password typed without its name), so
+            // the message gives its position rather than the word.
+            return Err(format!(
+                "the word at position {name_at} of the login module entry is not a `name=value` option"
+            ));
         }
         p.at += 1;
         p.skip_blank();
@@ -352,6 +378,15 @@ mod tests {
             (
                 format!("{PLAIN_MODULE} username=\"u\" password=\"{secret}\";"),
                 "needs a control flag",
+            ),
+            (secret.to_string(), "needs a control flag"),
+            (
+                format!("{secret} required username=\"u\";"),
+                "not a Java class name",
+            ),
+            (
+                format!("{PLAIN_MODULE} required username=\"u\" {secret};"),
+                "is not a `name=value` option",
             ),
             (
                 format!("{PLAIN_MODULE} required password=\"{secret}\"; {PLAIN_MODULE} required;"),
