@@ -85,10 +85,10 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
     }
 }
 
-#[test]
-fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
-    // Nothing listens on port 1: the job stays in start-up, retrying, until the signal.
-    let dir = std::env::temp_dir().join(format!("mm2-example-cli-{}", std::process::id()));
+/// Writes a checkpoint job config whose two clusters are on 127.0.0.1:1, where nothing listens,
+/// into a directory of this test process named after `tag`; returns the file.
+fn unreachable_clusters_config(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mm2-example-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("mm2.properties");
     std::fs::write(
@@ -97,6 +97,13 @@ fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
          A->B.enabled = true\n",
     )
     .unwrap();
+    config
+}
+
+#[test]
+fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
+    // Nothing listens on port 1: the job stays in start-up, retrying, until the signal.
+    let config = unreachable_clusters_config("cli");
     let mut child = Command::new(example("checkpoint"))
         .arg("--config")
         .arg(&config)
@@ -139,7 +146,7 @@ fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
         rest.iter().any(|l| l.starts_with("stopped in ")),
         "no stop line: {rest:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(config.parent().unwrap());
 }
 
 /// Runs the mirror example on `orders` to completion and returns its standard output.
@@ -384,15 +391,7 @@ fn a_fatal_start_up_error_is_printed_once() {
 #[test]
 fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
     // Nothing listens on port 1: start-up waits, retrying, and says so every 30 s.
-    let dir = std::env::temp_dir().join(format!("mm2-example-loading-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("mm2.properties");
-    std::fs::write(
-        &config,
-        "clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\n\
-         A->B.enabled = true\n",
-    )
-    .unwrap();
+    let config = unreachable_clusters_config("loading");
     let run = run_checkpoint_until(&config, &[], |l| l.starts_with("still loading after"));
     let line = run
         .stdout
@@ -407,5 +406,5 @@ fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
     ] {
         assert!(line.contains(words), "`{words}` missing: {line}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(config.parent().unwrap());
 }

@@ -10,7 +10,8 @@ use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 use support::runtime::{
-    assert_task_clean, captured_logs, install_logger, poll_until_emitted, LogLine,
+    assert_task_clean, captured_logs, embedded_task_config, install_logger, poll_until_emitted,
+    LogLine,
 };
 use support::wait_until;
 
@@ -28,17 +29,7 @@ fn clusters() -> EmbeddedClusters {
 }
 
 fn config(c: &EmbeddedClusters, extra: &[(&str, &str)]) -> MirrorCheckpointConfig {
-    let source = c.bootstrap(Side::Source);
-    let target = c.bootstrap(Side::Target);
-    let mut props = vec![
-        ("source.cluster.alias", "source"),
-        ("target.cluster.alias", "target"),
-        ("source.cluster.bootstrap.servers", source.as_str()),
-        ("target.cluster.bootstrap.servers", target.as_str()),
-        ("emit.checkpoints.interval.seconds", "1"),
-    ];
-    props.extend_from_slice(extra);
-    MirrorCheckpointConfig::from_properties(props).unwrap().0
+    embedded_task_config(c, extra)
 }
 
 /// The captured Info lines that mention every one of `needles`.

@@ -20,8 +20,8 @@ use mm2_checkpoint::stop_signal::StopSignal;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::runtime::{
-    assert_task_clean, first_cycle, install_logger, poll_until_emitted, sorted, Events, Latch,
-    Monotonicity,
+    assert_task_clean, embedded_task_config, first_cycle, install_logger, poll_until_emitted,
+    sorted, Events, Latch, Monotonicity,
 };
 use support::wait_until;
 
@@ -58,18 +58,9 @@ fn cp(group: &str, p: i32, up: i64, down: i64, meta: &str) -> Checkpoint {
 }
 
 fn config(c: &EmbeddedClusters, extra: &[(&str, &str)]) -> MirrorCheckpointConfig {
-    let source = c.bootstrap(Side::Source);
-    let target = c.bootstrap(Side::Target);
-    let mut props = vec![
-        ("source.cluster.alias", "source"),
-        ("target.cluster.alias", "target"),
-        ("source.cluster.bootstrap.servers", source.as_str()),
-        ("target.cluster.bootstrap.servers", target.as_str()),
-        ("task.assigned.groups", "g1,g2"),
-        ("emit.checkpoints.interval.seconds", "1"),
-    ];
+    let mut props = vec![("task.assigned.groups", "g1,g2")];
     props.extend_from_slice(extra);
-    MirrorCheckpointConfig::from_properties(props).unwrap().0
+    embedded_task_config(c, &props)
 }
 
 /// Which store's start-up a race test holds.

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::diagnostics;
+use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, TopicPartition};
 
 /// Tests that assert process-wide counters (live clients/threads, overlapping client calls)
@@ -526,4 +528,23 @@ pub fn read_checkpoints(bootstrap: &str, topic: &str) -> Vec<Checkpoint> {
         .into_iter()
         .filter_map(|(k, v)| Checkpoint::decode(k.as_deref(), v.as_deref()).ok())
         .collect()
+}
+
+/// The connector-style config of a task on embedded clusters (aliases `source` and `target`,
+/// a 1 s emit interval), with `extra` settings after the base ones, so they win.
+pub fn embedded_task_config(
+    c: &EmbeddedClusters,
+    extra: &[(&str, &str)],
+) -> MirrorCheckpointConfig {
+    let source = c.bootstrap(Side::Source);
+    let target = c.bootstrap(Side::Target);
+    let mut props = vec![
+        ("source.cluster.alias", "source"),
+        ("target.cluster.alias", "target"),
+        ("source.cluster.bootstrap.servers", source.as_str()),
+        ("target.cluster.bootstrap.servers", target.as_str()),
+        ("emit.checkpoints.interval.seconds", "1"),
+    ];
+    props.extend_from_slice(extra);
+    MirrorCheckpointConfig::from_properties(props).unwrap().0
 }
