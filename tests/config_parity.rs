@@ -9,67 +9,16 @@
 //! second mechanism. After a deliberate change: `MM2_BLESS_CONFIG_PARITY=1 cargo test
 //! --all-features --test config_parity`, then commit the files.
 
-use std::ffi::{c_char, c_int, CStr, CString};
+mod support;
+
 use std::path::{Path, PathBuf};
 
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
-
-/// An opaque `mm_conf_t`.
-#[repr(C)]
-struct Conf {
-    _private: [u8; 0],
-}
-
-// Links the library into this test so that its exported symbols resolve.
-use mm2_checkpoint as _;
-
-extern "C" {
-    fn mm_conf_new(conf_out: *mut *mut Conf) -> c_int;
-    fn mm_conf_load_properties(conf: *mut Conf, properties: *const c_char) -> c_int;
-    fn mm_conf_describe(conf: *const Conf, dest: *mut c_char, dest_size: *mut usize) -> c_int;
-    fn mm_conf_destroy(conf: *mut Conf);
-    fn mm_last_error(dest: *mut c_char, dest_size: usize) -> usize;
-}
-
-fn last_error() -> String {
-    let mut buf = vec![0 as c_char; 4096];
-    // SAFETY: buf holds 4096 bytes.
-    unsafe { mm_last_error(buf.as_mut_ptr(), buf.len()) };
-    // SAFETY: NUL-terminated by mm_last_error.
-    unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
+use support::c_conf::CConf;
 
 /// The C API's description of `text`, or its error message.
 fn through_c(text: &str) -> Result<String, String> {
-    let text = CString::new(text).expect("no NUL in the file");
-    let mut conf = std::ptr::null_mut();
-    // SAFETY: a local out-pointer.
-    assert_eq!(unsafe { mm_conf_new(&mut conf) }, 0);
-    let result = (|| {
-        // SAFETY: live conf, C string.
-        if unsafe { mm_conf_load_properties(conf, text.as_ptr()) } != 0 {
-            return Err(last_error());
-        }
-        let mut size = 0usize;
-        // SAFETY: size query with a NULL dest.
-        if unsafe { mm_conf_describe(conf, std::ptr::null_mut(), &mut size) } != 0 {
-            return Err(last_error());
-        }
-        let mut buf = vec![0 as c_char; size];
-        // SAFETY: buf holds size bytes.
-        let r = unsafe { mm_conf_describe(conf, buf.as_mut_ptr(), &mut size) };
-        assert_eq!(r, 0, "{}", last_error());
-        // SAFETY: NUL-terminated by mm_conf_describe.
-        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }
-            .to_str()
-            .unwrap()
-            .to_string())
-    })();
-    // SAFETY: made above, not taken.
-    unsafe { mm_conf_destroy(conf) };
-    result
+    CConf::load(text)?.describe()
 }
 
 /// The Rust API's description of `text`, or its error as C would print it.

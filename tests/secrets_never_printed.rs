@@ -7,7 +7,8 @@
 //! (the C log callback receives these same records), the C API's `mm_last_error`, and the
 //! example's console. Java's exceptions carry `mm_last_error`'s text, so the C check covers them.
 
-use std::ffi::{c_char, c_int, CStr, CString};
+mod support;
+
 use std::io::Write;
 use std::process::Command;
 use std::sync::Mutex;
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::mirror_checkpoint_config::{MirrorCheckpointConfig, MirrorClientConfig};
+use support::c_conf::CConf;
 
 /// Every sensitive setting, each with its own secret.
 const SECRETS: &[(&str, &str)] = &[
@@ -176,63 +178,16 @@ fn rust_outputs(text: &str) -> Vec<String> {
     out
 }
 
-/// An opaque `mm_conf_t` / `mm_task_t`.
-#[repr(C)]
-struct Opaque {
-    _private: [u8; 0],
-}
-
-use mm2_checkpoint as _;
-
-extern "C" {
-    fn mm_conf_new(conf_out: *mut *mut Opaque) -> c_int;
-    fn mm_conf_load_properties(conf: *mut Opaque, properties: *const c_char) -> c_int;
-    fn mm_conf_describe(conf: *const Opaque, dest: *mut c_char, dest_size: *mut usize) -> c_int;
-    fn mm_conf_destroy(conf: *mut Opaque);
-    fn mm_task_new(conf: *mut Opaque, task_out: *mut *mut Opaque) -> c_int;
-    fn mm_task_destroy(task: *mut Opaque);
-    fn mm_last_error(dest: *mut c_char, dest_size: usize) -> usize;
-}
-
-fn last_error() -> String {
-    let mut buf = vec![0 as c_char; 8192];
-    // SAFETY: buf holds its length.
-    unsafe { mm_last_error(buf.as_mut_ptr(), buf.len()) };
-    // SAFETY: NUL-terminated by mm_last_error.
-    unsafe { CStr::from_ptr(buf.as_ptr()) }
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// What the C API says along the path of `text`: `mm_last_error` after each failure and the
 /// description.
 fn c_outputs(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let text = CString::new(text).unwrap();
-    let mut conf = std::ptr::null_mut();
-    // SAFETY: local out-pointer; live conf; C strings; buffers of the sizes given.
-    unsafe {
-        assert_eq!(mm_conf_new(&mut conf), 0);
-        if mm_conf_load_properties(conf, text.as_ptr()) != 0 {
-            out.push(last_error());
-            mm_conf_destroy(conf);
-            return out;
-        }
-        let mut size = 0usize;
-        if mm_conf_describe(conf, std::ptr::null_mut(), &mut size) != 0 {
-            out.push(last_error());
-        } else {
-            let mut buf = vec![0 as c_char; size];
-            assert_eq!(mm_conf_describe(conf, buf.as_mut_ptr(), &mut size), 0);
-            out.push(CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned());
-        }
-        let mut task = std::ptr::null_mut();
-        if mm_task_new(conf, &mut task) != 0 {
-            out.push(last_error());
-            mm_conf_destroy(conf);
-        } else {
-            mm_task_destroy(task);
-        }
+    let conf = match CConf::load(text) {
+        Ok(conf) => conf,
+        Err(e) => return vec![e],
+    };
+    let mut out = vec![conf.describe().unwrap_or_else(|e| e)];
+    if let Err(e) = conf.new_task() {
+        out.push(e);
     }
     out
 }

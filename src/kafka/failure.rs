@@ -233,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_setting_names_its_key_and_value() {
+    fn a_refused_setting_names_its_key_and_hides_an_unknown_keys_value() {
         let mut s = BTreeMap::new();
         s.insert(
             "bootstrap.servers".to_string(),
