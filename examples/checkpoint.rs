@@ -23,7 +23,7 @@ use mm2_checkpoint::mirror_checkpoint_config::{Cluster, MirrorCheckpointConfig};
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
-usage: checkpoint [--config FILE] [--log-level LEVEL]
+usage: checkpoint [--config FILE] [--log-level LEVEL] [--status-interval SECONDS]
 
 Runs MirrorMaker 2's checkpointing: translates the source cluster's consumer-group offsets
 through the offset syncs a mirror wrote, and writes checkpoints to the target cluster.
@@ -35,6 +35,8 @@ options:
                        embedded mock clusters and exits.
   --log-level LEVEL    error, warn, info, debug, trace or off (default: warn, or RUST_LOG);
                        takes precedence over RUST_LOG
+  --status-interval SECONDS
+                       while start-up is still loading, say so every SECONDS (default 30)
   -h, --help           prints this help and exits
 
 environment:
@@ -46,6 +48,7 @@ environment:
 struct Args {
     config: Option<String>,
     log_level: Option<String>,
+    status_interval: Option<Duration>,
     help: bool,
 }
 
@@ -58,6 +61,17 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "-h" | "--help" => parsed.help = true,
             "--config" => parsed.config = Some(value("--config")?),
             "--log-level" => parsed.log_level = Some(value("--log-level")?),
+            "--status-interval" => {
+                let seconds = value("--status-interval")?;
+                match seconds.parse::<u64>() {
+                    Ok(s) if s > 0 => parsed.status_interval = Some(Duration::from_secs(s)),
+                    _ => {
+                        return Err(format!(
+                            "--status-interval `{seconds}`: a whole number of seconds, at least 1"
+                        ))
+                    }
+                }
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -96,7 +110,10 @@ fn main() -> ExitCode {
     }
     let result = match &args.config {
         None => run_embedded().map_err(Some),
-        Some(file) => run_with_config(file),
+        Some(file) => run_with_config(
+            file,
+            args.status_interval.unwrap_or(Duration::from_secs(30)),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -258,7 +275,7 @@ fn count(n: impl Into<u64>, singular: &str, plural: &str) -> String {
 
 /// Runs the job from a properties file; `Err(None)` when the error was already printed (the
 /// library logs a task's fatal error when it happens).
-fn run_with_config(file: &str) -> Result<(), Option<String>> {
+fn run_with_config(file: &str, status_interval: Duration) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
     let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
@@ -368,7 +385,7 @@ fn run_with_config(file: &str) -> Result<(), Option<String>> {
                 );
             }
             PollStatus::NotReady => {
-                if last_waiting_note.elapsed() >= Duration::from_secs(30) {
+                if last_waiting_note.elapsed() >= status_interval {
                     last_waiting_note = Instant::now();
                     let stats = task.stats();
                     println!(
