@@ -70,6 +70,26 @@ if [ "${#missing_pkgs[@]}" -gt 0 ]; then
     apt_install "${missing_pkgs[@]}"
 fi
 
+# The linux-aarch64 cross build (scripts/cross-aarch64.sh, issue 25): Debian's cross compilers,
+# the arm64 OpenSSL and zlib librdkafka links against (multiarch, which also brings the arm64
+# C library the emulated programs load), and qemu-user-static to run the aarch64 C tests.
+if command -v dpkg >/dev/null; then
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        log "dpkg --add-architecture arm64"
+        if [ "$(id -u)" = 0 ]; then dpkg --add-architecture arm64; else sudo dpkg --add-architecture arm64; fi \
+            || die "dpkg --add-architecture arm64 failed"
+        APT_UPDATED=0
+    fi
+    missing_pkgs=()
+    for pkg in gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libssl-dev:arm64 zlib1g-dev:arm64 qemu-user-static; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+            || missing_pkgs+=("$pkg")
+    done
+    if [ "${#missing_pkgs[@]}" -gt 0 ]; then
+        apt_install "${missing_pkgs[@]}"
+    fi
+fi
+
 # ---------------------------------------------------------------- python + pip
 
 PYTHON=""
@@ -243,6 +263,13 @@ for comp in fmt clippy; do
         timeout 300 rustup component add "$c" >&2 || die "cargo $comp is missing and rustup could not add $c"
     fi
 done
+
+# The Rust standard library for the linux-aarch64 cross build (scripts/cross-aarch64.sh).
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
+    log "rustup target add aarch64-unknown-linux-gnu"
+    timeout 300 rustup target add aarch64-unknown-linux-gnu >&2 \
+        || die "rustup could not add the target aarch64-unknown-linux-gnu"
+fi
 
 # Nightly Rust: fuzz/run.sh builds the fuzz targets with -Zsanitizer=address. No cargo-fuzz
 # install (minutes of compiling on a fresh machine): fuzz/run.sh gives a plain cargo build the
