@@ -53,7 +53,7 @@ case "$TARGET" in
         ;;
     aarch64-unknown-linux-gnu)
         BUILD="$ROOT/ffi-tests/build/$TARGET"
-        LIBDIR="$ROOT/target/$TARGET/debug"
+        LIBDIR="$(bash scripts/cross-aarch64.sh --print-libdir)"
         CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ NM=aarch64-linux-gnu-nm
         # The arm64 C library and OpenSSL are installed multiarch (scripts/setup-test-env.sh), so
         # the emulated dynamic loader finds them without -L.

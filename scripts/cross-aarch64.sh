@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Cross-builds the C library (cdylib + staticlib, default features: TLS, SASL, gzip, zstd) for
 # linux-aarch64 on an x86_64 Debian machine (issue 25). From any directory:
-#   bash scripts/cross-aarch64.sh [--release]
+#   bash scripts/cross-aarch64.sh [--release] [--print-libdir]
 #
 # Needs what scripts/setup-test-env.sh installs: the rustup target aarch64-unknown-linux-gnu,
 # Debian's cross gcc/g++ (gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu) and the arm64 OpenSSL
 # and zlib headers and libraries (libssl-dev:arm64, zlib1g-dev:arm64, with
 # `dpkg --add-architecture arm64`).
 #
-# Writes target/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} (cargo's
-# per-target directory: the host build in target/debug is left alone) and beside them
-# rustc-notes.txt, the native libraries a static link needs (rustc's native-static-libs note).
+# Writes target/cross/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} and
+# beside them rustc-notes.txt, the native libraries a static link needs (rustc's
+# native-static-libs note); --print-libdir prints that directory and builds nothing.
+# target/cross, not target/: cargo locks the host directory (target/debug) for the whole of a
+# --target build too, and a cold cross build of librdkafka takes minutes, during which every
+# host cargo command (scripts/test.sh's lanes run some) would wait. MM2_CROSS_TARGET_DIR moves it.
 #
 # Other targets: the same variables with another triple and its cross toolchain (README,
 # "Platforms").
@@ -23,17 +26,26 @@ TARGET=aarch64-unknown-linux-gnu
 GNU=aarch64-linux-gnu
 PROFILE=debug
 CARGO_PROFILE_ARGS=()
-case "${1:-}" in
-    "") ;;
-    --release)
-        PROFILE=release
-        CARGO_PROFILE_ARGS=(--release)
-        ;;
-    *)
-        echo "usage: $0 [--release]" >&2
-        exit 2
-        ;;
-esac
+PRINT_LIBDIR=0
+for arg in "$@"; do
+    case "$arg" in
+        --release)
+            PROFILE=release
+            CARGO_PROFILE_ARGS=(--release)
+            ;;
+        --print-libdir) PRINT_LIBDIR=1 ;;
+        *)
+            echo "usage: $0 [--release] [--print-libdir]" >&2
+            exit 2
+            ;;
+    esac
+done
+CROSS_TARGET_DIR="${MM2_CROSS_TARGET_DIR:-$ROOT/target/cross}"
+LIBDIR="$CROSS_TARGET_DIR/$TARGET/$PROFILE"
+if [ "$PRINT_LIBDIR" = 1 ]; then
+    echo "$LIBDIR"
+    exit 0
+fi
 
 die() {
     echo "cross-aarch64.sh: ERROR: $*" >&2
@@ -61,10 +73,10 @@ export PKG_CONFIG_ALLOW_CROSS=1
 export PKG_CONFIG_LIBDIR="/usr/lib/$GNU/pkgconfig:/usr/share/pkgconfig"
 unset PKG_CONFIG_PATH
 
-LIBDIR="$ROOT/target/$TARGET/$PROFILE"
 mkdir -p "$LIBDIR"
 notes="$LIBDIR/rustc-notes.txt"
-cargo rustc --lib --target "$TARGET" "${CARGO_PROFILE_ARGS[@]}" -- --print=native-static-libs 2>"$notes" \
+cargo rustc --lib --target "$TARGET" --target-dir "$CROSS_TARGET_DIR" "${CARGO_PROFILE_ARGS[@]}" \
+    -- --print=native-static-libs 2>"$notes" \
     || {
         cat "$notes" >&2
         die "cargo rustc --target $TARGET failed"
