@@ -15,10 +15,11 @@
 # them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
 # (which compares every group of its clusters), start their own.
 #
-# After the build, three lanes run side by side (much of every stage is waiting on brokers,
-# JVMs and timers, and 2 cores would otherwise idle): clippy then fuzz; the test binaries then
-# ffi-tests then java; interop. Each lane's output is printed when the lane ends; its stages are timed
-# one by one, and the first failing stage stops the run (the other lanes are killed).
+# After the build, four lanes run side by side (much of every stage is waiting on brokers,
+# JVMs and timers, and 2 cores would otherwise idle): clippy then fuzz; the linux-aarch64 cross
+# build then its C tests under qemu; the test binaries then ffi-tests then java (which packages
+# the aarch64 build too); interop. Each lane's output is printed when the lane ends; its stages
+# are timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
 # Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
@@ -232,10 +233,13 @@ lane_native() {
         note "ffi-tests/run.sh: not present yet, skipped"
     fi
     if [ -f java/verify.sh ]; then
-        # The library the build stage built (debug, default features) is the one the jar carries.
+        # The library the build stage built (debug, default features) is the one the jar carries,
+        # with lane_aarch64's linux-aarch64 build beside it.
+        run_stage "java: awaiting lane_aarch64's library" await_aarch64_library
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
             bash java/verify.sh \
-            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
+            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so" \
+            -Dmm2.native.lib.aarch64="$(bash scripts/cross-aarch64.sh --print-libdir)/libmm2_checkpoint.so"
         check_no_leaked_brokers "java/verify.sh"
     else
         note "java/verify.sh: not present yet, skipped"
@@ -255,6 +259,33 @@ lane_interop() {
     fi
 }
 
+# linux-aarch64 (issue 25): the cross build of the library (scripts/cross-aarch64.sh, its own
+# target dir, so no host cargo command waits on its lock) and the C smoke tests under
+# qemu-aarch64-static (ffi-tests/run.sh's cross mode), in a lane of their own: the build is
+# minutes of CPU on a clean clone, and the emulated tests are mostly waiting. The Java stage
+# packages that library: await_aarch64_library waits for the marker this lane leaves after the
+# build (in serial mode this lane runs before the Java stage's).
+AARCH64_BUILT="$BUILD_INFO/aarch64-built"
+lane_aarch64() {
+    run_stage "cross-aarch64: scripts/cross-aarch64.sh (cdylib + staticlib, default features)" \
+        bash scripts/cross-aarch64.sh
+    touch "$AARCH64_BUILT"
+    run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
+        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh
+}
+await_aarch64_library() {
+    local waited=0
+    # A failed cross build fails the run, which kills this lane: the bound only guards a hang.
+    while ! [ -f "$AARCH64_BUILT" ]; do
+        if [ $waited -ge 1800 ]; then
+            echo "test.sh: no linux-aarch64 library after 30 minutes (lane_aarch64)" >&2
+            return 1
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+}
+
 # ffi-tests after the test binaries, not beside them: two full runs with the two side by side
 # (plus interop) starved valgrind's test_threads past its 10 s stop bound (12 s and 21 s).
 lane_tests_then_native() {
@@ -262,7 +293,7 @@ lane_tests_then_native() {
     lane_native
 }
 
-LANES=(lane_clippy lane_tests_then_native lane_interop)
+LANES=(lane_clippy lane_aarch64 lane_tests_then_native lane_interop)
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     for lane in "${LANES[@]}"; do "$lane"; done
 else
