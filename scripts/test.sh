@@ -15,8 +15,9 @@
 # them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
 # (which compares every group of its clusters), start their own.
 #
-# After the build, three lanes run side by side (much of every stage is waiting on brokers,
-# JVMs and timers, and 2 cores would otherwise idle): fuzz then java; the test binaries;
+# After the build, four lanes run side by side (much of every stage is waiting on brokers,
+# JVMs and timers, and 2 cores would otherwise idle): the linux-aarch64 cross build then its C
+# tests under qemu; fuzz then java (which packages the aarch64 build too); the test binaries;
 # interop then ffi-tests. Each lane's output is printed when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
@@ -257,10 +258,13 @@ stage_ffi_tests() {
 
 stage_java() {
     if [ -f java/verify.sh ]; then
-        # The library the build stage built (debug, default features) is the one the jar carries.
+        # The library the build stage built (debug, default features) is the one the jar carries,
+        # with lane_aarch64's linux-aarch64 build beside it.
+        run_stage "java: awaiting lane_aarch64's library" await_aarch64_library
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
             bash java/verify.sh \
-            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so"
+            -Dmm2.native.lib="$ROOT/target/debug/libmm2_checkpoint.so" \
+            -Dmm2.native.lib.aarch64="$(bash scripts/cross-aarch64.sh --print-libdir)/libmm2_checkpoint.so"
         check_no_leaked_brokers "java/verify.sh"
     else
         note "java/verify.sh: not present yet, skipped"
@@ -280,9 +284,37 @@ stage_interop() {
     fi
 }
 
-# Three lanes of about equal length. The test binaries are the longest stage and mostly wait
-# (brokers killed and restarted, timers), so they run 3 at a time in a lane of their own. The
-# valgrind runs of ffi-tests come last in theirs, when the other lanes are ending; test_threads'
+# linux-aarch64 (issue 25): the cross build of the library (scripts/cross-aarch64.sh, its own
+# target dir, so no host cargo command waits on its lock) and the C smoke tests under
+# qemu-aarch64-static (ffi-tests/run.sh's cross mode), in a lane of their own: the build is
+# minutes of CPU on a clean clone, and the emulated tests are mostly waiting. The Java stage
+# packages that library: await_aarch64_library waits for the marker this lane leaves after the
+# build (in serial mode this lane runs before the Java stage's).
+AARCH64_BUILT="$BUILD_INFO/aarch64-built"
+lane_aarch64() {
+    # Not linted: the host build was (and clippy-driver would add its time to a cold build).
+    run_stage "cross-aarch64: scripts/cross-aarch64.sh (cdylib + staticlib, default features)" \
+        env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash scripts/cross-aarch64.sh
+    touch "$AARCH64_BUILT"
+    run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
+        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh
+}
+await_aarch64_library() {
+    local waited=0
+    # A failed cross build fails the run, which kills this lane: the bound only guards a hang.
+    while ! [ -f "$AARCH64_BUILT" ]; do
+        if [ $waited -ge 1800 ]; then
+            echo "test.sh: no linux-aarch64 library after 30 minutes (lane_aarch64)" >&2
+            return 1
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+}
+
+# The other three lanes are of about equal length. The test binaries are the longest stage and
+# mostly wait (brokers killed and restarted, timers), so they run 3 at a time in a lane of their
+# own. The valgrind runs of ffi-tests come last in theirs, when the other lanes are ending; test_threads'
 # stop bound under valgrind is 40 s (ffi-tests/run.sh), as a stop there once took 21 s when CI
 # ran it beside the test binaries.
 lane_fuzz_then_java() {
@@ -297,7 +329,8 @@ lane_interop_then_ffi() {
     stage_ffi_tests
 }
 
-LANES=(lane_fuzz_then_java lane_test_binaries lane_interop_then_ffi)
+# In serial mode lane_aarch64 comes first: the Java stage waits for its library.
+LANES=(lane_aarch64 lane_fuzz_then_java lane_test_binaries lane_interop_then_ffi)
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     for lane in "${LANES[@]}"; do "$lane"; done
 else

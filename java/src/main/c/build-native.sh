@@ -9,26 +9,38 @@
 # The bridge is compiled with the JNI prototypes javac -h wrote for JniBinding's native methods
 # included, so a C definition whose types disagree with its Java declaration does not compile,
 # and every declared native method must be defined by the bridge.
-# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME JNI_HEADERS_DIR --native-lib=[PATH]
+# Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME JNI_HEADERS_DIR --native-lib=[PATH] [--cross=PREFIX]
 #   --native-lib=PATH  package this already built libmm2_checkpoint.so (absolute path) and run no
 #                      cargo: CI reuses the debug library its earlier stages built
 #   --native-lib=      run `cargo build --lib` at PROFILE (release or debug), then take the
 #                      library from the target directory cargo reports (CARGO_TARGET_DIR honoured)
+#   --cross=PREFIX     another platform's files (issue 25: aarch64-linux-gnu- for linux-aarch64):
+#                      the library is the cross-built one --native-lib names (scripts/cross-aarch64.sh
+#                      builds it; Maven runs no cross cargo build), the bridge is compiled with
+#                      PREFIXgcc, and the binutils are PREFIX's. With an empty --native-lib= nothing
+#                      is packaged for that platform (a developer build).
 set -euo pipefail
 root="$1" profile="$2" out="$3" java_home="$4" jni_headers="$5" native_lib="${6#--native-lib=}"
+cross="${7:-}"
+cross="${cross#--cross=}"
 
 die() {
     echo "build-native.sh: $*" >&2
     exit 1
 }
 
+if [ -n "$cross" ] && [ -z "$native_lib" ]; then
+    rm -rf "$out"
+    echo "build-native.sh: no ${cross%-} library given: the jar carries no $(basename "$out") files"
+    exit 0
+fi
 if [ -n "$native_lib" ]; then
     case "$native_lib" in
         /*) ;;
-        *) die "mm2.native.lib must be an absolute path, got '$native_lib'" ;;
+        *) die "mm2.native.lib${cross:+.${cross%%-*}} must be an absolute path, got '$native_lib'" ;;
     esac
     lib="$native_lib"
-    [ -f "$lib" ] || die "mm2.native.lib names $lib, which does not exist"
+    [ -f "$lib" ] || die "mm2.native.lib${cross:+.${cross%%-*}} names $lib, which does not exist"
 else
     case "$profile" in
         debug) flags=() ;;
@@ -49,22 +61,22 @@ fi
 
 # The library goes into the jar under its SONAME when it has one (libmm2_checkpoint.so.<ABI>):
 # that is the name the bridge records as needed, so the loader extracts it under that name.
-soname="$(objdump -p "$lib" | awk '$1 == "SONAME" { print $2 }')"
+soname="$("${cross}objdump" -p "$lib" | awk '$1 == "SONAME" { print $2 }')"
 file="${soname:-libmm2_checkpoint.so}"
 rm -rf "$out"
 mkdir -p "$out"
-objcopy --strip-debug "$lib" "$out/$file"
+"${cross}objcopy" --strip-debug "$lib" "$out/$file"
 # The bridge, then the prototypes: C rejects a declaration incompatible with the definition.
 unit="$jni_headers/bridge_checked.c"
 printf '#include "%s"\n#include "io_mm2checkpoint_JniBinding.h"\n' \
     "$(cd "$(dirname "$0")" && pwd)/mm2_checkpoint_jni.c" > "$unit"
-gcc -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wconversion \
+"${cross}gcc" -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wconversion \
     -I"$java_home/include" -I"$java_home/include/linux" -I"$root/include" -I"$jni_headers" \
     -o "$out/libmm2_checkpoint_jni.so" "$unit" \
     -L"$out" -l:"$file" -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined -lpthread \
     || die "gcc: the JNI bridge"
 declared="$(sed -n 's/.*JNICALL \(Java_[A-Za-z0-9_]*\).*/\1/p' "$jni_headers/io_mm2checkpoint_JniBinding.h" | sort -u)"
-defined="$(nm -D --defined-only "$out/libmm2_checkpoint_jni.so" | awk '{ print $3 }' | grep '^Java_' | sort -u)"
+defined="$("${cross}nm" -D --defined-only "$out/libmm2_checkpoint_jni.so" | awk '{ print $3 }' | grep '^Java_' | sort -u)"
 missing="$(comm -23 <(echo "$declared") <(echo "$defined"))"
 [ -z "$missing" ] || die "JniBinding declares native methods the bridge does not define: $missing"
 [ -n "$declared" ] || die "no JNI prototypes in $jni_headers"

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
@@ -20,10 +21,13 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>{@value #LIBRARY_PATH_PROPERTY}: a directory holding {@code libmm2_checkpoint.so} (and, for
  *       JNI, {@code libmm2_checkpoint_jni.so} built against it);</li>
- *   <li>the jar: the files {@code native/linux-x86_64/index.properties} names are copied to a
- *       fresh temporary directory, loaded from there, and deleted right after loading (Linux
- *       keeps a loaded file mapped), so no file is left behind even when the JVM is killed;</li>
- *   <li>{@code java.library.path}, then the dynamic loader's own search.</li>
+ *   <li>the jar: the files {@code native/<platform>/index.properties} names, for this JVM's
+ *       platform ({@code linux-x86_64} or {@code linux-aarch64}, from {@code os.name} and
+ *       {@code os.arch}), are copied to a fresh temporary directory, loaded from there, and
+ *       deleted right after loading (Linux keeps a loaded file mapped), so no file is left behind
+ *       even when the JVM is killed;</li>
+ *   <li>{@code java.library.path}, then the dynamic loader's own search; when that fails too, the
+ *       error names the platform the jar has no files for.</li>
  * </ol>
  * The JNI bridge finds {@code libmm2_checkpoint.so} beside itself (rpath {@code $ORIGIN}).
  */
@@ -32,8 +36,10 @@ final class NativeLibrary {
     static final String BINDING_PROPERTY = "mm2checkpoint.binding";
     /** System property: a directory with the native files, used instead of the jar's. */
     static final String LIBRARY_PATH_PROPERTY = "mm2checkpoint.library.path";
-    /** Where the jar carries the native files. */
-    static final String RESOURCE_DIR = "/native/linux-x86_64/";
+    /** Where the jar carries the native files: one directory per platform below it. */
+    static final String RESOURCE_ROOT = "/native/";
+    /** The platforms a full build's jar carries files for (java/README.md, "What the jar holds"). */
+    static final List<String> JAR_PLATFORMS = List.of("linux-x86_64", "linux-aarch64");
     static final String LIBRARY_FILE = "libmm2_checkpoint.so";
     static final String BRIDGE_FILE = "libmm2_checkpoint_jni.so";
 
@@ -93,19 +99,58 @@ final class NativeLibrary {
             origin = "property";
             return open(jni, new File(dir, file).getAbsolutePath());
         }
-        Properties index = jarIndex();
+        String platform = platform(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
+        Properties index = jarIndex(platform);
         if (index != null) {
-            Path extracted = extractFromJar(index);
+            Path extracted = extractFromJar(platform, index);
             try {
                 origin = "jar";
                 String name = jni ? index.getProperty("bridge") : index.getProperty("library");
                 return open(jni, extracted.resolve(name).toString());
+            } catch (LinkageError | RuntimeException e) {
+                UnsatisfiedLinkError named = new UnsatisfiedLinkError("the jar's " + RESOURCE_ROOT.substring(1) + platform
+                        + " files (chosen by os.arch " + System.getProperty("os.arch") + ") do not load: " + e);
+                named.initCause(e);
+                throw named;
             } finally {
                 deleteTree(extracted);
             }
         }
         origin = "system";
-        return open(jni, findOnLibraryPath(file));
+        try {
+            return open(jni, findOnLibraryPath(file));
+        } catch (LinkageError | RuntimeException e) {
+            UnsatisfiedLinkError named = new UnsatisfiedLinkError("this jar carries no native library for "
+                    + platform + " (os.name " + System.getProperty("os.name") + ", os.arch "
+                    + System.getProperty("os.arch") + "; it has " + jarPlatforms() + "), and " + file
+                    + " is not on java.library.path or the loader's path: build the library for this platform"
+                    + " (README, \"Platforms\") and name its directory with -D" + LIBRARY_PATH_PROPERTY);
+            named.initCause(e);
+            throw named;
+        }
+    }
+
+    /**
+     * The jar's name for a platform: {@code linux-x86_64} ({@code os.arch} amd64 or x86_64) or
+     * {@code linux-aarch64} (aarch64 or arm64); any other system as {@code <os>-<arch>}, which the
+     * jar has no files for.
+     */
+    static String platform(String osName, String osArch) {
+        String os = osName.toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
+                : osName.toLowerCase(Locale.ROOT).replace(' ', '_');
+        String arch = switch (osArch.toLowerCase(Locale.ROOT)) {
+            case "amd64", "x86_64" -> "x86_64";
+            case "aarch64", "arm64" -> "aarch64";
+            default -> osArch.toLowerCase(Locale.ROOT);
+        };
+        return os + "-" + arch;
+    }
+
+    /** The platforms this jar holds native files for, for error messages. */
+    private static List<String> jarPlatforms() {
+        return JAR_PLATFORMS.stream()
+                .filter(p -> NativeLibrary.class.getResource(RESOURCE_ROOT + p + "/index.properties") != null)
+                .toList();
     }
 
     private static NativeBinding open(boolean jni, String path) {
@@ -113,17 +158,15 @@ final class NativeLibrary {
     }
 
     /**
-     * The jar's {@code index.properties}: {@code library} (the library's file name, its SONAME
-     * when it has one, which is the name the bridge needs) and {@code bridge}; null when this is
-     * not Linux x86-64 or the jar carries no native files.
+     * The jar's {@code index.properties} for a platform: {@code library} (the library's file name,
+     * its SONAME when it has one, which is the name the bridge needs) and {@code bridge}; null when
+     * the jar carries no native files for that platform.
      */
-    private static Properties jarIndex() throws IOException {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "");
-        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+    private static Properties jarIndex(String platform) throws IOException {
+        if (!JAR_PLATFORMS.contains(platform)) {
             return null;
         }
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + "index.properties")) {
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_ROOT + platform + "/index.properties")) {
             if (in == null) {
                 return null;
             }
@@ -133,15 +176,16 @@ final class NativeLibrary {
         }
     }
 
-    /** Copies the jar's native files into a new temporary directory. */
-    private static Path extractFromJar(Properties index) throws IOException {
+    /** Copies the jar's native files for a platform into a new temporary directory. */
+    private static Path extractFromJar(String platform, Properties index) throws IOException {
+        String resourceDir = RESOURCE_ROOT + platform + "/";
         Path dir = Files.createTempDirectory("mm2checkpoint-");
         try {
             for (String key : new String[] {"library", "bridge"}) {
                 String file = index.getProperty(key);
-                try (InputStream in = file == null ? null : NativeLibrary.class.getResourceAsStream(RESOURCE_DIR + file)) {
+                try (InputStream in = file == null ? null : NativeLibrary.class.getResourceAsStream(resourceDir + file)) {
                     if (in == null) {
-                        throw new IOException("the jar's " + RESOURCE_DIR + "index.properties names " + key + "="
+                        throw new IOException("the jar's " + resourceDir + "index.properties names " + key + "="
                                 + file + ", which the jar does not hold");
                     }
                     Files.copy(in, dir.resolve(file));

@@ -111,6 +111,31 @@ public final class LoaderTest {
     }
 
     /**
+     * The loader picks the jar's directory by {@code os.arch}: a child JVM on this machine told
+     * it runs on aarch64 (or arm64, the name some JVMs give it) goes for {@code linux-aarch64}: it
+     * fails to load those files here, or, in a jar built without them, names that platform as the
+     * one it has no files for. Either way the failure names linux-aarch64, never linux-x86_64's
+     * files.
+     */
+    @Test
+    public void theLoaderPicksTheJarsDirectoryByOsArch() throws Exception {
+        for (String arch : new String[] {"aarch64", "arm64"}) {
+            String out = runChild(null, PrintOrigin.class, "-Dos.arch=" + arch);
+            Check.isTrue(out.contains("UnsatisfiedLinkError") && out.contains("linux-aarch64"),
+                    "os.arch " + arch + ": the failure names linux-aarch64: " + out);
+            Check.isTrue(!out.contains("native/linux-x86_64"), "os.arch " + arch + ": no x86_64 file tried: " + out);
+        }
+    }
+
+    /** A platform the jar has no files for fails naming it and the platforms the jar does have. */
+    @Test
+    public void aPlatformWithoutFilesFailsNamingIt() throws Exception {
+        String out = runChild(null, PrintOrigin.class, "-Dos.arch=riscv64");
+        Check.isTrue(out.contains("no native library for linux-riscv64"), "the platform is named: " + out);
+        Check.isTrue(out.contains("linux-x86_64"), "the jar's platforms are listed: " + out);
+    }
+
+    /**
      * Without slf4j on the classpath the library logs through System.Logger (java.util.logging,
      * whose console handler writes to stderr); and a program that exits without closing its
      * running task still gets the task's last record: the library's shutdown hook stops the task

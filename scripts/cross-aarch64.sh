@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Cross-builds the C library (cdylib + staticlib, default features: TLS, SASL, gzip, zstd) for
+# linux-aarch64 on an x86_64 Debian machine (issue 25). From any directory:
+#   bash scripts/cross-aarch64.sh [--release] [--print-libdir]
+#
+# Needs what scripts/setup-test-env.sh installs: the rustup target aarch64-unknown-linux-gnu,
+# Debian's cross gcc/g++ (gcc-aarch64-linux-gnu, g++-aarch64-linux-gnu) and the arm64 OpenSSL
+# and zlib headers and libraries (libssl-dev:arm64, zlib1g-dev:arm64, with
+# `dpkg --add-architecture arm64`).
+#
+# Writes target/cross/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} and
+# beside them rustc-notes.txt, the native libraries a static link needs (rustc's
+# native-static-libs note); --print-libdir prints that directory and builds nothing.
+# target/cross, not target/: cargo locks the host directory (target/debug) for the whole of a
+# --target build too, and a cold cross build of librdkafka takes minutes, during which every
+# host cargo command (scripts/test.sh's lanes run some) would wait. MM2_CROSS_TARGET_DIR moves it.
+#
+# Other targets: the same variables with another triple and its cross toolchain (README,
+# "Platforms").
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+TARGET=aarch64-unknown-linux-gnu
+GNU=aarch64-linux-gnu
+PROFILE=debug
+CARGO_PROFILE_ARGS=()
+PRINT_LIBDIR=0
+for arg in "$@"; do
+    case "$arg" in
+        --release)
+            PROFILE=release
+            CARGO_PROFILE_ARGS=(--release)
+            ;;
+        --print-libdir) PRINT_LIBDIR=1 ;;
+        *)
+            echo "usage: $0 [--release] [--print-libdir]" >&2
+            exit 2
+            ;;
+    esac
+done
+CROSS_TARGET_DIR="${MM2_CROSS_TARGET_DIR:-$ROOT/target/cross}"
+LIBDIR="$CROSS_TARGET_DIR/$TARGET/$PROFILE"
+if [ "$PRINT_LIBDIR" = 1 ]; then
+    echo "$LIBDIR"
+    exit 0
+fi
+
+die() {
+    echo "cross-aarch64.sh: ERROR: $*" >&2
+    exit 1
+}
+command -v "$GNU-gcc" >/dev/null || die "$GNU-gcc not found (scripts/setup-test-env.sh installs gcc-$GNU)"
+command -v "$GNU-g++" >/dev/null || die "$GNU-g++ not found (scripts/setup-test-env.sh installs g++-$GNU)"
+[ -f "/usr/lib/$GNU/pkgconfig/openssl.pc" ] || die "no arm64 OpenSSL (apt-get install libssl-dev:arm64)"
+[ -f "/usr/lib/$GNU/pkgconfig/zlib.pc" ] || die "no arm64 zlib (apt-get install zlib1g-dev:arm64)"
+rustup target list --installed 2>/dev/null | grep -qx "$TARGET" \
+    || die "the Rust standard library for $TARGET is missing (rustup target add $TARGET)"
+
+# The cc crate (zstd-sys) and rustc's linker read the per-target names. librdkafka's own
+# ./configure (mklove, run by rdkafka-sys's build script) knows no target triple: it takes the
+# plain CC, CXX, AR, RANLIB... of the environment, so those name the cross tools too, and the
+# HOST_* names keep any C built for the host (build scripts' helpers) on the host compiler.
+triple_env="${TARGET//-/_}"
+export "CC_$triple_env=$GNU-gcc" "CXX_$triple_env=$GNU-g++" "AR_$triple_env=$GNU-ar"
+export "CARGO_TARGET_${triple_env^^}_LINKER=$GNU-gcc"
+export CC="$GNU-gcc" CXX="$GNU-g++" AR="$GNU-ar" RANLIB="$GNU-ranlib" LD="$GNU-ld" \
+    NM="$GNU-nm" STRIP="$GNU-strip" OBJDUMP="$GNU-objdump"
+export HOST_CC=gcc HOST_CXX=g++ HOST_AR=ar
+# pkg-config finds only the arm64 .pc files (openssl-sys, libz-sys, and librdkafka's configure).
+export PKG_CONFIG_ALLOW_CROSS=1
+export PKG_CONFIG_LIBDIR="/usr/lib/$GNU/pkgconfig:/usr/share/pkgconfig"
+unset PKG_CONFIG_PATH
+
+mkdir -p "$LIBDIR"
+notes="$LIBDIR/rustc-notes.txt"
+cargo rustc --lib --target "$TARGET" --target-dir "$CROSS_TARGET_DIR" "${CARGO_PROFILE_ARGS[@]}" \
+    -- --print=native-static-libs 2>"$notes" \
+    || {
+        cat "$notes" >&2
+        die "cargo rustc --target $TARGET failed"
+    }
+for f in libmm2_checkpoint.so libmm2_checkpoint.a; do
+    [ -f "$LIBDIR/$f" ] || die "cargo did not write $LIBDIR/$f"
+done
+echo "cross-aarch64.sh: built $LIBDIR/libmm2_checkpoint.so and .a"
