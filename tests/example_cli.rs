@@ -182,12 +182,22 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
 
     let first = run_mirror(&source, &target);
     assert!(first.contains("mirrored 600 records"), "{first}");
+    for p in 0..2 {
+        let line = format!(
+            "orders-{p}: no commit in group `connect-mm2-example-mirror-source-orders`: from the \
+             beginning (earliest)"
+        );
+        assert!(first.contains(&line), "{first}");
+    }
     let again = run_mirror(&source, &target);
     assert!(again.contains("mirrored 0 records"), "{again}");
-    assert!(
-        again.contains("orders-0 at 300, orders-1 at 300"),
-        "{again}"
-    );
+    for p in 0..2 {
+        let line = format!(
+            "orders-{p}: resuming at offset 300 (committed in group \
+             `connect-mm2-example-mirror-source-orders`)"
+        );
+        assert!(again.contains(&line), "{again}");
+    }
     c.produce_data(Side::Source, "orders", 0, 50).unwrap();
     // The older positional form, as scripts/demo-clusters.sh prints it.
     let more = run_mirror_with(&[&source, &target, "orders"]);
@@ -294,13 +304,24 @@ struct Run {
 
 /// Runs the checkpoint example on `config` (and `args`) until `done` says so of a standard
 /// output line (then stops it with SIGTERM) or until it exits by itself.
-fn run_checkpoint_until(config: &PathBuf, args: &[&str], done: impl Fn(&str) -> bool) -> Run {
-    // `timeout` passes SIGTERM on to the job, and ends it should `done` never come.
+fn run_checkpoint_until(
+    config: &std::path::Path,
+    args: &[&str],
+    done: impl Fn(&str) -> bool,
+) -> Run {
+    let config = config.to_str().expect("a UTF-8 temporary path");
+    let mut all = vec!["--config", config];
+    all.extend_from_slice(args);
+    run_example_until("checkpoint", &all, done)
+}
+
+/// Runs example `name` with `args` until `done` says so of a standard output line (then stops
+/// it with SIGTERM) or until it exits by itself.
+fn run_example_until(name: &str, args: &[&str], done: impl Fn(&str) -> bool) -> Run {
+    // `timeout` passes SIGTERM on to the example, and ends it should `done` never come.
     let mut child = Command::new("timeout")
         .arg("120")
-        .arg(example("checkpoint"))
-        .arg("--config")
-        .arg(config)
+        .arg(example(name))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -407,4 +428,96 @@ fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
         assert!(line.contains(words), "`{words}` missing: {line}");
     }
     let _ = std::fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[test]
+fn sigterm_mid_copy_commits_what_the_target_confirmed_and_the_rerun_copies_each_record_once() {
+    use support::{create_topic, create_topic_with_config, produce_batched, read_all, shared_pair};
+    use support::{unique, Record};
+    const PARTITIONS: i32 = 3;
+    // Large enough that the copy is still running at its first progress line (a second in).
+    const PER_PARTITION: usize = 60_000;
+    let (s, t) = shared_pair();
+    let (s, t) = (s.bootstrap(), t.bootstrap());
+    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("big"));
+    create_topic(&s, &topic, PARTITIONS);
+    create_topic_with_config(
+        &s,
+        &format!("mm2-offset-syncs.{target_alias}.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    let values =
+        |p: i32| -> Vec<String> { (0..PER_PARTITION).map(|i| format!("{p}-{i}")).collect() };
+    for p in 0..PARTITIONS {
+        let values = values(p);
+        let records: Vec<Record<'_>> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
+        produce_batched(&s, &topic, p, &records);
+    }
+    let args = [
+        "--source",
+        &s,
+        "--target",
+        &t,
+        "--topic",
+        &topic,
+        "--source-alias",
+        &alias,
+        "--target-alias",
+        &target_alias,
+    ];
+    let first = run_example_until("mirror", &args, |l| l.starts_with("progress:"));
+    let text = first.stdout.join("\n");
+    assert!(first.success, "{text}\n{:?}", first.stderr);
+    assert!(
+        first.stdout.iter().any(|l| l.starts_with("progress:")),
+        "no progress line: {text}"
+    );
+    assert!(
+        text.contains("interrupted: committed"),
+        "the copy was not interrupted (finished before SIGTERM?): {text}"
+    );
+    let rerun = run_mirror_with(&args);
+    // Each partition resumes where the interrupted run committed.
+    let interrupted = first
+        .stdout
+        .iter()
+        .find(|l| l.starts_with("interrupted: committed"))
+        .unwrap();
+    for p in 0..PARTITIONS {
+        let at = interrupted
+            .split(", ")
+            .find_map(|part| part.split(&format!("{topic}-{p} at ")).nth(1))
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next());
+        let expected = match at {
+            Some(at) => format!("{topic}-{p}: resuming at offset {at} "),
+            None => {
+                assert!(
+                    interrupted.contains(&format!("{topic}-{p} not at all")),
+                    "{interrupted}"
+                );
+                format!("{topic}-{p}: no commit in group")
+            }
+        };
+        assert!(rerun.contains(&expected), "`{expected}` missing: {rerun}");
+    }
+    let remote = format!("{alias}.{topic}");
+    for p in 0..PARTITIONS {
+        let copied: Vec<String> = read_all(&t, &remote, p)
+            .into_iter()
+            .map(|(_, v)| String::from_utf8(v.unwrap_or_default()).unwrap())
+            .collect();
+        let expected = values(p);
+        assert_eq!(
+            copied.len(),
+            expected.len(),
+            "{remote}-{p}: records on the target"
+        );
+        if let Some(i) = (0..expected.len()).find(|i| copied[*i] != expected[*i]) {
+            panic!(
+                "{remote}-{p}: at {i} `{}`, expected `{}`",
+                copied[i], expected[i]
+            );
+        }
+    }
 }
