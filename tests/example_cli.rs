@@ -521,3 +521,40 @@ fn sigterm_mid_copy_commits_what_the_target_confirmed_and_the_rerun_copies_each_
         }
     }
 }
+
+#[test]
+fn the_mirror_example_retries_transient_coordinator_errors_reading_its_commits_and_says_why() {
+    use rdkafka_sys::types::{RDKafkaApiKey, RDKafkaRespErr};
+    use support::{produce_numbered, MockPair};
+    let pair = MockPair::new();
+    pair.create_source_topic("orders", 1);
+    pair.create_source_topic("mm2-offset-syncs.target.internal", 1);
+    pair.create_target_topic("source.orders", 1);
+    produce_numbered(&pair.source_bootstrap(), "orders", 0, 20);
+    // The group's coordinator moves, then loads, then is unavailable: three OffsetFetch answers
+    // a real cluster gives around a broker restart.
+    let transient = [
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_NOT_COORDINATOR,
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS,
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE,
+    ];
+    pair.source
+        .request_errors(RDKafkaApiKey::OffsetFetch, &transient);
+    let out = run_mirror(&pair.source_bootstrap(), &pair.target_bootstrap());
+    assert!(out.contains("mirrored 20 records"), "{out}");
+    // librdkafka retries CoordinatorLoadInProgress itself; the other two reach the example.
+    for (reason, attempt) in [("NotCoordinator", 1), ("CoordinatorNotAvailable", 2)] {
+        let line = format!(
+            "reading the committed offsets of group `connect-mm2-example-mirror-source-orders`: \
+             {reason} "
+        );
+        let retry = out
+            .lines()
+            .find(|l| l.starts_with(&line))
+            .unwrap_or_else(|| panic!("no retry line for {reason}: {out}"));
+        assert!(
+            retry.contains(&format!("(attempt {attempt} of 8)")),
+            "{retry}"
+        );
+    }
+}
