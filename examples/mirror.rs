@@ -87,20 +87,32 @@ impl MirrorSettings {
         )
     }
 
-    /// A client of `cluster` for the mirror's `role`: the job's settings for that cluster and
-    /// kind when there is a job config, with this mirror's `bootstrap.servers`.
-    fn client(&self, cluster: Cluster, kind: ClientKind, role: &str) -> ClientConfig {
-        let mut config = ClientConfig::new();
-        if let Some(job) = &self.job {
-            for (key, value) in job.client_config(cluster, kind, &format!("mirror-{role}")) {
-                config.set(key, value);
-            }
-        }
+    /// The settings of a client of `cluster` for the mirror's `role`: the job's settings for
+    /// that cluster and kind when there is a job config, with this mirror's `bootstrap.servers`.
+    fn client_settings(
+        &self,
+        cluster: Cluster,
+        kind: ClientKind,
+        role: &str,
+    ) -> BTreeMap<String, String> {
+        let mut settings = match &self.job {
+            Some(job) => job.client_config(cluster, kind, &format!("mirror-{role}")),
+            None => BTreeMap::new(),
+        };
         let bootstrap = match cluster {
             Cluster::Source => &self.source_bootstrap,
             Cluster::Target => &self.target_bootstrap,
         };
-        config.set("bootstrap.servers", bootstrap);
+        settings.insert("bootstrap.servers".into(), bootstrap.clone());
+        settings
+    }
+
+    /// [`client_settings`](Self::client_settings) as an rdkafka client config.
+    fn client(&self, cluster: Cluster, kind: ClientKind, role: &str) -> ClientConfig {
+        let mut config = ClientConfig::new();
+        for (key, value) in self.client_settings(cluster, kind, role) {
+            config.set(key, value);
+        }
         config
     }
 
@@ -352,16 +364,12 @@ impl Mirror {
 
         let syncs_topic = policy.offset_syncs_topic(&settings.target_alias);
         let location = settings.offset_syncs_location();
-        let syncs_client: BTreeMap<String, String> = settings
-            .client(
-                location,
-                ClientKind::Producer,
-                &format!("offset-syncs-{}-producer", location.name()),
-            )
-            .config_map()
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        // Not ClientConfig::config_map: it shows secrets as a placeholder.
+        let syncs_client = settings.client_settings(
+            location,
+            ClientKind::Producer,
+            &format!("offset-syncs-{}-producer", location.name()),
+        );
         let writer = OffsetSyncWriter::new(&syncs_client, &syncs_topic, &settings.writer)?;
         Ok(Mirror {
             consumer,
@@ -771,6 +779,12 @@ fn main() -> std::process::ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
+    // The library's and librdkafka's warnings and errors (a failed SASL handshake, ...), but not
+    // rdkafka's report of every partition end, which this mirror asks for.
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,rdkafka::client=off"),
+    )
+    .init();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -56,6 +56,7 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
         (
             "mirror",
             &[
+                "--config",
                 "--source",
                 "--target",
                 "--topic",
@@ -557,4 +558,66 @@ fn the_mirror_example_retries_transient_coordinator_errors_reading_its_commits_a
             "{retry}"
         );
     }
+}
+
+#[test]
+fn the_mirror_example_reaches_tls_and_sasl_clusters_through_the_checkpoint_jobs_properties_file() {
+    use support::secure_kafka::{Listener, Mechanism, SecureKafka};
+    use support::{create_topic, create_topic_with_config, produce_numbered, read_all, unique};
+    let kafka = SecureKafka::shared();
+    let plain = kafka.bootstrap(Listener::Plaintext);
+    let (source_alias, target_alias, topic) = (unique("s"), unique("t"), unique("orders"));
+    create_topic(&plain, &topic, 2);
+    create_topic_with_config(
+        &plain,
+        &format!("mm2-offset-syncs.{target_alias}.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    for p in 0..2 {
+        produce_numbered(&plain, &topic, p, 30);
+    }
+    // One broker, two listeners: the source over SASL_SSL (SCRAM), the target over TLS.
+    let mut text = format!(
+        "clusters = {source_alias}, {target_alias}\n{source_alias}->{target_alias}.enabled = true\n"
+    );
+    for (alias, listener) in [
+        (&source_alias, Listener::SaslSsl(Mechanism::ScramSha512)),
+        (&target_alias, Listener::Ssl),
+    ] {
+        for (key, value) in kafka.client_settings(listener) {
+            text.push_str(&format!("{alias}.{key} = {value}\n"));
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("mm2-mirror-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(&config, text).unwrap();
+    let config = config.to_str().unwrap();
+
+    let out = run_mirror_with(&["--config", config, "--topic", &topic]);
+    assert!(out.contains("mirrored 60 records"), "{out}");
+    let syncs = format!("`mm2-offset-syncs.{target_alias}.internal` on the source cluster");
+    assert!(out.contains(&syncs), "{out}");
+    let remote = format!("{source_alias}.{topic}");
+    for p in 0..2 {
+        assert_eq!(read_all(&plain, &remote, p).len(), 30, "{remote}-{p}");
+    }
+    // An option overrides the file: another source alias names another remote topic.
+    let renamed = unique("renamed");
+    let out = run_mirror_with(&[
+        "--config",
+        config,
+        "--topic",
+        &topic,
+        "--source-alias",
+        &renamed,
+    ]);
+    assert!(out.contains("mirrored 60 records"), "{out}");
+    assert_eq!(read_all(&plain, &format!("{renamed}.{topic}"), 1).len(), 30);
+    assert!(
+        !out.contains(kafka.credentials().1),
+        "the password was printed: {out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }
