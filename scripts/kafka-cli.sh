@@ -6,10 +6,10 @@
 #   scripts/kafka-cli.sh TOOL ARGS...      e.g.
 #   scripts/kafka-cli.sh kafka-consumer-groups --bootstrap-server 127.0.0.1:29092 --describe --all-groups
 #   scripts/kafka-cli.sh kafka-console-consumer --bootstrap-server 127.0.0.1:29092 \
-#       --topic source.checkpoints.internal --from-beginning --timeout-ms 5000 \
+#       --topic source.checkpoints.internal --partition 0 --offset earliest --timeout-ms 5000 \
 #       --formatter org.apache.kafka.connect.mirror.formatters.CheckpointFormatter
 #   scripts/kafka-cli.sh kafka-console-consumer --bootstrap-server 127.0.0.1:19092 \
-#       --topic mm2-offset-syncs.target.internal --from-beginning --timeout-ms 5000 \
+#       --topic mm2-offset-syncs.target.internal --partition 0 --offset earliest --timeout-ms 5000 \
 #       --formatter org.apache.kafka.connect.mirror.formatters.OffsetSyncFormatter
 #
 # TOOL is one of kafka-topics, kafka-consumer-groups, kafka-console-consumer,
