@@ -212,47 +212,82 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
     );
 }
 
+/// A topic on the shared source broker, to be mirrored to the shared target broker under
+/// cluster aliases of its own, with the offset-syncs topic for them created (compacted).
+struct SharedFlow {
+    source: String,
+    target: String,
+    topic: String,
+    source_alias: String,
+    target_alias: String,
+}
+
+impl SharedFlow {
+    /// Creates `<prefix>-<unique>` with `partitions` partitions and the offset-syncs topic.
+    fn new(prefix: &str, partitions: i32) -> SharedFlow {
+        use support::{create_topic, create_topic_with_config, shared_pair, unique};
+        let (s, t) = shared_pair();
+        let flow = SharedFlow {
+            source: s.bootstrap(),
+            target: t.bootstrap(),
+            topic: unique(prefix),
+            source_alias: unique("src"),
+            target_alias: unique("tgt"),
+        };
+        create_topic(&flow.source, &flow.topic, partitions);
+        create_topic_with_config(
+            &flow.source,
+            &format!("mm2-offset-syncs.{}.internal", flow.target_alias),
+            1,
+            &[("cleanup.policy", "compact")],
+        );
+        flow
+    }
+
+    /// The remote topic's name on the target.
+    fn remote(&self) -> String {
+        format!("{}.{}", self.source_alias, self.topic)
+    }
+
+    /// The mirror example's options for this flow.
+    fn args(&self) -> [&str; 10] {
+        [
+            "--source",
+            &self.source,
+            "--target",
+            &self.target,
+            "--topic",
+            &self.topic,
+            "--source-alias",
+            &self.source_alias,
+            "--target-alias",
+            &self.target_alias,
+        ]
+    }
+}
+
 #[test]
 fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_partitions_and_resumes(
 ) {
     use support::kafka::{partition_count, produce_numbered};
-    use support::{create_topic, create_topic_with_config, read_all, shared_pair, unique};
-    let (s, t) = shared_pair();
-    let (s, t) = (s.bootstrap(), t.bootstrap());
-    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("orders"));
-    create_topic(&s, &topic, 3);
-    create_topic_with_config(
-        &s,
-        &format!("mm2-offset-syncs.{target_alias}.internal"),
-        1,
-        &[("cleanup.policy", "compact")],
-    );
+    use support::read_all;
+    let flow = SharedFlow::new("orders", 3);
+    let (s, t, topic) = (&flow.source, &flow.target, &flow.topic);
     for p in 0..3 {
-        produce_numbered(&s, &topic, p, 40);
+        produce_numbered(s, topic, p, 40);
     }
-    let remote = format!("{alias}.{topic}");
-    assert_eq!(partition_count(&t, &remote), None);
-    let args = [
-        "--source",
-        &s,
-        "--target",
-        &t,
-        "--topic",
-        &topic,
-        "--source-alias",
-        &alias,
-        "--target-alias",
-        &target_alias,
-    ];
+    let remote = flow.remote();
+    assert_eq!(partition_count(t, &remote), None);
+    let args = flow.args();
     let first = run_mirror_with(&args);
     assert!(first.contains("mirrored 120 records"), "{first}");
     assert!(first.contains("with 3 partitions"), "{first}");
-    assert_eq!(partition_count(&t, &remote), Some(3));
-    produce_numbered(&s, &topic, 2, 5);
+    assert_eq!(partition_count(t, &remote), Some(3));
+    produce_numbered(s, topic, 2, 5);
     let again = run_mirror_with(&args);
     assert!(again.contains("mirrored 5 records"), "{again}");
     for (p, n) in [(0, 40), (1, 40), (2, 45)] {
-        assert_eq!(read_all(&t, &remote, p).len(), n, "{remote}-{p}");
+        assert_eq!(read_all(t, &remote, p).len(), n, "{remote}-{p}");
     }
 }
 
@@ -433,40 +468,20 @@ fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
 
 #[test]
 fn sigterm_mid_copy_commits_what_the_target_confirmed_and_the_rerun_copies_each_record_once() {
-    use support::{create_topic, create_topic_with_config, produce_batched, read_all, shared_pair};
-    use support::{unique, Record};
+    use support::{produce_batched, read_all, Record};
     const PARTITIONS: i32 = 3;
     // Large enough that the copy is still running at its first progress line (a second in).
     const PER_PARTITION: usize = 60_000;
-    let (s, t) = shared_pair();
-    let (s, t) = (s.bootstrap(), t.bootstrap());
-    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("big"));
-    create_topic(&s, &topic, PARTITIONS);
-    create_topic_with_config(
-        &s,
-        &format!("mm2-offset-syncs.{target_alias}.internal"),
-        1,
-        &[("cleanup.policy", "compact")],
-    );
+    let flow = SharedFlow::new("big", PARTITIONS);
+    let (s, t, topic) = (&flow.source, &flow.target, &flow.topic);
     let values =
         |p: i32| -> Vec<String> { (0..PER_PARTITION).map(|i| format!("{p}-{i}")).collect() };
     for p in 0..PARTITIONS {
         let values = values(p);
         let records: Vec<Record<'_>> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
-        produce_batched(&s, &topic, p, &records);
+        produce_batched(s, topic, p, &records);
     }
-    let args = [
-        "--source",
-        &s,
-        "--target",
-        &t,
-        "--topic",
-        &topic,
-        "--source-alias",
-        &alias,
-        "--target-alias",
-        &target_alias,
-    ];
+    let args = flow.args();
     let first = run_example_until("mirror", &args, |l| l.starts_with("progress:"));
     let text = first.stdout.join("\n");
     assert!(first.success, "{text}\n{:?}", first.stderr);
@@ -502,9 +517,9 @@ fn sigterm_mid_copy_commits_what_the_target_confirmed_and_the_rerun_copies_each_
         };
         assert!(rerun.contains(&expected), "`{expected}` missing: {rerun}");
     }
-    let remote = format!("{alias}.{topic}");
+    let remote = flow.remote();
     for p in 0..PARTITIONS {
-        let copied: Vec<String> = read_all(&t, &remote, p)
+        let copied: Vec<String> = read_all(t, &remote, p)
             .into_iter()
             .map(|(_, v)| String::from_utf8(v.unwrap_or_default()).unwrap())
             .collect();
