@@ -23,6 +23,9 @@
 #                        an extra listener on its own free port, e.g. SSL=SSL or
 #                        SASL_SSL=SASL_SSL (repeatable); its address is printed as
 #                        `listener.NAME=127.0.0.1:PORT`; configure it with --prop
+#   --listener-port NAME=PORT
+#                        the port of listener NAME (one of --listener or --secure's) instead
+#                        of a free one (repeatable); no retry if it is taken
 #   --format-arg ARG     extra argument for `kafka-storage format`, e.g. --add-scram
 #                        'SCRAM-SHA-512=[name=alice,password=secret]' (repeatable)
 #   --secure             adds the listeners SSL (TLS), MTLS (TLS with a required client
@@ -268,13 +271,14 @@ start_watchdog() {
 
 cmd_start() {
     local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
-    local authorizer=0
+    local authorizer=0 fixed_ports=()
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
             --port) port="$2"; shift 2 ;;
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
+            --listener-port) fixed_ports+=("$2"); shift 2 ;;
             --format-arg) fargs+=("$2"); shift 2 ;;
             --secure) secure=1; shift ;;
             --authorizer) authorizer=1; shift ;;
@@ -329,9 +333,13 @@ cmd_start() {
         if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port >"$dir/port"; fi
         random_free_port >"$dir/controller_port"
         : >"$dir/listeners"
-        local l
+        local l f lport
         for l in "${listeners[@]+"${listeners[@]}"}"; do
-            echo "${l%%=*} ${l#*=} $(random_free_port)" >>"$dir/listeners"
+            lport=""
+            for f in "${fixed_ports[@]+"${fixed_ports[@]}"}"; do
+                [ "${f%%=*}" != "${l%%=*}" ] || lport="${f#*=}"
+            done
+            echo "${l%%=*} ${l#*=} ${lport:-$(random_free_port)}" >>"$dir/listeners"
         done
         write_config "$dir"
         format_dir "$dir"

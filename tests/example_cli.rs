@@ -62,6 +62,7 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
         (
             "mirror",
             &[
+                "--config",
                 "--source",
                 "--target",
                 "--topic",
@@ -188,12 +189,22 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
 
     let first = run_mirror(&source, &target);
     assert!(first.contains("mirrored 600 records"), "{first}");
+    for p in 0..2 {
+        let line = format!(
+            "orders-{p}: no commit in group `connect-mm2-example-mirror-source-orders`: from the \
+             beginning (earliest)"
+        );
+        assert!(first.contains(&line), "{first}");
+    }
     let again = run_mirror(&source, &target);
     assert!(again.contains("mirrored 0 records"), "{again}");
-    assert!(
-        again.contains("orders-0 at 300, orders-1 at 300"),
-        "{again}"
-    );
+    for p in 0..2 {
+        let line = format!(
+            "orders-{p}: resuming at offset 300 (committed in group \
+             `connect-mm2-example-mirror-source-orders`)"
+        );
+        assert!(again.contains(&line), "{again}");
+    }
     c.produce_data(Side::Source, "orders", 0, 50).unwrap();
     // The older positional form, as scripts/demo-clusters.sh prints it.
     let more = run_mirror_with(&[&source, &target, "orders"]);
@@ -207,47 +218,82 @@ fn a_rerun_of_the_mirror_example_resumes_where_the_last_run_stopped() {
     );
 }
 
+/// A topic on the shared source broker, to be mirrored to the shared target broker under
+/// cluster aliases of its own, with the offset-syncs topic for them created (compacted).
+struct SharedFlow {
+    source: String,
+    target: String,
+    topic: String,
+    source_alias: String,
+    target_alias: String,
+}
+
+impl SharedFlow {
+    /// Creates `<prefix>-<unique>` with `partitions` partitions and the offset-syncs topic.
+    fn new(prefix: &str, partitions: i32) -> SharedFlow {
+        use support::{create_topic, create_topic_with_config, shared_pair, unique};
+        let (s, t) = shared_pair();
+        let flow = SharedFlow {
+            source: s.bootstrap(),
+            target: t.bootstrap(),
+            topic: unique(prefix),
+            source_alias: unique("src"),
+            target_alias: unique("tgt"),
+        };
+        create_topic(&flow.source, &flow.topic, partitions);
+        create_topic_with_config(
+            &flow.source,
+            &format!("mm2-offset-syncs.{}.internal", flow.target_alias),
+            1,
+            &[("cleanup.policy", "compact")],
+        );
+        flow
+    }
+
+    /// The remote topic's name on the target.
+    fn remote(&self) -> String {
+        format!("{}.{}", self.source_alias, self.topic)
+    }
+
+    /// The mirror example's options for this flow.
+    fn args(&self) -> [&str; 10] {
+        [
+            "--source",
+            &self.source,
+            "--target",
+            &self.target,
+            "--topic",
+            &self.topic,
+            "--source-alias",
+            &self.source_alias,
+            "--target-alias",
+            &self.target_alias,
+        ]
+    }
+}
+
 #[test]
 fn on_real_brokers_the_mirror_example_creates_the_remote_topic_with_the_source_partitions_and_resumes(
 ) {
     use support::kafka::{partition_count, produce_numbered};
-    use support::{create_topic, create_topic_with_config, read_all, shared_pair, unique};
-    let (s, t) = shared_pair();
-    let (s, t) = (s.bootstrap(), t.bootstrap());
-    let (alias, target_alias, topic) = (unique("src"), unique("tgt"), unique("orders"));
-    create_topic(&s, &topic, 3);
-    create_topic_with_config(
-        &s,
-        &format!("mm2-offset-syncs.{target_alias}.internal"),
-        1,
-        &[("cleanup.policy", "compact")],
-    );
+    use support::read_all;
+    let flow = SharedFlow::new("orders", 3);
+    let (s, t, topic) = (&flow.source, &flow.target, &flow.topic);
     for p in 0..3 {
-        produce_numbered(&s, &topic, p, 40);
+        produce_numbered(s, topic, p, 40);
     }
-    let remote = format!("{alias}.{topic}");
-    assert_eq!(partition_count(&t, &remote), None);
-    let args = [
-        "--source",
-        &s,
-        "--target",
-        &t,
-        "--topic",
-        &topic,
-        "--source-alias",
-        &alias,
-        "--target-alias",
-        &target_alias,
-    ];
+    let remote = flow.remote();
+    assert_eq!(partition_count(t, &remote), None);
+    let args = flow.args();
     let first = run_mirror_with(&args);
     assert!(first.contains("mirrored 120 records"), "{first}");
     assert!(first.contains("with 3 partitions"), "{first}");
-    assert_eq!(partition_count(&t, &remote), Some(3));
-    produce_numbered(&s, &topic, 2, 5);
+    assert_eq!(partition_count(t, &remote), Some(3));
+    produce_numbered(s, topic, 2, 5);
     let again = run_mirror_with(&args);
     assert!(again.contains("mirrored 5 records"), "{again}");
     for (p, n) in [(0, 40), (1, 40), (2, 45)] {
-        assert_eq!(read_all(&t, &remote, p).len(), n, "{remote}-{p}");
+        assert_eq!(read_all(t, &remote, p).len(), n, "{remote}-{p}");
     }
 }
 
@@ -300,13 +346,24 @@ struct Run {
 
 /// Runs the checkpoint example on `config` (and `args`) until `done` says so of a standard
 /// output line (then stops it with SIGTERM) or until it exits by itself.
-fn run_checkpoint_until(config: &PathBuf, args: &[&str], done: impl Fn(&str) -> bool) -> Run {
-    // `timeout` passes SIGTERM on to the job, and ends it should `done` never come.
+fn run_checkpoint_until(
+    config: &std::path::Path,
+    args: &[&str],
+    done: impl Fn(&str) -> bool,
+) -> Run {
+    let config = config.to_str().expect("a UTF-8 temporary path");
+    let mut all = vec!["--config", config];
+    all.extend_from_slice(args);
+    run_example_until("checkpoint", &all, done)
+}
+
+/// Runs example `name` with `args` until `done` says so of a standard output line (then stops
+/// it with SIGTERM) or until it exits by itself.
+fn run_example_until(name: &str, args: &[&str], done: impl Fn(&str) -> bool) -> Run {
+    // `timeout` passes SIGTERM on to the example, and ends it should `done` never come.
     let mut child = Command::new("timeout")
         .arg("120")
-        .arg(example("checkpoint"))
-        .arg("--config")
-        .arg(config)
+        .arg(example(name))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -433,4 +490,175 @@ fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
         assert!(line.contains(words), "`{words}` missing: {line}");
     }
     let _ = std::fs::remove_dir_all(config.parent().unwrap());
+}
+
+#[test]
+fn sigterm_mid_copy_commits_what_the_target_confirmed_and_the_rerun_copies_each_record_once() {
+    use support::{produce_batched, read_all, Record};
+    const PARTITIONS: i32 = 3;
+    // Large enough that the copy is still running at its first progress line (a second in).
+    const PER_PARTITION: usize = 60_000;
+    let flow = SharedFlow::new("big", PARTITIONS);
+    let (s, t, topic) = (&flow.source, &flow.target, &flow.topic);
+    let values =
+        |p: i32| -> Vec<String> { (0..PER_PARTITION).map(|i| format!("{p}-{i}")).collect() };
+    for p in 0..PARTITIONS {
+        let values = values(p);
+        let records: Vec<Record<'_>> = values.iter().map(|v| (None, Some(v.as_bytes()))).collect();
+        produce_batched(s, topic, p, &records);
+    }
+    let args = flow.args();
+    let first = run_example_until("mirror", &args, |l| l.starts_with("progress:"));
+    let text = first.stdout.join("\n");
+    assert!(first.success, "{text}\n{:?}", first.stderr);
+    assert!(
+        first.stdout.iter().any(|l| l.starts_with("progress:")),
+        "no progress line: {text}"
+    );
+    assert!(
+        text.contains("interrupted: committed"),
+        "the copy was not interrupted (finished before SIGTERM?): {text}"
+    );
+    let rerun = run_mirror_with(&args);
+    // Each partition resumes where the interrupted run committed.
+    let interrupted = first
+        .stdout
+        .iter()
+        .find(|l| l.starts_with("interrupted: committed"))
+        .unwrap();
+    for p in 0..PARTITIONS {
+        let at = interrupted
+            .split(", ")
+            .find_map(|part| part.split(&format!("{topic}-{p} at ")).nth(1))
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next());
+        let expected = match at {
+            Some(at) => format!("{topic}-{p}: resuming at offset {at} "),
+            None => {
+                assert!(
+                    interrupted.contains(&format!("{topic}-{p} not at all")),
+                    "{interrupted}"
+                );
+                format!("{topic}-{p}: no commit in group")
+            }
+        };
+        assert!(rerun.contains(&expected), "`{expected}` missing: {rerun}");
+    }
+    let remote = flow.remote();
+    for p in 0..PARTITIONS {
+        let copied: Vec<String> = read_all(t, &remote, p)
+            .into_iter()
+            .map(|(_, v)| String::from_utf8(v.unwrap_or_default()).unwrap())
+            .collect();
+        let expected = values(p);
+        assert_eq!(
+            copied.len(),
+            expected.len(),
+            "{remote}-{p}: records on the target"
+        );
+        if let Some(i) = (0..expected.len()).find(|i| copied[*i] != expected[*i]) {
+            panic!(
+                "{remote}-{p}: at {i} `{}`, expected `{}`",
+                copied[i], expected[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_mirror_example_retries_transient_coordinator_errors_reading_its_commits_and_says_why() {
+    use rdkafka_sys::types::{RDKafkaApiKey, RDKafkaRespErr};
+    use support::{produce_numbered, MockPair};
+    let pair = MockPair::new();
+    pair.create_source_topic("orders", 1);
+    pair.create_source_topic("mm2-offset-syncs.target.internal", 1);
+    pair.create_target_topic("source.orders", 1);
+    produce_numbered(&pair.source_bootstrap(), "orders", 0, 20);
+    // The group's coordinator moves, then loads, then is unavailable: three OffsetFetch answers
+    // a real cluster gives around a broker restart.
+    let transient = [
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_NOT_COORDINATOR,
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS,
+        RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE,
+    ];
+    pair.source
+        .request_errors(RDKafkaApiKey::OffsetFetch, &transient);
+    let out = run_mirror(&pair.source_bootstrap(), &pair.target_bootstrap());
+    assert!(out.contains("mirrored 20 records"), "{out}");
+    // librdkafka retries CoordinatorLoadInProgress itself; the other two reach the example.
+    for (reason, attempt) in [("NotCoordinator", 1), ("CoordinatorNotAvailable", 2)] {
+        let line = format!(
+            "reading the committed offsets of group `connect-mm2-example-mirror-source-orders`: \
+             {reason} "
+        );
+        let retry = out
+            .lines()
+            .find(|l| l.starts_with(&line))
+            .unwrap_or_else(|| panic!("no retry line for {reason}: {out}"));
+        assert!(
+            retry.contains(&format!("(attempt {attempt} of 8)")),
+            "{retry}"
+        );
+    }
+}
+
+#[test]
+fn the_mirror_example_reaches_tls_and_sasl_clusters_through_the_checkpoint_jobs_properties_file() {
+    use support::secure_kafka::{Listener, Mechanism, SecureKafka};
+    use support::{create_topic, create_topic_with_config, produce_numbered, read_all, unique};
+    let kafka = SecureKafka::shared();
+    let plain = kafka.bootstrap(Listener::Plaintext);
+    let (source_alias, target_alias, topic) = (unique("s"), unique("t"), unique("orders"));
+    create_topic(&plain, &topic, 2);
+    create_topic_with_config(
+        &plain,
+        &format!("mm2-offset-syncs.{target_alias}.internal"),
+        1,
+        &[("cleanup.policy", "compact")],
+    );
+    for p in 0..2 {
+        produce_numbered(&plain, &topic, p, 30);
+    }
+    // One broker, two listeners: the source over SASL_SSL (SCRAM), the target over TLS.
+    let mut text = format!(
+        "clusters = {source_alias}, {target_alias}\n{source_alias}->{target_alias}.enabled = true\n"
+    );
+    for (alias, listener) in [
+        (&source_alias, Listener::SaslSsl(Mechanism::ScramSha512)),
+        (&target_alias, Listener::Ssl),
+    ] {
+        for (key, value) in kafka.client_settings(listener) {
+            text.push_str(&format!("{alias}.{key} = {value}\n"));
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("mm2-mirror-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(&config, text).unwrap();
+    let config = config.to_str().unwrap();
+
+    let out = run_mirror_with(&["--config", config, "--topic", &topic]);
+    assert!(out.contains("mirrored 60 records"), "{out}");
+    let syncs = format!("`mm2-offset-syncs.{target_alias}.internal` on the source cluster");
+    assert!(out.contains(&syncs), "{out}");
+    let remote = format!("{source_alias}.{topic}");
+    for p in 0..2 {
+        assert_eq!(read_all(&plain, &remote, p).len(), 30, "{remote}-{p}");
+    }
+    // An option overrides the file: another source alias names another remote topic.
+    let renamed = unique("renamed");
+    let out = run_mirror_with(&[
+        "--config",
+        config,
+        "--topic",
+        &topic,
+        "--source-alias",
+        &renamed,
+    ]);
+    assert!(out.contains("mirrored 60 records"), "{out}");
+    assert_eq!(read_all(&plain, &format!("{renamed}.{topic}"), 1).len(), 30);
+    assert!(
+        !out.contains(kafka.credentials().1),
+        "the password was printed: {out}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -34,24 +34,27 @@ fn the_demo_properties_point_at_the_demo_clusters_with_single_replica_internal_t
 }
 
 #[test]
-fn the_tls_sasl_properties_reach_every_client_of_both_clusters_in_librdkafka_names() {
+fn the_tls_sasl_properties_reach_every_client_of_both_demo_clusters_in_librdkafka_names() {
     let c = load("mm2-tls-sasl.properties");
-    assert_eq!(c.source_cluster_alias, "primary");
+    assert_eq!(c.source_cluster_alias, "source");
+    // scripts/demo-clusters.sh up --secure: SASL_SSL ports, and the CA each broker's handle holds.
     let clients = [
-        ("primary", c.source_admin_config()),
-        ("backup", c.target_admin_config()),
-        ("backup", c.target_producer_config()),
+        ("source", "127.0.0.1:19094", c.source_admin_config()),
+        ("target", "127.0.0.1:29094", c.target_admin_config()),
+        ("target", "127.0.0.1:29094", c.target_producer_config()),
     ];
-    for (side, client) in clients {
+    for (side, bootstrap, client) in clients {
+        assert_eq!(client["bootstrap.servers"], bootstrap, "{side}");
         assert_eq!(client["security.protocol"], "SASL_SSL", "{side}");
         assert_eq!(client["sasl.mechanism"], "SCRAM-SHA-512", "{side}");
         assert_eq!(client["sasl.username"], "mm2-checkpoint", "{side}");
         assert_eq!(
             client["ssl.ca.location"],
-            format!("/etc/mm2/{side}-ca.pem"),
+            format!(".tools/demo/{side}/tls/ca.pem"),
             "{side}"
         );
     }
+    assert_eq!(c.checkpoints_topic_replication_factor, 1);
 }
 
 #[test]

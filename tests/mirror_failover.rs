@@ -257,6 +257,7 @@ fn failover(pair: &Pair, names: &Names, lag: i64) -> Vec<PartitionOutcome> {
             offset_lag_max: lag,
             ..OffsetSyncWriterConfig::default()
         },
+        job: None,
     };
     let mut m = Mirror::new(&settings).unwrap();
     m.run_until_caught_up(WAIT).unwrap();
