@@ -13,6 +13,7 @@
 pub mod core;
 
 pub use crate::core::checkpoint::Checkpoint;
+pub use crate::core::consumer_offsets;
 pub use crate::core::offset_sync::OffsetSync;
 pub use crate::core::topic_partition::TopicPartition;
 pub use crate::core::wire;

@@ -703,6 +703,7 @@ impl Shared {
             RecordError::NegativeStringLength { .. } => "negative string length",
             RecordError::StringTooLong { .. } => "string too long",
             RecordError::Tombstone { .. } => "tombstone",
+            RecordError::Malformed { .. } => "malformed field",
         };
         if lock(&self.skip_causes_logged).insert(format!("{topic}: {kind}")) {
             log::warn!(
