@@ -5,6 +5,7 @@
 pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
+pub mod committed_offsets;
 pub mod consumer_offsets;
 pub mod error;
 pub(crate) mod fast_hash;

@@ -325,17 +325,18 @@ impl Reader<'_> {
 
         let source = self.string(keys::GROUP_OFFSETS_SOURCE, "poll");
         // Case-sensitive like MM2's `ValidString.in` checks (`offset-syncs.topic.location`).
-        let group_offsets_source =
-            match source.value.as_str() {
-                "poll" => GroupOffsetsSource::Poll,
-                "consumer-offsets-topic" => GroupOffsetsSource::ConsumerOffsetsTopic,
-                other => return Err(ConfigError::new(
+        let group_offsets_source = match source.value.as_str() {
+            "poll" => GroupOffsetsSource::Poll,
+            "consumer-offsets-topic" => GroupOffsetsSource::ConsumerOffsetsTopic,
+            other => {
+                return Err(ConfigError::new(
                     &source.written,
                     format!(
                         "must be `poll` or `consumer-offsets-topic` (lower case), got `{other}`"
                     ),
-                )),
-            };
+                ))
+            }
+        };
 
         let mut clients = ClientSettings::default();
         for (key, setting) in self.flat {
