@@ -30,7 +30,9 @@ pub use crate::core::{
     offset_sync_store, properties, replication_policy, topic_partition, wire,
 };
 pub use crate::kafka::{diagnostics, embedded, stop_signal};
-pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_utils};
+pub use crate::runtime::{
+    checkpoint_task, group_offsets_stream, offset_sync_writer, remote_cluster_utils,
+};
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
 #[cfg(feature = "internals")]
