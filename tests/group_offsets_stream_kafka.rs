@@ -14,7 +14,6 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::producer::{BaseProducer, Producer};
 use rdkafka::{Offset, TopicPartitionList};
 
-use mm2_checkpoint::committed_offsets::Committed;
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::group_offsets_stream::GroupOffsetsStream;
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
@@ -50,7 +49,7 @@ fn kept(stream: &GroupOffsetsStream, group: &str) -> BTreeMap<TopicPartition, i6
     stream.with_offsets(|o| {
         o.group_offsets(group)
             .into_iter()
-            .map(|(tp, Committed { offset, .. })| (tp, offset))
+            .map(|(tp, c)| (tp, c.offset))
             .collect()
     })
 }

@@ -73,6 +73,17 @@ impl GroupOffsetsStream {
         config: &MirrorCheckpointConfig,
         accepts_group: impl Fn(&str) -> bool + Send + 'static,
     ) -> Result<Self, Error> {
+        Self::start_notifying(config, accepts_group, || {})
+    }
+
+    /// [`start`](Self::start), calling `notify` on the reading thread after each batch that
+    /// changed some group, and once when the stream has caught up or failed (outside every lock
+    /// of the stream, so `notify` may wake a thread that then reads the stream).
+    pub fn start_notifying(
+        config: &MirrorCheckpointConfig,
+        accepts_group: impl Fn(&str) -> bool + Send + 'static,
+        notify: impl Fn() + Send + 'static,
+    ) -> Result<Self, Error> {
         let signal = StopSignal::new();
         let reader = ConsumerOffsetsReader::open(
             &config.consumer_offsets_consumer_config(),
@@ -102,6 +113,7 @@ impl GroupOffsetsStream {
                 &thread_shared,
                 &accepts_group,
                 &accepts_topic,
+                &notify,
             )
         })
         .map_err(|e| Error::Thread(e.to_string()))?;
@@ -150,6 +162,17 @@ impl GroupOffsetsStream {
         }
     }
 
+    /// Whether some group changed since the last [`wait_for_changes`](Self::wait_for_changes)
+    /// or [`take_changes`](Self::take_changes).
+    pub fn has_changes(&self) -> bool {
+        lock(&self.shared.offsets).has_changes()
+    }
+
+    /// Takes the groups changed since the last call, without waiting.
+    pub fn take_changes(&self) -> BTreeSet<String> {
+        lock(&self.shared.offsets).take_changed()
+    }
+
     /// Counters of what was read.
     pub fn counts(&self) -> StreamCounts {
         StreamCounts {
@@ -195,10 +218,12 @@ fn run(
     shared: &Shared,
     accepts_group: &dyn Fn(&str) -> bool,
     accepts_topic: &dyn Fn(&str) -> bool,
+    notify: &dyn Fn(),
 ) -> ConsumerOffsetsReader {
     let mut logged_unknown = false;
     let mut logged_malformed = false;
     while !signal.is_stopped() {
+        let mut changed = false;
         let mut apply = |records: &mut dyn Iterator<Item = RecordRef<'_>>| {
             let mut offsets = lock(&shared.offsets);
             for (key, value) in records {
@@ -226,25 +251,36 @@ fn run(
                 }
             }
             if offsets.has_changes() {
+                changed = true;
                 shared.changed.notify_all();
             }
         };
-        match reader.poll(POLL_WAIT, &mut apply) {
+        let polled = reader.poll(POLL_WAIT, &mut apply);
+        if changed {
+            notify();
+        }
+        match polled {
             Ok(_) => {
                 if reader.caught_up() && !shared.caught_up.swap(true, Ordering::SeqCst) {
                     log::info!(
                         "read `{CONSUMER_OFFSETS_TOPIC}` to its end: {} records",
                         reader.records_read
                     );
-                    let _offsets = lock(&shared.offsets);
-                    shared.changed.notify_all();
+                    {
+                        let _offsets = lock(&shared.offsets);
+                        shared.changed.notify_all();
+                    }
+                    notify();
                 }
             }
             Err(e) => {
                 log::error!("{e}");
                 *lock(&shared.failure) = Some(e);
-                let _offsets = lock(&shared.offsets);
-                shared.changed.notify_all();
+                {
+                    let _offsets = lock(&shared.offsets);
+                    shared.changed.notify_all();
+                }
+                notify();
                 break;
             }
         }
