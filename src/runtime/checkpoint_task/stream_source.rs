@@ -28,6 +28,8 @@ use crate::runtime::group_offsets_stream::GroupOffsetsStream;
 pub(super) struct StreamSource {
     tried: bool,
     stream: Option<GroupOffsetsStream>,
+    /// The source cluster's alias, named in the fallback warning.
+    source: String,
     /// The next cycle covers only the groups changed since the last one.
     partial: bool,
 }
@@ -48,13 +50,14 @@ impl StreamSource {
             return;
         }
         self.tried = true;
+        self.source = shared.config.source_cluster_alias.clone();
         let signal = shared.signal.clone();
         // The group filter applies inside the stream; the task's own share of the groups is
         // checked per cycle, since it can change while the stream runs.
         match GroupOffsetsStream::start_notifying(&shared.config, |_| true, move || signal.nudge())
         {
             Ok(stream) => self.stream = Some(stream),
-            Err(e) => fall_back(&e),
+            Err(e) => fall_back(&self.source, &e),
         }
     }
 
@@ -74,7 +77,7 @@ impl StreamSource {
     /// stopped and closed here, with a warning, and the task is back on `poll`.
     pub(super) fn usable(&mut self) -> Option<&GroupOffsetsStream> {
         if let Some(e) = self.stream.as_ref().and_then(GroupOffsetsStream::failure) {
-            fall_back(&e);
+            fall_back(&self.source, &e);
             self.stream = None;
         }
         self.stream.as_ref().filter(|s| s.caught_up())
@@ -104,9 +107,9 @@ impl StreamSource {
     }
 }
 
-fn fall_back(e: &crate::Error) {
+fn fall_back(source: &str, e: &crate::Error) {
     log::warn!(
-        "group.offsets.source = consumer-offsets-topic: cannot read `{CONSUMER_OFFSETS_TOPIC}` ({e}); falling back to `poll`, listing every group's committed offsets once per interval"
+        "group.offsets.source = consumer-offsets-topic: cannot read `{CONSUMER_OFFSETS_TOPIC}` of cluster `{source}` ({e}); falling back to `poll`, listing every group's committed offsets once per interval"
     );
 }
 
