@@ -112,3 +112,38 @@ fn commits_are_checkpointed_as_they_arrive_not_at_the_next_interval() {
     );
     task.stop().unwrap();
 }
+
+#[test]
+fn a_fixed_group_list_limits_what_the_stream_checkpoints() {
+    let names = flow();
+    names.commit("other", &[(0, 60, "")]);
+    names.commit("mine", &[(0, 60, "")]);
+    let groups = format!("{}-.*", names.source_alias);
+    let task = CheckpointTask::new(names.config(&[
+        ("group.offsets.source", "consumer-offsets-topic"),
+        ("groups", &groups),
+        ("task.assigned.groups", &names.group("mine")),
+    ]))
+    .unwrap();
+    task.start().unwrap();
+    let mut seen = BTreeMap::new();
+    let remote0 = TopicPartition::new(&names.remote, 0);
+    let mine = names.group("mine");
+    poll_until(&task, &mut seen, "the assigned group's checkpoint", |s| {
+        s.contains_key(&(mine.clone(), remote0.clone()))
+    });
+    // Five more full cycles (1 s interval): by then the stream, which keeps the other group
+    // too, drives the cycles; the other group is still never checkpointed.
+    let mut cycles = 0;
+    while cycles < 5 {
+        let out = task.poll(Duration::from_millis(500)).unwrap();
+        if out.status == PollStatus::CycleDone {
+            cycles += 1;
+        }
+        assert!(
+            out.checkpoints.iter().all(|c| c.consumer_group_id == mine),
+            "{out:?}"
+        );
+    }
+    task.stop().unwrap();
+}

@@ -155,8 +155,18 @@ pub(super) fn run_cycle_inner(
     shared.counters.cycles.fetch_add(1, Ordering::SeqCst);
     let streamed = poller.stream.take_groups();
     let from_stream = streamed.is_some();
+    // The stream keeps every group the filter takes; a fixed `task.assigned.groups` list or
+    // this task's share of them is applied here, as discovery applies it to the listing.
     let groups = decisions::cycle_groups(
-        streamed.map_or_else(|| shared.groups_snapshot(), |s| s.groups),
+        streamed.map_or_else(
+            || shared.groups_snapshot(),
+            |s| {
+                s.groups
+                    .into_iter()
+                    .filter(|g| shared.accepts_group(g))
+                    .collect()
+            },
+        ),
         c.assigned_groups.is_some(),
         |g| shared.should_handle_group(g),
         |g| shared.cycle_may_emit(g),
