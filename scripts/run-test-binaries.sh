@@ -43,10 +43,11 @@ mkdir -p "$OUT"
 # 45-80 s each, alone: the kill/restart tests, the offset-syncs faults, the group-discovery
 # faults and the group-offset-sync faults; offsets_source_differential_kafka, the two offsets
 # sources over 1,000 groups, about 120 s.)
-SLOW_FIRST=(offsets_source_differential_kafka kafka_broker mm2_checkpoint runtime_group_faults runtime_faults_offset_syncs
-    runtime_faults example_cli security_kafka elastic_kafka runtime_group_offset_sync_faults
-    acl_kafka offset_sync_store group_discovery_kafka mirror_failover runtime_kafka runtime_wake
-    elastic_handover_kafka runtime_bad_bootstrap librdkafka_stderr)
+SLOW_FIRST=(offsets_source_differential_kafka kafka_broker mm2_checkpoint runtime_group_faults
+    runtime_faults_offset_syncs runtime_faults example_cli security_kafka elastic_kafka
+    runtime_group_offset_sync_faults acl_kafka offset_sync_store group_discovery_kafka
+    mirror_failover runtime_kafka runtime_wake elastic_handover_kafka runtime_bad_bootstrap
+    librdkafka_stderr)
 
 # Reads cargo's JSON messages; writes KIND-NAME<TAB>EXECUTABLE per unit, slowest first.
 PICK_UNITS=$(cat <<'PY'
