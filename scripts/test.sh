@@ -110,7 +110,7 @@ leaked_brokers() {
         for shared in "${SHARED_PIDS[@]+"${SHARED_PIDS[@]}"}"; do
             [ "$pid" != "$shared" ] || continue 2
         done
-        args="$(tr '\0' '\n' <"$cmdline" 2>/dev/null)" || continue
+        args="$(tr '\0' '\n' 2>/dev/null <"$cmdline")" || continue
         grep -qxF -- "-Dmm2.broker.root=$ROOT" <<<"$args" || continue
         if [ -z "$tag" ] || grep -qxF -- "-Dmm2.broker.tag=$tag" <<<"$args"; then
             echo "$pid"
