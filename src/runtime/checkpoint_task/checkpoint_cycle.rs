@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::decisions::{self, GroupVerdict};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
-use super::task_metrics::Delivered;
+use super::task_metrics::{CycleEnd, Delivered};
 use super::{
     now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
 };
@@ -140,9 +140,10 @@ pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Chec
     let result = run_cycle_inner(shared, poller);
     drop(cycle);
     match &result {
-        Ok(_) => shared.metrics.cycle_ended(true),
+        Ok(_) => shared.metrics.cycle_ended(CycleEnd::Done),
         Err(Error::Stopped) => {}
-        Err(_) => shared.metrics.cycle_ended(false),
+        Err(Error::Fatal { .. }) => shared.metrics.cycle_ended(CycleEnd::Fatal),
+        Err(_) => shared.metrics.cycle_ended(CycleEnd::Retried),
     }
     shared
         .counters
