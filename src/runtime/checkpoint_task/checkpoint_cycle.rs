@@ -340,6 +340,7 @@ impl<'a> CycleWrite<'a> {
             )
         };
         let ts = now_ms();
+        let record = shared.metrics.recording();
         let (decided, emitted_from) = {
             let last = lock(&shared.checkpoints);
             let syncs = shared.read_syncs();
@@ -362,16 +363,22 @@ impl<'a> CycleWrite<'a> {
                     .checkpoints()
                     .map(|cp| {
                         let upstream = decisions::upstream_of(&renamed, &cp.topic_partition);
-                        let sync = syncs.sync_upstream_offset(&upstream, cp.upstream_offset);
+                        let sync = record
+                            .then(|| syncs.sync_upstream_offset(&upstream, cp.upstream_offset))
+                            .flatten();
                         (upstream, sync)
                     })
                     .collect()
             };
             (decided, emitted_from)
         };
-        let unknown = shared
-            .metrics
-            .group_read(group, &offsets, &decided.skipped, read_at);
+        let unknown = if record {
+            shared
+                .metrics
+                .group_read(group, &offsets, &decided.skipped, read_at)
+        } else {
+            Vec::new()
+        };
         if !unknown.is_empty() {
             self.known_checkpoints(group, &unknown, &rename, read_at);
         }
@@ -485,19 +492,21 @@ impl<'a> CycleWrite<'a> {
             }
         }
         shared.metrics.writes_failed(failed);
-        shared
-            .metrics
-            .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
-                group: &p.checkpoint.consumer_group_id,
-                upstream: &p.upstream,
-                checkpointed: &p.checkpoint.topic_partition,
-                upstream_offset: p.checkpoint.upstream_offset,
-                downstream_offset: p.checkpoint.downstream_offset,
-                sync_upstream: p.sync_upstream,
-                read_at: p.read_at,
-                decided_ms: p.decided_ms,
-                delivered_ms: *delivered_ms,
-            }));
+        if shared.metrics.recording() {
+            shared
+                .metrics
+                .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
+                    group: &p.checkpoint.consumer_group_id,
+                    upstream: &p.upstream,
+                    checkpointed: &p.checkpoint.topic_partition,
+                    upstream_offset: p.checkpoint.upstream_offset,
+                    downstream_offset: p.checkpoint.downstream_offset,
+                    sync_upstream: p.sync_upstream,
+                    read_at: p.read_at,
+                    decided_ms: p.decided_ms,
+                    delivered_ms: *delivered_ms,
+                }));
+        }
         let mut batch = Vec::with_capacity(confirmed.len());
         let mut statuses = lock(&shared.statuses);
         for (

@@ -5,7 +5,7 @@
 //! allocating, so that it can stay on (BENCHMARKS.md measures it).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -78,6 +78,8 @@ pub(super) struct MetricsRecorder {
     writes_failed: AtomicU64,
     offset_sync_lag: AtomicU64,
     group_sync: Mutex<GroupOffsetSyncMetrics>,
+    /// Whether cycles record per-partition metrics (always, but for the overhead benchmark).
+    recording: AtomicBool,
 }
 
 impl Default for MetricsRecorder {
@@ -91,11 +93,23 @@ impl Default for MetricsRecorder {
             writes_failed: AtomicU64::new(0),
             offset_sync_lag: AtomicU64::new(UNKNOWN),
             group_sync: Mutex::default(),
+            recording: AtomicBool::new(true),
         }
     }
 }
 
 impl MetricsRecorder {
+    /// Whether cycles record per-partition metrics.
+    pub(super) fn recording(&self) -> bool {
+        self.recording.load(Ordering::Relaxed)
+    }
+
+    /// Turns the cycles' per-partition recording off or on (the overhead benchmark).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    pub(super) fn set_recording(&self, on: bool) {
+        self.recording.store(on, Ordering::Relaxed);
+    }
+
     /// Records what a cycle read and decided for `group`: its committed offsets (read at
     /// `read_at`), and the partitions it skipped; the checkpoints it sends are recorded once
     /// delivered ([`delivered`](Self::delivered)). Returns the skipped partitions whose newest
