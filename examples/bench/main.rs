@@ -194,10 +194,11 @@ fn main() {
                 "metrics on / off (steady cycle)".into(),
                 r.groups.to_string(),
                 format!(
-                    "wall {:.3}, CPU {:.3}; a snapshot with its JSON {}",
+                    "wall {:.3}, CPU {:.3}; a snapshot with its JSON {}; {:.0} B per group × partition",
                     r.steady_wall_ratio,
                     r.steady_cpu_ratio,
-                    millis(r.snapshot_ms)
+                    millis(r.snapshot_ms),
+                    r.bytes_per_partition
                 ),
             ]);
         }

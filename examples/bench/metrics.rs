@@ -20,6 +20,7 @@ pub struct MetricsResult {
     pub steady_wall_ratio: f64,
     pub steady_cpu_ratio: f64,
     pub snapshot_ms: f64,
+    pub bytes_per_partition: f64,
 }
 
 fn started_task(
@@ -82,7 +83,14 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<Metrics
         let groups = &all[..g];
         let on = started_task(cluster, &format!("mon{g}"), groups, true);
         let off = started_task(cluster, &format!("moff{g}"), groups, false);
-        let (first_on, first_off) = (cycle(&on), cycle(&off));
+        // What the first cycle leaves allocated (the checkpoint store, the reports and, with
+        // metrics on, the per-partition metrics): the difference is the metrics' memory.
+        let live = crate::alloc::live_bytes();
+        let first_on = cycle(&on);
+        let kept_on = crate::alloc::live_bytes() - live;
+        let live = crate::alloc::live_bytes();
+        let first_off = cycle(&off);
+        let kept_off = crate::alloc::live_bytes() - live;
         assert_eq!(
             first_on.2,
             g * PARTITIONS as usize,
@@ -139,6 +147,14 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<Metrics
             format!("metrics off: {}", millis(first_off.0)),
             format!("{:.3}", first_on.0 / first_off.0),
         ]);
+        let per_partition = (kept_on - kept_off) as f64 / (g * PARTITIONS as usize) as f64;
+        table.row(vec![
+            "23 memory kept by the first cycle".into(),
+            size.clone(),
+            format!("{:.1} MiB", kept_on as f64 / 1048576.0),
+            format!("metrics off: {:.1} MiB", kept_off as f64 / 1048576.0),
+            format!("{per_partition:.0} B per group × partition for metrics"),
+        ]);
         table.row(vec![
             "23 cycle with metrics, steady: wall".into(),
             size.clone(),
@@ -165,6 +181,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<Metrics
             steady_wall_ratio: wall_ratio,
             steady_cpu_ratio: cpu_ratio,
             snapshot_ms: snapshot.median(),
+            bytes_per_partition: per_partition,
         });
     }
     results

@@ -37,14 +37,27 @@ impl Sample {
     }
 }
 
-/// One group × partition's checkpoint latency statistic.
-#[derive(Clone, Debug, Default)]
+/// One group × partition's checkpoint latency statistic. Inline (no heap), as there is one per
+/// checkpointed partition.
+#[derive(Clone, Debug)]
 pub(crate) struct LatencyStat {
     last: f64,
-    /// Up to `SAMPLES + 1` slots: Kafka keeps one more than it combines, so that a complete
-    /// sample is not lost the moment the next one starts.
-    samples: Vec<Sample>,
+    /// `SAMPLES + 1` slots, the first `used` in use: Kafka keeps one more than it combines, so
+    /// that a complete sample is not lost the moment the next one starts.
+    samples: [Sample; SAMPLES + 1],
+    used: usize,
     current: usize,
+}
+
+impl Default for LatencyStat {
+    fn default() -> Self {
+        LatencyStat {
+            last: 0.0,
+            samples: [Sample::new(0); SAMPLES + 1],
+            used: 0,
+            current: 0,
+        }
+    }
 }
 
 /// A measurement of [`LatencyStat`]: `None` where Kafka reports NaN.
@@ -60,17 +73,15 @@ impl LatencyStat {
     /// Records `value_ms` measured at `now_ms` (epoch ms).
     pub(crate) fn record(&mut self, value_ms: f64, now_ms: i64) {
         self.last = value_ms;
-        if self.samples.is_empty() {
-            self.samples.push(Sample::new(now_ms));
+        if self.used == 0 {
+            self.samples[0] = Sample::new(now_ms);
+            self.used = 1;
             self.current = 0;
         }
         if now_ms - self.samples[self.current].start_ms >= WINDOW_MS {
             self.current = (self.current + 1) % (SAMPLES + 1);
-            if self.current >= self.samples.len() {
-                self.samples.push(Sample::new(now_ms));
-            } else {
-                self.samples[self.current] = Sample::new(now_ms);
-            }
+            self.used = self.used.max(self.current + 1);
+            self.samples[self.current] = Sample::new(now_ms);
         }
         let s = &mut self.samples[self.current];
         s.events += 1;
@@ -85,7 +96,7 @@ impl LatencyStat {
         let expire_ms = SAMPLES as i64 * WINDOW_MS;
         let mut events = 0;
         let (mut sum, mut min, mut max) = (0.0, f64::MAX, f64::NEG_INFINITY);
-        for s in &mut self.samples {
+        for s in &mut self.samples[..self.used] {
             if now_ms - s.last_event_ms >= expire_ms {
                 *s = Sample::new(now_ms);
             }
@@ -154,7 +165,7 @@ mod tests {
         for (i, v) in [1.0, 2.0, 3.0, 4.0].into_iter().enumerate() {
             s.record(v, T0 + i as i64 * WINDOW_MS);
         }
-        assert_eq!(s.samples.len(), SAMPLES + 1);
+        assert_eq!(s.used, SAMPLES + 1);
         // At the last record's time, the 1.0 was overwritten and the 2.0 is 60 s old.
         let m = s.measure(T0 + 3 * WINDOW_MS);
         assert_eq!((m.min, m.max), (Some(3.0), Some(4.0)));
