@@ -329,3 +329,57 @@ fn now_ms() -> i64 {
         .unwrap()
         .as_millis() as i64
 }
+
+#[test]
+fn start_up_against_a_closed_port_reports_its_retries_and_since_when() {
+    install_logger();
+    let props = [
+        ("source.cluster.alias", "source"),
+        ("target.cluster.alias", "target"),
+        ("source.cluster.bootstrap.servers", "127.0.0.1:1"),
+        ("target.cluster.bootstrap.servers", "127.0.0.1:1"),
+        ("task.assigned.groups", "g1"),
+        ("admin.timeout.ms", "300"),
+    ];
+    let config =
+        mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
+            .unwrap()
+            .0;
+    let task = CheckpointTask::new(config).unwrap();
+    task.start().unwrap();
+    let startup = |m: &MetricsSnapshot| {
+        m.task
+            .retries
+            .by_kind
+            .iter()
+            .find(|(k, _)| *k == RetryKind::Startup)
+            .map(|(_, n)| *n)
+            .unwrap()
+    };
+    wait_until(Duration::from_secs(30), "a start-up retry", || {
+        startup(&task.metrics()) >= 1
+    });
+    let first = task.metrics();
+    let reason = first.task.retries.reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("127.0.0.1:1")
+            || reason.contains("unreachable")
+            || reason.contains("start-up failed"),
+        "{reason}"
+    );
+    assert!(!first.task.initialized);
+    wait_until(Duration::from_secs(10), "the retry lasting longer", || {
+        task.metrics().task.retries.retrying_for > first.task.retries.retrying_for
+    });
+    task.stop().unwrap();
+    let m = task.metrics();
+    assert_eq!(
+        (
+            m.task.retries.reason.as_deref(),
+            m.task.retries.retrying_for
+        ),
+        (None, None),
+        "a stopped task retries nothing"
+    );
+    assert!(startup(&m) >= 1, "counts stay");
+}

@@ -114,6 +114,9 @@ pub(crate) fn client_creation_error(context: impl Into<String>, e: KafkaError) -
     }
 }
 
+/// The name start-up's retries are counted under ([`RetryStatus::count_retry`]).
+pub(crate) const STARTUP: &str = "start-up";
+
 /// Why a task is waiting instead of working (e.g. "source cluster `A` unreachable for 30 s:
 /// …"), shared between the thread that retries and whoever reads the task's state. Empty while
 /// nothing is being retried. Also keeps since when a reason has been set without interruption,

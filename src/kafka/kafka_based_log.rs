@@ -31,7 +31,7 @@ use super::{client_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
     classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
-    RetryStatus,
+    RetryStatus, STARTUP,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
@@ -197,8 +197,13 @@ impl KafkaBasedLog {
                 return Err(fatal);
             }
         }
+        let episode_began = self.failing_since.is_none();
         let since = *self.failing_since.get_or_insert_with(Instant::now);
         if let Some((status, cluster)) = &self.retry {
+            // One retry per episode of errors (librdkafka reconnects by itself meanwhile).
+            if episode_began {
+                status.count_retry(STARTUP);
+            }
             status.set(format!(
                 "{cluster} unreachable for {} s: {e}",
                 since.elapsed().as_secs()

@@ -12,13 +12,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::error::Error;
-use crate::kafka::failure::RetryStatus;
+use crate::kafka::failure::{RetryStatus, STARTUP};
 use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
-
-/// The start-up job's name (its retries are counted under it).
-pub(crate) const STARTUP: &str = "start-up";
 
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
 /// returns them so the stopper closes them only after the join.
@@ -368,6 +365,8 @@ mod tests {
             .expect("no retry reason while retrying");
         assert!(reason.contains("cluster unreachable"), "{reason}");
         assert_eq!(retry.get(), None, "reason kept after success");
+        assert_eq!(retry.since(), None, "retrying since, after success");
+        assert_eq!(retry.retries(STARTUP), 1, "one failed attempt, one retry");
         assert!(lock(&f).is_none());
     }
 
@@ -396,6 +395,8 @@ mod tests {
         let _ = s.join();
         assert_eq!(attempts.load(Ordering::SeqCst), 3);
         assert!(retry.get().unwrap().contains("down"));
+        assert_eq!(retry.retries(STARTUP), 3);
+        assert!(retry.since().is_some());
     }
 
     #[test]
@@ -444,5 +445,7 @@ mod tests {
             "{reason}"
         );
         assert_eq!(seen[2], None, "not cleared by the successful run");
+        assert_eq!(jobs_retry.retries("refresh"), 1);
+        assert_eq!(jobs_retry.retries("another job"), 0);
     }
 }

@@ -13,13 +13,13 @@ use super::decisions::SyncSummary;
 use super::startup::{GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
 use super::{now_ms, Shared};
 use crate::core::checkpoint_rules::{CommittedOffset, SkipReason};
+use crate::kafka::failure::STARTUP;
 use crate::kafka::mutex::lock;
 use crate::runtime::metrics::latency::LatencyStat;
 use crate::runtime::metrics::{
     CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, PartitionMetrics, RetryKind,
     RetryMetrics, TaskMetrics,
 };
-use crate::runtime::scheduler::STARTUP;
 use crate::TopicPartition;
 
 /// `offset_sync_lag` while unknown.
