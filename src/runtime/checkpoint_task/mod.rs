@@ -65,6 +65,10 @@ use hooks::StartupHooks;
 pub use hooks::{RebalanceHook, StartupHook, StartupHooks};
 use startup::startup;
 
+/// The periodic jobs' names (their retries are counted under them).
+const GROUP_DISCOVERY: &str = "group discovery";
+const GROUP_OFFSET_SYNC: &str = "group offset sync";
+
 /// A period long enough to mean "not again".
 const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
-use super::{Shared, NEVER};
+use super::{Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC, NEVER};
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
 use crate::core::mirror_checkpoint_config::Cluster;
@@ -22,10 +22,6 @@ use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
 use crate::Checkpoint;
-
-/// The periodic jobs' names (their retries are counted under them).
-pub(super) const GROUP_DISCOVERY: &str = "group discovery";
-pub(super) const GROUP_OFFSET_SYNC: &str = "group offset sync";
 
 /// What start-up's read of the checkpoints topic found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::decisions::SyncSummary;
-use super::startup::{GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
-use super::{now_ms, Shared};
+use super::{now_ms, Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
 use crate::core::checkpoint_rules::{CommittedOffset, SkipReason};
 use crate::kafka::failure::STARTUP;
 use crate::kafka::mutex::lock;
