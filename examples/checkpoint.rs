@@ -11,8 +11,10 @@
 //! cycle the groups checkpointed, the checkpoints and target-group offsets written and when the next cycle runs. `--help`
 //! lists the options; the library's log lines go through env_logger (`RUST_LOG`, `--log-level`).
 //! `--metrics-addr HOST:PORT` serves the task's metrics in the Prometheus text format
-//! (prometheus.rs; docs/OPERATIONS.md).
+//! (checkpoint/prometheus.rs; docs/OPERATIONS.md).
 
+// A crate root looks for its modules beside it: this one lives in the example's own folder.
+#[path = "checkpoint/prometheus.rs"]
 mod prometheus;
 
 use std::process::ExitCode;
