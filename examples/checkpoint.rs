@@ -31,6 +31,7 @@ use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
 usage: checkpoint [--config FILE] [--metrics-addr HOST:PORT] [--log-level LEVEL]
+                  [--status-interval SECONDS]
 
 Runs MirrorMaker 2's checkpointing: translates the source cluster's consumer-group offsets
 through the offset syncs a mirror wrote, and writes checkpoints to the target cluster.
@@ -46,6 +47,8 @@ options:
                        picks a free port, printed at start
   --log-level LEVEL    error, warn, info, debug, trace or off (default: warn, or RUST_LOG);
                        takes precedence over RUST_LOG
+  --status-interval SECONDS
+                       while start-up is still loading, say so every SECONDS (default 30)
   -h, --help           prints this help and exits
 
 environment:
@@ -58,6 +61,7 @@ struct Args {
     config: Option<String>,
     metrics_addr: Option<String>,
     log_level: Option<String>,
+    status_interval: Option<Duration>,
     help: bool,
 }
 
@@ -71,6 +75,17 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "--config" => parsed.config = Some(value("--config")?),
             "--log-level" => parsed.log_level = Some(value("--log-level")?),
             "--metrics-addr" => parsed.metrics_addr = Some(value("--metrics-addr")?),
+            "--status-interval" => {
+                let seconds = value("--status-interval")?;
+                match seconds.parse::<u64>() {
+                    Ok(s) if s > 0 => parsed.status_interval = Some(Duration::from_secs(s)),
+                    _ => {
+                        return Err(format!(
+                            "--status-interval `{seconds}`: a whole number of seconds, at least 1"
+                        ))
+                    }
+                }
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -110,7 +125,11 @@ fn main() -> ExitCode {
     let result = match (&args.config, &args.metrics_addr) {
         (None, Some(_)) => Err(Some("--metrics-addr needs --config".to_string())),
         (None, None) => run_embedded().map_err(Some),
-        (Some(file), addr) => run_with_config(file, addr.as_deref()),
+        (Some(file), addr) => run_with_config(
+            file,
+            args.status_interval.unwrap_or(Duration::from_secs(30)),
+            addr.as_deref(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -272,7 +291,11 @@ fn count(n: impl Into<u64>, singular: &str, plural: &str) -> String {
 
 /// Runs the job from a properties file; `Err(None)` when the error was already printed (the
 /// library logs a task's fatal error when it happens).
-fn run_with_config(file: &str, metrics_addr: Option<&str>) -> Result<(), Option<String>> {
+fn run_with_config(
+    file: &str,
+    status_interval: Duration,
+    metrics_addr: Option<&str>,
+) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
     let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
@@ -388,7 +411,7 @@ fn run_with_config(file: &str, metrics_addr: Option<&str>) -> Result<(), Option<
                 );
             }
             PollStatus::NotReady => {
-                if last_waiting_note.elapsed() >= Duration::from_secs(30) {
+                if last_waiting_note.elapsed() >= status_interval {
                     last_waiting_note = Instant::now();
                     let stats = task.stats();
                     println!(

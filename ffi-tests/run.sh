@@ -116,7 +116,10 @@ elif ! command -v valgrind >/dev/null; then
 else
     for t in "${TESTS[@]}"; do
         step "valgrind memcheck: $t"
+        # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
+        # runs this beside other stages (a stop once took 21 s under both), so 40 s here.
         MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 \
+            MM2_FFI_STOP_BOUND_MS=40000 \
             valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
             --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \
             "$BUILD/$t" || fail "$t under valgrind (exit $?)"

@@ -212,7 +212,12 @@ int main(void) {
      * be sure of a hit in every phase on a loaded machine. */
     CHECK(cycles < 100 || sum.during_syncs > 0);
     CHECK(cycles < 100 || (sum.before_syncs > 0 && sum.after_load > 0));
-    CHECK(cycles == 0 || latency[cycles - 1] < 10000);
+    /* Stop is prompt: 10 s is a hang detector, not a latency target (the figures above are).
+     * Under valgrind every instruction is instrumented, 20 to 50 times slower, and run.sh
+     * raises the bound through MM2_FFI_STOP_BOUND_MS. */
+    double stop_bound_ms = getenv("MM2_FFI_STOP_BOUND_MS") ? atof(getenv("MM2_FFI_STOP_BOUND_MS")) : 10000;
+    if (stop_bound_ms <= 0) stop_bound_ms = 10000;
+    CHECK(cycles == 0 || latency[cycles - 1] < stop_bound_ms);
     free(latency);
     free(lane);
     free(threads);

@@ -37,12 +37,15 @@ mkdir -p "$OUT"
 
 # Binaries that take longest go first, so that the last to start is a short one. Names are
 # cargo target names; unknown ones follow in cargo's order.
-# (Measured in a full run beside the other lanes: runtime_faults 241 s, kafka_broker 148,
-# security_kafka 124, example_cli 115, acl_kafka 85, elastic_kafka 81; the library's unit
-# tests, with their property tests, and the bench in test mode are CPU-bound.)
-SLOW_FIRST=(runtime_faults kafka_broker mm2_checkpoint security_kafka example_cli acl_kafka
-    elastic_kafka offset_sync_store group_discovery_kafka mirror_failover runtime_kafka
-    runtime_wake elastic_handover_kafka runtime_bad_bootstrap librdkafka_stderr)
+# (Measured in a full CI run beside the other lanes, 2 at a time: kafka_broker 94 s,
+# example_cli 140 (46 since), the library's unit tests 117 (CPU-bound property tests),
+# security_kafka 61, elastic_kafka 52; runtime_faults took 181 s and is now four binaries of
+# 45-80 s each, alone: the kill/restart tests, the offset-syncs faults, the group-discovery
+# faults and the group-offset-sync faults.)
+SLOW_FIRST=(kafka_broker mm2_checkpoint runtime_group_faults runtime_faults_offset_syncs
+    runtime_faults example_cli security_kafka elastic_kafka runtime_group_offset_sync_faults
+    acl_kafka offset_sync_store group_discovery_kafka mirror_failover runtime_kafka runtime_wake
+    elastic_handover_kafka runtime_bad_bootstrap librdkafka_stderr)
 
 # Reads cargo's JSON messages; writes KIND-NAME<TAB>EXECUTABLE per unit, slowest first.
 PICK_UNITS=$(cat <<'PY'

@@ -3,6 +3,9 @@
 # release and keep its figures in BENCHMARKS.md ("Soak"). From any directory:
 #   scripts/soak.sh [STEP...]      every step by default, in this order:
 #
+#   store-reference  the offset-sync store's run-length shortcut against its reference model
+#                  over 420 streams, 2.1 million syncs (CI: 35 streams, every shape from every
+#                  start once; src/core/offset_sync_store.rs)
 #   rust-churn     tests/runtime_kafka.rs start_stop_cycles_with_random_delays_never_share_a_client
 #                  with the seed's 1,200 start->stop cycles (CI: 120)
 #   elastic        tests/elastic_kafka.rs with 50 kill -9 / graceful-stop rounds (CI: 6)
@@ -21,14 +24,15 @@
 #
 # Each step starts the brokers it needs (no MM2_SHARED_*: a soak's brokers are its own). Prints
 # a table of step times and results at the end; exit 1 when any step failed (all still run).
-# Knobs: MM2_SOAK_* override the counts above: MM2_SOAK_RUST_CYCLES, MM2_SOAK_ELASTIC_ROUNDS,
-# MM2_SOAK_FFI_CYCLES, MM2_SOAK_INTEROP_CYCLES, MM2_SOAK_JAVA_CYCLES, MM2_SOAK_FUZZ_SECONDS.
+# Knobs: MM2_SOAK_* override the counts above: MM2_SOAK_STORE_STREAMS, MM2_SOAK_RUST_CYCLES,
+# MM2_SOAK_ELASTIC_ROUNDS, MM2_SOAK_FFI_CYCLES, MM2_SOAK_INTEROP_CYCLES, MM2_SOAK_JAVA_CYCLES,
+# MM2_SOAK_FUZZ_SECONDS.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-ALL=(rust-churn elastic c-churn interop-churn cycle java-churn fuzz)
+ALL=(store-reference rust-churn elastic c-churn interop-churn cycle java-churn fuzz)
 steps=("$@")
 [ "${#steps[@]}" -gt 0 ] || steps=("${ALL[@]}")
 
@@ -38,6 +42,10 @@ source "$ROOT/.tools/env.sh"
 export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
 unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 
+step_store_reference() {
+    MM2_SOAK_STORE_STREAMS="${MM2_SOAK_STORE_STREAMS:-420}" cargo test --all-features --lib \
+        run_length_shortcut_equals_the_reference -- --nocapture
+}
 step_rust_churn() {
     MM2_KAFKA_CHURN_CYCLES="${MM2_SOAK_RUST_CYCLES:-1200}" cargo test --all-features --test runtime_kafka \
         start_stop_cycles_with_random_delays_never_share_a_client -- --nocapture

@@ -55,6 +55,7 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
                 "--config",
                 "--metrics-addr",
                 "--log-level",
+                "--status-interval",
                 "--help",
                 "RUST_LOG",
             ][..],
@@ -377,7 +378,8 @@ fn a_fatal_start_up_error_is_printed_once() {
         "fatal-once",
         "g",
         "source.cluster.security.protocol = SASL_PLAINTEXT\nsource.cluster.sasl.mechanism = PLAIN\n\
-         source.cluster.sasl.username = u\nsource.cluster.sasl.password = p\n",
+         source.cluster.sasl.username = u\nsource.cluster.sasl.password = p\n\
+         admin.timeout.ms = 3000\n",
     );
     // Logged by the library at error (the default level shows it), and not again on exit;
     // with the library's log off, printed once on exit.
@@ -395,10 +397,29 @@ fn a_fatal_start_up_error_is_printed_once() {
 }
 
 #[test]
+fn a_status_interval_that_is_not_a_whole_positive_number_of_seconds_is_refused() {
+    for bad in ["0", "-1", "1.5", "soon"] {
+        let out = Command::new(example("checkpoint"))
+            .args(["--status-interval", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "--status-interval {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("--status-interval `{bad}`")),
+            "{bad}: {err}"
+        );
+    }
+}
+
+#[test]
 fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
-    // Nothing listens on port 1: start-up waits, retrying, and says so every 30 s.
+    // Nothing listens on port 1: start-up waits, retrying, and says so every 30 s by default
+    // (2 s here).
     let config = unreachable_clusters_config("loading");
-    let run = run_checkpoint_until(&config, &[], |l| l.starts_with("still loading after"));
+    let run = run_checkpoint_until(&config, &["--status-interval", "2"], |l| {
+        l.starts_with("still loading after")
+    });
     let line = run
         .stdout
         .iter()

@@ -1133,8 +1133,19 @@ mod tests {
         (next, reset)
     }
 
+    /// Streams of 5,000 syncs each, every one of the 7 shapes from each of the 5 starts: 35
+    /// cover them all once (175,000 syncs) in the unit tests; scripts/soak.sh sets
+    /// MM2_SOAK_STORE_STREAMS=420 (2.1 million syncs, a minute in a debug build).
+    fn reference_streams() -> u64 {
+        std::env::var("MM2_SOAK_STORE_STREAMS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(35)
+    }
+
     #[test]
-    fn run_length_shortcut_equals_the_reference_over_millions_of_syncs() {
+    fn run_length_shortcut_equals_the_reference_on_every_stream_shape_from_every_start() {
+        let streams = reference_streams();
         let mut rng = SplitMix64(20_261_201);
         let mut syncs = 0usize;
         let mut probes = 0usize;
@@ -1145,9 +1156,12 @@ mod tests {
             i64::MAX - 70,
             (1i64 << 62) - 5,
         ];
-        for stream in 0..420u64 {
+        let mut combinations = std::collections::HashSet::new();
+        for stream in 0..streams {
             let shape = stream % 7;
-            let mut offset = starts[(stream as usize / 7) % starts.len()];
+            let start = (stream as usize / 7) % starts.len();
+            combinations.insert((shape, start));
+            let mut offset = starts[start];
             let mut ours = PartitionSyncs::filled(offset, 0);
             let mut theirs = reference::ReferenceSyncs::filled(offset, 0);
             for step in 0..5_000i64 {
@@ -1172,8 +1186,16 @@ mod tests {
                 }
             }
         }
-        assert_eq!(syncs, 2_100_000);
-        assert!(probes > 300_000);
+        assert_eq!(syncs as u64, streams * 5_000);
+        assert!(
+            probes as u64 > streams * 5_000 * 3 / 16 * 9 / 10,
+            "{probes} probes"
+        );
+        assert!(
+            streams < 35 || combinations.len() == 35,
+            "{} shape × start combinations",
+            combinations.len()
+        );
     }
 
     #[test]
