@@ -787,7 +787,8 @@ mod tests {
         };
         assert!(name(8).starts_with("MM_RESULT_BUSY:"));
         assert!(name(18).starts_with("MM_RESULT_IN_LOG_CALLBACK:"));
-        for unknown in [-1, 19, c_int::MAX] {
+        assert!(name(19).starts_with("MM_RESULT_IN_STATS_CALLBACK:"));
+        for unknown in [-1, 20, c_int::MAX] {
             assert_eq!(name(unknown), "MM_RESULT_UNKNOWN");
         }
     }
