@@ -31,7 +31,7 @@ pub use crate::core::{
 };
 pub use crate::kafka::{diagnostics, embedded, stop_signal};
 pub use crate::runtime::{
-    checkpoint_task, group_offsets_stream, offset_sync_writer, remote_cluster_utils,
+    checkpoint_task, group_offsets_stream, metrics, offset_sync_writer, remote_cluster_utils,
 };
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
@@ -73,6 +73,11 @@ pub struct TypeGuaranteeDoctests;
 #[doc = include_str!("../docs/SCALE_OUT.md")]
 #[cfg(doctest)]
 pub struct ScaleOutDoctests;
+
+/// Compiles the Rust example of docs/OPERATIONS.md as a doctest.
+#[doc = include_str!("../docs/OPERATIONS.md")]
+#[cfg(doctest)]
+pub struct OperationsDoctests;
 
 /// Compiles the Rust examples of docs/FAILOVER.md as doctests.
 #[doc = include_str!("../docs/FAILOVER.md")]

@@ -8,7 +8,9 @@
 //!
 //! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
 //! (item 3, Kafka), `latency` (issue 24: commit → checkpoint latency per offsets source, Kafka),
-//! `stop` (item 4, Kafka and a closed port); item 5 is the growth table built from them. The Kafka broker comes from scripts/kafka-broker.sh (tests/support/broker.rs).
+//! `stop` (item 4, Kafka and a closed port); item 5 is the growth table built from them;
+//! `metrics` (issue 23, mock cluster) the cost of the task's metrics. The Kafka broker comes
+//! from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
 
@@ -24,6 +26,7 @@ mod alloc;
 mod cycle;
 mod latency;
 mod load;
+mod metrics;
 mod stats;
 mod stop;
 mod store;
@@ -60,7 +63,7 @@ impl Opts {
                 "--bench" => {} // cargo bench passes this to every target
                 other => {
                     eprintln!(
-                        "usage: bench [--quick] [--only store,load,cycle,latency,stop] (got {other})"
+                        "usage: bench [--quick] [--only store,load,cycle,latency,stop,metrics] (got {other})"
                     );
                     std::process::exit(2);
                 }
@@ -182,6 +185,23 @@ fn main() {
                     rate(r.translate.median()),
                     r.bytes_per_partition,
                     r.bytes_per_partition * r.partitions as f64 / 1048576.0
+                ),
+            ]);
+        }
+    }
+
+    if opts.wants("metrics") {
+        let mock = support::mock_cluster(1);
+        for r in metrics::run(&opts, &mock, &mut table) {
+            growth.row(vec![
+                "metrics on / off (steady cycle)".into(),
+                r.groups.to_string(),
+                format!(
+                    "wall {:.3}, CPU {:.3}; a snapshot with its JSON {}; {:.0} B per group × partition",
+                    r.steady_wall_ratio,
+                    r.steady_cpu_ratio,
+                    millis(r.snapshot_ms),
+                    r.bytes_per_partition
                 ),
             ]);
         }

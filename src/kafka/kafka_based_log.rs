@@ -31,7 +31,7 @@ use super::{client_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
     classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
-    RetryStatus,
+    RetryStatus, STARTUP,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
@@ -116,6 +116,8 @@ pub(crate) struct KafkaBasedLog {
     closes_before_answer: u32,
     /// Records applied so far.
     pub(crate) records_read: u64,
+    /// The offset after the last record read (0 before the first).
+    next_offset: i64,
     /// Room for one batch of message pointers.
     buf: BatchBuffer,
 }
@@ -140,6 +142,7 @@ impl KafkaBasedLog {
             failing_since: None,
             closes_before_answer: 0,
             records_read: 0,
+            next_offset: 0,
             buf: BatchBuffer::new(BATCH),
         })
     }
@@ -207,8 +210,13 @@ impl KafkaBasedLog {
                 return Err(fatal);
             }
         }
+        let episode_began = self.failing_since.is_none();
         let since = *self.failing_since.get_or_insert_with(Instant::now);
         if let Some((status, cluster)) = &self.retry {
+            // One retry per episode of errors (librdkafka reconnects by itself meanwhile).
+            if episode_began {
+                status.count_retry(STARTUP);
+            }
             status.set(format!(
                 "{cluster} unreachable for {} s: {e}",
                 since.elapsed().as_secs()
@@ -391,12 +399,23 @@ impl KafkaBasedLog {
                 .call(|c| batch::client_events(c, events, &mut step.errors));
         }
         self.records_read += step.records as u64;
+        if let Some(last) = step.last_offset {
+            self.next_offset = last + 1;
+        }
         step
     }
 
     /// Applies what librdkafka has already fetched, without waiting.
     fn drain(&mut self, apply: &mut ApplyRecords<'_>) {
         while self.read_batch(Duration::ZERO, BATCH, apply).records > 0 {}
+    }
+
+    /// Records between the reader's position and the end of the partition, as of the last
+    /// fetch response (librdkafka's cached high watermark: no request); `None` before any
+    /// response. Before the first record the position counts as offset 0.
+    pub(crate) fn lag(&self) -> Option<u64> {
+        self.cached_end()
+            .map(|end| u64::try_from(end - self.next_offset).unwrap_or(0))
     }
 
     fn cached_end(&self) -> Option<i64> {

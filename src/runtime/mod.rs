@@ -4,6 +4,7 @@
 
 pub mod checkpoint_task;
 pub mod group_offsets_stream;
+pub mod metrics;
 pub mod offset_sync_writer;
 pub mod remote_cluster_utils;
 pub(crate) mod scheduler;

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::error::Error;
-use crate::kafka::failure::RetryStatus;
+use crate::kafka::failure::{RetryStatus, STARTUP};
 use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
@@ -162,13 +162,14 @@ fn run_startup(
 ) -> Option<Vec<RepeatingJob>> {
     let mut backoff = STARTUP_BACKOFF_MIN;
     loop {
-        match run_guarded(name, "start-up", signal, fatal, || startup(leftovers)) {
+        match run_guarded(name, STARTUP, signal, fatal, || startup(leftovers)) {
             Ran::Done(jobs) => {
                 retry.clear();
                 return Some(jobs);
             }
             Ran::End => return None,
             Ran::Retry(reason) => {
+                retry.count_retry(STARTUP);
                 retry.set(format!(
                     "start-up failed, retrying in {:.1} s: {reason}",
                     backoff.as_secs_f64()
@@ -220,6 +221,7 @@ fn run(
         match run_guarded(name, job.name, signal, fatal, || (job.run)()) {
             Ran::Done(()) => failing[i] = None,
             Ran::Retry(reason) => {
+                jobs_retry.count_retry(job.name);
                 failing[i] = Some(format!(
                     "{} failed, retrying at its next run: {reason}",
                     job.name
@@ -363,6 +365,8 @@ mod tests {
             .expect("no retry reason while retrying");
         assert!(reason.contains("cluster unreachable"), "{reason}");
         assert_eq!(retry.get(), None, "reason kept after success");
+        assert_eq!(retry.since(), None, "retrying since, after success");
+        assert_eq!(retry.retries(STARTUP), 1, "one failed attempt, one retry");
         assert!(lock(&f).is_none());
     }
 
@@ -391,6 +395,8 @@ mod tests {
         let _ = s.join();
         assert_eq!(attempts.load(Ordering::SeqCst), 3);
         assert!(retry.get().unwrap().contains("down"));
+        assert_eq!(retry.retries(STARTUP), 3);
+        assert!(retry.since().is_some());
     }
 
     #[test]
@@ -439,5 +445,7 @@ mod tests {
             "{reason}"
         );
         assert_eq!(seen[2], None, "not cleared by the successful run");
+        assert_eq!(jobs_retry.retries("refresh"), 1);
+        assert_eq!(jobs_retry.retries("another job"), 0);
     }
 }

@@ -151,6 +151,9 @@ pub struct MirrorCheckpointConfig {
     /// `group.offsets.source` (our extension, default `poll`): where committed group offsets
     /// come from.
     pub group_offsets_source: GroupOffsetsSource,
+    /// `statistics.interval.ms` (our extension, default 0 = off, at most 86400000 as in
+    /// librdkafka): period of the metrics listener (C: the statistics callback). `None` when off.
+    pub statistics_interval: Option<Duration>,
     /// Client settings, by layer.
     pub clients: ClientSettings,
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
-use super::{Shared, NEVER};
+use super::{Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC, NEVER};
 use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::Error;
 use crate::core::mirror_checkpoint_config::Cluster;
@@ -175,7 +175,7 @@ pub(super) fn startup(
             .filter(|_| c.refresh_groups_enabled)
             .unwrap_or(NEVER);
         jobs.push(RepeatingJob {
-            name: "group discovery",
+            name: GROUP_DISCOVERY,
             interval,
             first_delay: first_delay.unwrap_or(interval),
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
@@ -187,7 +187,7 @@ pub(super) fn startup(
     {
         let shared = Arc::clone(shared);
         jobs.push(RepeatingJob {
-            name: "group offset sync",
+            name: GROUP_OFFSET_SYNC,
             interval,
             first_delay: interval,
             run: Box::new(move || sync_group_offsets(&shared, &mut target_admin)),
@@ -372,6 +372,7 @@ pub(super) fn load_offset_syncs(
         }
     }
     shared.write_syncs().mark_read_to_end();
+    shared.metrics.offset_sync_lag(log.lag());
     Ok(log)
 }
 
@@ -421,6 +422,7 @@ pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> Kafk
             log.poll_once(Duration::from_secs(1), &mut |records| {
                 apply_syncs(shared, &topic, records)
             })?;
+            shared.metrics.offset_sync_lag(log.lag());
         }
         Ok(())
     }));
