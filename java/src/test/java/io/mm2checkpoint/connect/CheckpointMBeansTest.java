@@ -1,0 +1,89 @@
+package io.mm2checkpoint.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mm2checkpoint.MetricsSnapshot;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The connector's MBeans in this JVM's platform MBean server: named as Java MM2 names its
+ * {@code checkpoint-latency-ms} MBeans, following each reading, and all gone once the task stops.
+ * (ConnectTest compares them with Java's own connector over JMX in real workers.)
+ */
+@Timeout(120)
+public final class CheckpointMBeansTest {
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
+    private static final List<String> JAVA_ATTRIBUTES = List.of("checkpoint-latency-ms", "checkpoint-latency-ms-avg",
+            "checkpoint-latency-ms-max", "checkpoint-latency-ms-min");
+
+    private static String document() throws IOException {
+        try (InputStream in = CheckpointMBeansTest.class.getResourceAsStream("/io/mm2checkpoint/metrics-document-v1.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The MBeans of {@code source}'s checkpoint latency, as canonical names. */
+    private static Set<String> names(String source) throws Exception {
+        return SERVER.queryNames(new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source="
+                + source + ",*"), null).stream().map(ObjectName::getCanonicalName)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    public void mbeansCarryJavaMm2sNamesAndFollowEachReading() throws Exception {
+        String doc = document().replace("\"east\"", "\"east-jmx\"").replace("east.orders", "east-jmx.orders");
+        MetricsSnapshot first = MetricsSnapshot.fromJson(doc);
+        ObjectName billing = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-jmx,"
+                + "target=west,group=billing,topic=east-jmx.orders,partition=0");
+        // A group name JMX cannot carry bare is quoted, as Kafka's JmxReporter quotes Java's.
+        ObjectName odd = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-jmx,"
+                + "target=west,group=" + ObjectName.quote("a,b=c:d") + ",topic=east-jmx.orders,partition=1");
+        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-jmx", "west")) {
+            jmx.update(first);
+            assertEquals(new TreeSet<>(List.of(billing.getCanonicalName(), odd.getCanonicalName())), names("east-jmx"),
+                    "one MBean per group x checkpointed partition");
+            // The key order is Java's: dashboards' patterns match the name as written.
+            Set<String> written = SERVER.queryNames(billing, null).stream().map(ObjectName::toString)
+                    .collect(Collectors.toSet());
+            assertEquals(Set.of(billing.toString()), written, "the name with its keys in Java's order");
+            List<String> attributes = new java.util.ArrayList<>();
+            for (MBeanAttributeInfo a : SERVER.getMBeanInfo(billing).getAttributes()) {
+                attributes.add(a.getName());
+                assertEquals("double", a.getType(), a.getName() + "'s type, as Java's");
+            }
+            attributes.sort(null);
+            assertEquals(JAVA_ATTRIBUTES, attributes, "Java's attribute names");
+            assertEquals(21.0, SERVER.getAttribute(billing, "checkpoint-latency-ms"));
+            assertEquals(4.5, SERVER.getAttribute(billing, "checkpoint-latency-ms-min"));
+            assertEquals(30.0, SERVER.getAttribute(billing, "checkpoint-latency-ms-max"));
+            assertEquals(18.25, SERVER.getAttribute(billing, "checkpoint-latency-ms-avg"));
+            assertEquals(0.0, SERVER.getAttribute(odd, "checkpoint-latency-ms"), "no latency recorded yet");
+            assertTrue(Double.isNaN((Double) SERVER.getAttribute(odd, "checkpoint-latency-ms-max")),
+                    "an empty window reads NaN, as Java's");
+
+            // The next reading: billing's latency moved on, the odd group is gone.
+            MetricsSnapshot.CheckpointLatency moved = new MetricsSnapshot.CheckpointLatency("billing",
+                    "east-jmx.orders", 0, 9.0, OptionalDouble.of(4.5), OptionalDouble.of(30.0), OptionalDouble.of(15.0));
+            jmx.update(new MetricsSnapshot(1, first.source(), first.target(), first.time(), first.task(),
+                    List.of(moved), first.partitions()));
+            assertEquals(Set.of(billing.getCanonicalName()), names("east-jmx"), "the gone group's MBean unregistered");
+            assertEquals(9.0, SERVER.getAttribute(billing, "checkpoint-latency-ms"), "the new value");
+            assertEquals(1, jmx.size(), "group x partitions shown");
+        }
+        assertEquals(Set.of(), names("east-jmx"), "no MBean left after close");
+    }
+}
