@@ -513,12 +513,127 @@ static void failover(void) {
            (unsigned long long)totals.skipped, (unsigned long long)totals.reread);
 }
 
+/* What the statistics callback saw, from its thread. */
+struct stats_seen {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const mm_task_t *task;
+    int calls;
+    int malformed;            /* a document without the version, or json_len != strlen(json) */
+    int wrong_thread;         /* a call not on the task's statistics thread */
+    int with_checkpoints;     /* documents counting the three checkpoints */
+    int after_stop;           /* calls after mm_task_stop returned */
+    int stopped;
+    mm_result stop_inside, destroy_inside, json_inside;
+};
+
+static void on_stats(void *opaque, const mm_task_t *task, const char *json, size_t json_len) {
+    struct stats_seen *s = opaque;
+    char thread[16] = "";
+    pthread_getname_np(pthread_self(), thread, sizeof thread);
+    /* Refused from here: both would join this very thread. */
+    mm_result stop = mm_task_stop((mm_task_t *)task);
+    mm_result destroy = mm_task_destroy((mm_task_t *)task);
+    size_t size = 0;
+    mm_result sized = mm_task_metrics_json(task, NULL, &size);
+    pthread_mutex_lock(&s->lock);
+    s->calls++;
+    s->malformed += !starts_with(json, "{\"schema_version\":1,") || json_len != strlen(json) || task != s->task;
+    s->wrong_thread += !starts_with(thread, "mm2-checkpoint");
+    s->with_checkpoints += strstr(json, "\"checkpoints_emitted\":3,") != NULL;
+    s->after_stop += s->stopped;
+    s->stop_inside = stop;
+    s->destroy_inside = destroy;
+    s->json_inside = sized;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* statistics.interval.ms + mm_task_set_stats_cb: a JSON document every interval on the task's
+ * statistics thread, from which stop and destroy are refused; set only before start; the same
+ * document on demand through mm_task_metrics_json. */
+static void statistics_callback(void) {
+    mm_embedded_t *e = embedded_clusters();
+    seed(e);
+    mm_conf_t *conf = embedded_conf(e);
+    conf_set(conf, "statistics.interval.ms", "50");
+    mm_task_t *task = new_task_from(conf);
+    static struct stats_seen seen = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0, 0, 0,
+                                     MM_RESULT_OK, MM_RESULT_OK, MM_RESULT_PANIC};
+    seen.task = task;
+    CHECK_RESULT(mm_task_set_stats_cb(NULL, on_stats, &seen), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_task_set_stats_cb(task, on_stats, &seen));
+    CHECK_OK(mm_task_start(task));
+    CHECK_RESULT(mm_task_set_stats_cb(task, NULL, NULL), MM_RESULT_ALREADY_STARTED);
+
+    double deadline = now_ms() + 30000;
+    for (int done = 0; !done;) {
+        mm_batch_t *b = NULL;
+        if (mm_task_poll(task, 1000, &b) == MM_RESULT_OK) {
+            done = GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_CYCLE_DONE &&
+                   GET_VALUE(size_t, mm_batch_len, b) == 3;
+            mm_batch_destroy(b);
+        }
+        REQUIRE(now_ms() < deadline);
+    }
+    /* The next documents count the cycle's three checkpoints. */
+    pthread_mutex_lock(&seen.lock);
+    while (seen.with_checkpoints == 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&seen.changed, &seen.lock, &until);
+        if (now_ms() >= deadline) break;
+    }
+    CHECK(seen.with_checkpoints > 0);
+    pthread_mutex_unlock(&seen.lock);
+
+    size_t size = 0;
+    CHECK_OK(mm_task_metrics_json(task, NULL, &size));
+    CHECK(size > 100);
+    char small[8] = "unset";
+    size_t small_size = sizeof small;
+    CHECK_RESULT(mm_task_metrics_json(task, small, &small_size), MM_RESULT_BUFFER_TOO_SMALL);
+    CHECK(strcmp(small, "unset") == 0 && small_size > sizeof small);
+    size_t cap = small_size + 4096; /* room for the document to grow between the calls */
+    char *json = malloc(cap);
+    REQUIRE(json);
+    size = cap;
+    CHECK_OK(mm_task_metrics_json(task, json, &size));
+    CHECK(size == strlen(json) + 1);
+    CHECK(starts_with(json, "{\"schema_version\":1,\"source\":\"source\",\"target\":\"target\","));
+    CHECK(strstr(json, "\"checkpoints_emitted\":3,") != NULL);
+    free(json);
+    CHECK_RESULT(mm_task_metrics_json(NULL, NULL, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_task_metrics_json(task, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+
+    CHECK_OK(mm_task_stop(task));
+    pthread_mutex_lock(&seen.lock);
+    seen.stopped = 1;
+    int calls = seen.calls;
+    CHECK(calls >= 2);
+    CHECK(seen.malformed == 0);
+    CHECK(seen.wrong_thread == 0);
+    CHECK(seen.stop_inside == MM_RESULT_IN_STATS_CALLBACK);
+    CHECK(seen.destroy_inside == MM_RESULT_IN_STATS_CALLBACK);
+    CHECK(seen.json_inside == MM_RESULT_OK);
+    pthread_mutex_unlock(&seen.lock);
+    CHECK_RESULT(mm_task_set_stats_cb(task, on_stats, &seen), MM_RESULT_ALREADY_STOPPED);
+    CHECK_OK(mm_task_destroy(task));
+    mm_embedded_destroy(e);
+    pthread_mutex_lock(&seen.lock);
+    CHECK(seen.after_stop == 0);
+    pthread_mutex_unlock(&seen.lock);
+    printf("test_api: statistics callback called %d times\n", calls);
+}
+
 int main(void) {
     CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_INFO));
     version_and_results();
     conf_round_trip();
     conf_describe_resolves_a_dedicated_file_and_hides_secrets();
     end_to_end();
+    statistics_callback();
     failover();
     CHECK_OK(mm_set_log_callback(NULL, NULL, 0));
     pthread_mutex_lock(&logs.lock);

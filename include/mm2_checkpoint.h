@@ -128,6 +128,11 @@ typedef enum mm_result {
    * `mm_task_destroy` and `mm_set_log_callback` refuse it and do nothing.
    */
   MM_RESULT_IN_LOG_CALLBACK = 18,
+  /**
+   * Called from inside the statistics callback, where it would wait for the thread the
+   * callback runs on: `mm_task_stop` and `mm_task_destroy` refuse it and do nothing.
+   */
+  MM_RESULT_IN_STATS_CALLBACK = 19,
 } mm_result;
 
 /**
@@ -425,6 +430,16 @@ typedef struct mm_failover_totals {
    */
   uint64_t reread;
 } mm_failover_totals;
+
+/**
+ * A statistics callback: `json` is one metrics document (NUL-terminated, `json_len` bytes
+ * without the NUL), valid only during the call; `task` is the task it describes; `opaque` is
+ * the pointer given to `mm_task_set_stats_cb`.
+ */
+typedef void (*mm_stats_cb)(void *opaque,
+                            const struct mm_task_t *task,
+                            const char *json,
+                            size_t json_len);
 
 /**
  * Per-task counters, filled by `mm_task_get_stats`. Set `struct_size` to
@@ -1557,6 +1572,51 @@ enum mm_result mm_failover_report_get_totals(const struct mm_failover_report_t *
 void mm_failover_report_destroy(struct mm_failover_report_t *report);
 
 /**
+ * Sets (`cb` not NULL) or removes (`cb` NULL) the task's statistics callback, as librdkafka's
+ * `rd_kafka_conf_set_stats_cb`: once the task is started, every `statistics.interval.ms`
+ * (a configuration key; 0, the default, means never) the callback receives one JSON document
+ * of the task's metrics (docs/OPERATIONS.md; the same text `mm_task_metrics_json` returns).
+ *
+ * **Which thread calls it**: a statistics thread of the task's own (named `mm2-checkpoint
+ * <source>-><target> stats`), never an application thread, and never two calls at once for one
+ * task; the first call comes one interval after `mm_task_start`, the last before
+ * `mm_task_stop` returns. No lock of the library is held during the call: the callback may call
+ * the read-only functions (`mm_task_metrics_json`, `mm_task_get_stats`, …) on `task`.
+ * `mm_task_stop` and `mm_task_destroy` from inside it return `MM_RESULT_IN_STATS_CALLBACK` and
+ * do nothing (they wait for this thread). The callback must not block for long: the next
+ * document waits for it. The JSON text is valid only during the call.
+ *
+ * Only before `mm_task_start`: `MM_RESULT_ALREADY_STARTED` on a running task,
+ * `MM_RESULT_ALREADY_STOPPED` on a stopped one (the callback is not changed);
+ * `MM_RESULT_NULL_PARAMETER` when `task` is NULL. Non-blocking. Any thread, but not
+ * concurrently with `mm_task_start` or `mm_task_destroy` on the same task.
+ *
+ * # Safety
+ * `task` is NULL or a live task. `cb` is NULL or a function that may be called from the
+ * library's statistics thread with `opaque` until `mm_task_stop` or `mm_task_destroy` returns.
+ */
+enum mm_result mm_task_set_stats_cb(struct mm_task_t *task, mm_stats_cb cb, void *opaque);
+
+/**
+ * Reads the task's metrics now, as the JSON document the statistics callback receives
+ * (docs/OPERATIONS.md, `"schema_version": 1`), into `dest`, NUL-terminated, as `mm_conf_get`
+ * reads a value: `*dest_size` is the capacity of `dest` and receives the size the document
+ * needs (length + 1); `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves
+ * `dest` untouched. The document can grow between two calls (a new group or partition): on
+ * `MM_RESULT_BUFFER_TOO_SMALL`, retry with the size returned. Works in every state of the task,
+ * also before start and after stop. `MM_RESULT_NULL_PARAMETER` when `task` or `dest_size` is
+ * NULL.
+ *
+ * Non-blocking (no Kafka call). Any thread, including the statistics callback, concurrently
+ * with every call but `mm_task_destroy`.
+ *
+ * # Safety
+ * `task` is NULL or a live task; `dest_size` is NULL or valid for reading and writing; `dest`
+ * is NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_task_metrics_json(const struct mm_task_t *task, char *dest, size_t *dest_size);
+
+/**
  * Makes a task from a configuration and writes it to `*task_out`. Does no I/O and starts no
  * thread.
  *
@@ -1629,7 +1689,8 @@ enum mm_result mm_task_poll(struct mm_task_t *task,
  * Any thread, including while another thread is inside `mm_task_poll` on this task (that poll
  * returns with status `STOPPED`). Concurrent stops are safe: one stops, the others return
  * `MM_RESULT_ALREADY_STOPPED` once it is done. From inside the log callback it returns
- * `MM_RESULT_IN_LOG_CALLBACK` and does nothing (it would wait for the thread it runs on).
+ * `MM_RESULT_IN_LOG_CALLBACK` and does nothing (it would wait for the thread it runs on); from
+ * inside the statistics callback, `MM_RESULT_IN_STATS_CALLBACK`, for the same reason.
  *
  * # Safety
  * `task` is NULL or a live task.
@@ -1639,7 +1700,8 @@ enum mm_result mm_task_stop(struct mm_task_t *task);
 /**
  * Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored
  * (`MM_RESULT_OK`). From inside the log callback it returns `MM_RESULT_IN_LOG_CALLBACK` and
- * does nothing: the task stays alive, destroy it later from another place. Unlike the other
+ * does nothing: the task stays alive, destroy it later from another place (likewise
+ * `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). Unlike the other
  * `mm_*_destroy` functions it returns a result, because of that case.
  *
  * Any thread, but no other call may be using `task` during or after it: destroying a task

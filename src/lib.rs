@@ -30,7 +30,7 @@ pub use crate::core::{
     replication_policy, topic_partition, wire,
 };
 pub use crate::kafka::{diagnostics, embedded, stop_signal};
-pub use crate::runtime::{checkpoint_task, offset_sync_writer, remote_cluster_utils};
+pub use crate::runtime::{checkpoint_task, metrics, offset_sync_writer, remote_cluster_utils};
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
 #[cfg(feature = "internals")]

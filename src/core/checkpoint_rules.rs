@@ -59,6 +59,18 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
+    /// Every reason, in declaration order (reports list them all, zero or not).
+    pub const ALL: [SkipReason; 8] = [
+        SkipReason::TopicFiltered,
+        SkipReason::NoCommittedOffset,
+        SkipReason::NotReadToEnd,
+        SkipReason::NoOffsetSync,
+        SkipReason::OlderThanEveryKeptSync,
+        SkipReason::NegativeTranslation,
+        SkipReason::NotNewerThanLastCheckpoint,
+        SkipReason::RenamedPartitionCollides,
+    ];
+
     /// Stable snake_case name for logs, diagnostics and the C API.
     pub fn as_str(&self) -> &'static str {
         match self {

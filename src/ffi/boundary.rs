@@ -64,6 +64,9 @@ pub enum mm_result {
     /// Called from inside the log callback, where it could deadlock: `mm_task_stop`,
     /// `mm_task_destroy` and `mm_set_log_callback` refuse it and do nothing.
     InLogCallback = 18,
+    /// Called from inside the statistics callback, where it would wait for the thread the
+    /// callback runs on: `mm_task_stop` and `mm_task_destroy` refuse it and do nothing.
+    InStatsCallback = 19,
 }
 
 /// The one mapping from the library's errors to C results.
@@ -456,7 +459,7 @@ where
 
 impl mm_result {
     /// Every result, indexed by its value.
-    const ALL: [mm_result; 19] = [
+    const ALL: [mm_result; 20] = [
         mm_result::Ok,
         mm_result::NullParameter,
         mm_result::Panic,
@@ -476,6 +479,7 @@ impl mm_result {
         mm_result::InvalidState,
         mm_result::LoggerTaken,
         mm_result::InLogCallback,
+        mm_result::InStatsCallback,
     ];
 
     /// The constant's name and a short meaning (the header test checks the names).
@@ -511,6 +515,9 @@ impl mm_result {
             }
             mm_result::InLogCallback => {
                 c"MM_RESULT_IN_LOG_CALLBACK: not allowed from inside the log callback"
+            }
+            mm_result::InStatsCallback => {
+                c"MM_RESULT_IN_STATS_CALLBACK: not allowed from inside the statistics callback"
             }
         }
     }

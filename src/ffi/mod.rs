@@ -1,6 +1,6 @@
 //! Everything that crosses a foreign boundary, and the only place with `unsafe`:
 //! - the C ABI (`include/mm2_checkpoint.h`, generated from these modules by cbindgen):
-//!   [`conf`], [`task`], [`batch`], [`diagnostics`], [`log`], [`embedded`],
+//!   [`conf`], [`task`], [`stats`], [`batch`], [`diagnostics`], [`log`], [`embedded`],
 //!   [`remote_cluster_utils`] and [`offset_sync_writer`], all running inside the one
 //!   [`boundary`] that checks pointers, catches panics and maps errors;
 //!
@@ -25,5 +25,7 @@ pub mod log;
 pub mod offset_sync_writer;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod remote_cluster_utils;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod stats;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod task;

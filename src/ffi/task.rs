@@ -11,6 +11,7 @@ use super::boundary::{
 use super::conf::mm_conf_t;
 use super::log::refuse_in_log_callback;
 use crate::runtime::checkpoint_task::{CheckpointTask, StopOutcome};
+use crate::runtime::metrics::reporter::in_listener;
 
 /// `mm_task_poll` timeout meaning "until the next cycle, a stop or a fatal error" (a macro of
 /// the same name in the header; tests/ffi_header.rs pins the two together).
@@ -86,9 +87,23 @@ pub(crate) fn timeout_of(timeout_ms: i32) -> Result<Duration, Failure> {
     }
 }
 
+/// Refuses a call made from inside the statistics callback (any metrics listener): stop and
+/// destroy join the thread the callback runs on.
+fn refuse_in_stats_callback(call: &str) -> Result<(), Failure> {
+    if in_listener() {
+        return Err(Failure::new(
+            mm_result::InStatsCallback,
+            format!(
+                "{call} was called from inside the statistics callback; call it from elsewhere"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// # Safety
 /// `task` is NULL or a live task.
-unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Failure> {
+pub(crate) unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Failure> {
     // SAFETY: the caller's contract.
     Ok(&unsafe { borrow(task, "task") }?.task)
 }
@@ -200,7 +215,8 @@ pub unsafe extern "C" fn mm_task_poll(
 /// Any thread, including while another thread is inside `mm_task_poll` on this task (that poll
 /// returns with status `STOPPED`). Concurrent stops are safe: one stops, the others return
 /// `MM_RESULT_ALREADY_STOPPED` once it is done. From inside the log callback it returns
-/// `MM_RESULT_IN_LOG_CALLBACK` and does nothing (it would wait for the thread it runs on).
+/// `MM_RESULT_IN_LOG_CALLBACK` and does nothing (it would wait for the thread it runs on); from
+/// inside the statistics callback, `MM_RESULT_IN_STATS_CALLBACK`, for the same reason.
 ///
 /// # Safety
 /// `task` is NULL or a live task.
@@ -208,6 +224,7 @@ pub unsafe extern "C" fn mm_task_poll(
 pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
     run(|| {
         refuse_in_log_callback("mm_task_stop")?;
+        refuse_in_stats_callback("mm_task_stop")?;
         // SAFETY: this function's contract.
         match unsafe { task_ref(task) }?.stop()? {
             StopOutcome::Stopped(_) => Ok(()),
@@ -221,7 +238,8 @@ pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
 
 /// Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored
 /// (`MM_RESULT_OK`). From inside the log callback it returns `MM_RESULT_IN_LOG_CALLBACK` and
-/// does nothing: the task stays alive, destroy it later from another place. Unlike the other
+/// does nothing: the task stays alive, destroy it later from another place (likewise
+/// `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). Unlike the other
 /// `mm_*_destroy` functions it returns a result, because of that case.
 ///
 /// Any thread, but no other call may be using `task` during or after it: destroying a task
@@ -234,7 +252,14 @@ pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
 pub unsafe extern "C" fn mm_task_destroy(task: *mut mm_task_t) -> mm_result {
     run(|| {
         refuse_in_log_callback("mm_task_destroy")?;
-        // Dropping the task stops it first (CheckpointTask's Drop).
+        refuse_in_stats_callback("mm_task_destroy")?;
+        // Stopped through a shared reference before the handle is taken back: the statistics
+        // callback, which may read the task until the stop joins its thread, never meets a task
+        // being freed. (Dropping it would stop it too: CheckpointTask's Drop.)
+        // SAFETY: this function's contract.
+        if let Some(t) = unsafe { task.as_ref() } {
+            let _ = t.task.stop();
+        }
         // SAFETY: this function's contract.
         unsafe { free_handle(task) };
         Ok(())

@@ -148,6 +148,9 @@ pub struct MirrorCheckpointConfig {
     /// `offset.lag.max` (default 100): how stale an offset sync may get before a new one is
     /// written (source side).
     pub offset_lag_max: i64,
+    /// `statistics.interval.ms` (our extension, default 0 = off, at most 86400000 as in
+    /// librdkafka): period of the metrics listener (C: the statistics callback). `None` when off.
+    pub statistics_interval: Option<Duration>,
     /// Client settings, by layer.
     pub clients: ClientSettings,
 }

@@ -163,6 +163,24 @@ impl Reader<'_> {
         }
     }
 
+    /// `statistics.interval.ms`: 0 (off) up to a day, librdkafka's range for its key of the
+    /// same name.
+    fn statistics_interval(&self) -> Result<Option<Duration>, ConfigError> {
+        let ms = self.integer(
+            keys::STATISTICS_INTERVAL_MS,
+            0i64,
+            "int (Java 32-bit integer)",
+        )?;
+        match ms.value {
+            0 => Ok(None),
+            1..=86_400_000 => Ok(Some(Duration::from_millis(ms.value as u64))),
+            other => Err(ConfigError::new(
+                &ms.written,
+                format!("must be between 0 (off) and 86400000 (a day), got {other}"),
+            )),
+        }
+    }
+
     fn replication_factor(&self, key: &str) -> Result<i16, ConfigError> {
         let rf = self.integer::<i16>(key, 3, "short (Java 16-bit integer)")?;
         if rf.value == -1 || rf.value >= 1 {
@@ -322,6 +340,8 @@ impl Reader<'_> {
             .integer(keys::OFFSET_LAG_MAX, 100i64, "long (Java 64-bit integer)")?
             .value;
 
+        let statistics_interval = self.statistics_interval()?;
+
         let mut clients = ClientSettings::default();
         for (key, setting) in self.flat {
             clients.insert(key, &setting.value, &setting.written);
@@ -356,6 +376,7 @@ impl Reader<'_> {
             task_count,
             offset_lag_max,
             task_assignment: TaskAssignment::Static,
+            statistics_interval,
             clients,
         };
         if let Some((group_id, topic, partitions)) = coordination {

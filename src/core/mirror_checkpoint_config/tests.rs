@@ -329,6 +329,17 @@ fn each_bad_value_is_rejected_with_its_key_and_reason() {
         ("admin.timeout.ms", "0", "must be positive"),
         ("admin.timeout.ms", "1e3", "not a valid long"),
         (
+            "statistics.interval.ms",
+            "-1",
+            "between 0 (off) and 86400000",
+        ),
+        (
+            "statistics.interval.ms",
+            "86400001",
+            "between 0 (off) and 86400000",
+        ),
+        ("statistics.interval.ms", "5s", "not a valid int"),
+        (
             "replication.policy.class",
             "com.example.MyPolicy",
             "not supported",
@@ -1439,4 +1450,24 @@ fn java_keystores_and_truststores_are_translated_or_refused_under_the_users_key(
             .any(|w| w.key == "A.ssl.truststore.password"),
         "{warnings:?}"
     );
+}
+
+#[test]
+fn statistics_interval_is_off_by_default_and_read_in_ms_up_to_a_day() {
+    assert_eq!(ok(CONNECTOR, &[]).statistics_interval, None);
+    let off = ok(CONNECTOR, &[("statistics.interval.ms", "0")]);
+    assert_eq!(off.statistics_interval, None);
+    for (text, ms) in [("1", 1), ("5000", 5000), ("86400000", 86_400_000)] {
+        let c = ok(CONNECTOR, &[("statistics.interval.ms", text)]);
+        assert_eq!(
+            c.statistics_interval,
+            Some(Duration::from_millis(ms)),
+            "{text}"
+        );
+    }
+    // A flow key, not a librdkafka setting: no client receives it.
+    let c = ok(CONNECTOR, &[("statistics.interval.ms", "5000")]);
+    assert!(!c
+        .target_admin_config()
+        .contains_key("statistics.interval.ms"));
 }

@@ -37,6 +37,8 @@ use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
+use crate::runtime::metrics::reporter::{self, MetricsListener};
+use crate::runtime::metrics::MetricsSnapshot;
 use crate::runtime::scheduler::{record_fatal, Scheduler};
 use crate::{Checkpoint, TopicPartition};
 
@@ -51,6 +53,7 @@ mod group_discovery;
 mod group_fetch_failures;
 mod group_offset_sync;
 mod startup;
+mod task_metrics;
 
 use checkpoint_cycle::run_cycle;
 use group_coordination::Coordination;
@@ -266,6 +269,9 @@ pub struct CheckpointTask {
     stopped: AtomicBool,
     started: AtomicBool,
     poller: Mutex<Poller>,
+    /// Set before start; taken by the statistics thread at start.
+    listener: Mutex<Option<MetricsListener>>,
+    stats_thread: Mutex<Option<LibraryThread<()>>>,
 }
 
 impl std::fmt::Debug for CheckpointTask {
@@ -336,6 +342,8 @@ impl CheckpointTask {
             stopped: AtomicBool::new(false),
             started: AtomicBool::new(false),
             poller: Mutex::new(Poller::default()),
+            listener: Mutex::new(None),
+            stats_thread: Mutex::new(None),
         })
     }
 
@@ -367,12 +375,14 @@ impl CheckpointTask {
             shared.jobs_retry.clone(),
             Box::new(move |leftovers| startup(&shared, leftovers)),
         )?;
-        if let Err(e) = group_coordination::start(&self.shared) {
+        if let Err(e) = group_coordination::start(&self.shared).and_then(|()| self.start_reporter())
+        {
             // Half started: stop what did start, in the usual order; the task stays stopped.
             self.shared.signal.stop();
+            let stats = lock(&self.stats_thread).take().map(|t| t.join());
             let leftovers = scheduler.join();
             let tail = lock(&self.shared.tail).take().map(|t| t.join());
-            drop((leftovers, tail));
+            drop((stats, leftovers, tail));
             *lc = Lifecycle::Stopped;
             self.stopped.store(true, Ordering::SeqCst);
             return Err(e);
@@ -380,6 +390,60 @@ impl CheckpointTask {
         *lc = Lifecycle::Running(scheduler);
         self.started.store(true, Ordering::SeqCst);
         Ok(())
+    }
+
+    /// Starts the statistics thread when a listener is set and `statistics.interval.ms` is not 0.
+    fn start_reporter(&self) -> Result<(), Error> {
+        let (Some(interval), Some(listener)) = (
+            self.shared.config.statistics_interval,
+            lock(&self.listener).take(),
+        ) else {
+            return Ok(());
+        };
+        let shared = Arc::clone(&self.shared);
+        let name = format!(
+            "mm2-checkpoint {}->{}",
+            shared.config.source_cluster_alias, shared.config.target_cluster_alias
+        );
+        let thread = reporter::start(
+            &name,
+            interval,
+            &self.shared.signal,
+            move || shared.metrics(),
+            listener,
+        )
+        .map_err(|e| Error::Thread(format!("starting the statistics thread: {e}")))?;
+        *lock(&self.stats_thread) = Some(thread);
+        Ok(())
+    }
+
+    /// Sets (or, with `None`, removes) the listener that receives a [`MetricsSnapshot`] every
+    /// `statistics.interval.ms` once the task starts, on a thread of the task's own, until the
+    /// task stops. The listener holds no lock of the task and may call its read-only methods
+    /// ([`metrics`](Self::metrics), [`stats`](Self::stats), …); [`stop`](Self::stop) called from
+    /// it is refused (stop waits for that thread). A panic in the listener is logged and the
+    /// next interval calls it again. With `statistics.interval.ms = 0` (the default) the
+    /// listener is never called.
+    ///
+    /// Only before [`start`](Self::start): [`Error::AlreadyStarted`] on a running task,
+    /// [`Error::AlreadyStopped`] on a stopped one.
+    pub fn set_metrics_listener(&self, listener: Option<MetricsListener>) -> Result<(), Error> {
+        let lc = lock(&self.lifecycle);
+        match &*lc {
+            Lifecycle::Created => {}
+            Lifecycle::Running(_) => return Err(Error::AlreadyStarted),
+            Lifecycle::Stopped => return Err(Error::AlreadyStopped),
+        }
+        *lock(&self.listener) = listener;
+        Ok(())
+    }
+
+    /// A reading of the task's metrics (see [`crate::metrics`]): MM2's `checkpoint-latency-ms`,
+    /// freshness and replay bound per group and partition, and the task-wide counts.
+    /// Non-blocking (it takes the task's report locks briefly, never a Kafka call); any thread,
+    /// at any time, also before start and after stop.
+    pub fn metrics(&self) -> MetricsSnapshot {
+        self.shared.metrics()
     }
 
     /// Waits up to `timeout` for the next checkpoint cycle (due every
@@ -466,6 +530,11 @@ impl CheckpointTask {
     /// clients. When it returns, no thread of this task is alive and all its clients are
     /// destroyed. Idempotent; callable from any thread. Errors only when the task never started.
     pub fn stop(&self) -> Result<StopOutcome, Error> {
+        if reporter::in_listener() {
+            return Err(Error::InvalidState(
+                "stop was called from the metrics listener, which runs on a thread stop must join; stop the task from another thread".into(),
+            ));
+        }
         let began = Instant::now();
         let mut lc = lock(&self.lifecycle);
         let scheduler = match std::mem::replace(&mut *lc, Lifecycle::Stopped) {
@@ -479,6 +548,8 @@ impl CheckpointTask {
         let shared = &self.shared;
         self.stopped.store(true, Ordering::SeqCst);
         shared.signal.stop();
+        let stats = lock(&self.stats_thread).take().map(|t| t.join());
+        shared.signal.observe("joined stats");
         let leftovers = scheduler.join();
         shared.signal.observe("joined scheduler");
         let tail = lock(&shared.tail).take().map(|t| t.join());
@@ -487,6 +558,7 @@ impl CheckpointTask {
         shared.signal.observe("joined coordination");
         let mut poller = self.poller.lock().unwrap_or_else(PoisonError::into_inner);
         shared.signal.observe("poll returned");
+        drop(stats);
         drop(leftovers);
         drop(tail);
         // Leaves the coordination group only now: no thread of this task can use its
@@ -521,18 +593,10 @@ impl CheckpointTask {
     /// [`TaskStats::retry_reason`]).
     /// `None` once [`stop`](Self::stop) has begun: a stopped task retries nothing.
     pub fn retry_reason(&self) -> Option<String> {
-        if self.fatal_error().is_some() || self.stopped.load(Ordering::SeqCst) {
+        if self.stopped.load(Ordering::SeqCst) {
             return None;
         }
-        if self.shared.initialized.load(Ordering::SeqCst) {
-            let jobs = self.shared.jobs_retry.get();
-            let groups = self.shared.group_retries.summary();
-            return match (jobs, groups) {
-                (Some(job), Some(groups)) => Some(format!("{job}; {groups}")),
-                (job, groups) => job.or(groups),
-            };
-        }
-        self.shared.retry.get()
+        self.shared.retry_reason()
     }
 
     /// Arms `fault`: the task meets it the next time it gets there (tests of the failure
@@ -585,17 +649,7 @@ impl CheckpointTask {
     /// With `task.assignment=group`, only the groups of the coordination partitions this
     /// process owns now.
     pub fn groups(&self) -> Vec<String> {
-        let groups = self.shared.groups_snapshot();
-        match &self.shared.coordination {
-            None => groups,
-            Some(c) => {
-                let handover = c.handover();
-                groups
-                    .into_iter()
-                    .filter(|g| handover.owns(c.partition_of(g)))
-                    .collect()
-            }
-        }
+        self.shared.current_groups()
     }
 
     /// With `task.assignment=group`: the coordination partitions this process owns (adopted)
@@ -745,6 +799,37 @@ impl Shared {
         self.syncs
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// See [`CheckpointTask::retry_reason`]; `None` once the stop signal is set.
+    fn retry_reason(&self) -> Option<String> {
+        if lock(&self.fatal).is_some() || self.signal.is_stopped() {
+            return None;
+        }
+        if self.initialized.load(Ordering::SeqCst) {
+            let jobs = self.jobs_retry.get();
+            let groups = self.group_retries.summary();
+            return match (jobs, groups) {
+                (Some(job), Some(groups)) => Some(format!("{job}; {groups}")),
+                (job, groups) => job.or(groups),
+            };
+        }
+        self.retry.get()
+    }
+
+    /// See [`CheckpointTask::groups`].
+    fn current_groups(&self) -> Vec<String> {
+        let groups = self.groups_snapshot();
+        match &self.coordination {
+            None => groups,
+            Some(c) => {
+                let handover = c.handover();
+                groups
+                    .into_iter()
+                    .filter(|g| handover.owns(c.partition_of(g)))
+                    .collect()
+            }
+        }
     }
 
     fn groups_snapshot(&self) -> Vec<String> {
