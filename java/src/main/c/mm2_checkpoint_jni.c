@@ -348,6 +348,34 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, 
     (*env)->SetLongArrayRegion(env, out, 0, 12, values);
 }
 
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskMetricsJson(JNIEnv *env, jclass cls,
+                                                                              jlong task) {
+    (void)cls;
+    size_t size = 0; /* first the size (a NULL buffer), then the document */
+    if (!check(env, mm_task_metrics_json(ptr(task), NULL, &size))) {
+        return NULL;
+    }
+    /* The document may grow between the two calls (a group appears): ask again with its new size. */
+    for (;;) {
+        char *text = malloc(size);
+        if (text == NULL) {
+            jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+            if (oom != NULL) {
+                (*env)->ThrowNew(env, oom, "the task's metrics document");
+            }
+            return NULL;
+        }
+        enum mm_result r = mm_task_metrics_json(ptr(task), text, &size);
+        if (r == MM_RESULT_BUFFER_TOO_SMALL) {
+            free(text);
+            continue;
+        }
+        jbyteArray a = check(env, r) ? java_bytes(env, text, strlen(text)) : NULL;
+        free(text);
+        return a;
+    }
+}
+
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchStatus(JNIEnv *env, jclass cls, jlong batch) {
     (void)cls;
     enum mm_poll_status status = MM_POLL_STATUS_NONE;

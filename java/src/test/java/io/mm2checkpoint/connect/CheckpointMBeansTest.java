@@ -3,15 +3,21 @@ package io.mm2checkpoint.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mm2checkpoint.Diagnostics;
+import io.mm2checkpoint.EmbeddedClusters;
+import io.mm2checkpoint.EmbeddedClusters.Side;
 import io.mm2checkpoint.MetricsSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
@@ -85,5 +91,49 @@ public final class CheckpointMBeansTest {
             assertEquals(1, jmx.size(), "group x partitions shown");
         }
         assertEquals(Set.of(), names("east-jmx"), "no MBean left after close");
+    }
+
+    /**
+     * The connector's task on embedded clusters: once a cycle wrote a checkpoint, its MBean is
+     * registered under Java's name; the task's stop leaves no MBean of it behind.
+     */
+    @Test
+    public void theTaskRegistersItsMBeansAndItsStopLeavesNone() throws Exception {
+        String source = "mbeans" + UUID.randomUUID().toString().substring(0, 8);
+        try (EmbeddedClusters clusters = new EmbeddedClusters()) {
+            clusters.createTopic(Side.SOURCE, "orders", 1);
+            clusters.createTopic(Side.SOURCE, "mm2-offset-syncs.target.internal", 1);
+            clusters.createTopic(Side.TARGET, source + ".orders", 1);
+            clusters.createTopic(Side.TARGET, source + ".checkpoints.internal", 1);
+            clusters.produceOffsetSyncs(Side.SOURCE, "mm2-offset-syncs.target.internal", "orders", 0,
+                    new long[] {0, 100}, new long[] {0, 90});
+            clusters.commitOffset(Side.SOURCE, "g1", "orders", 0, 150, "");
+            Map<String, String> props = new HashMap<>();
+            props.put("source.cluster.alias", source);
+            props.put("target.cluster.alias", "target");
+            props.put("source.cluster.bootstrap.servers", clusters.bootstrap(Side.SOURCE));
+            props.put("target.cluster.bootstrap.servers", clusters.bootstrap(Side.TARGET));
+            // The embedded clusters cannot list groups: the group is given, as Java's connector gives it.
+            props.put("task.assigned.groups", "g1");
+            props.put("emit.checkpoints.interval.seconds", "1");
+            props.put(NativeMirrorCheckpointConnector.TASK_INDEX, "0");
+            props.put(NativeMirrorCheckpointConnector.TASK_COUNT, "1");
+            String expected = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=" + source
+                    + ",target=target,group=g1,topic=" + source + ".orders,partition=0").getCanonicalName();
+            NativeMirrorCheckpointTask task = new NativeMirrorCheckpointTask();
+            task.start(props);
+            try {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!names(source).contains(expected)) {
+                    assertTrue(System.nanoTime() < deadline, "no MBean " + expected + " within 60 s; " + names(source));
+                    task.poll();
+                }
+                assertEquals(Set.of(expected), names(source), "the task's MBeans");
+            } finally {
+                task.stop();
+            }
+            assertEquals(Set.of(), names(source), "MBeans left after the task's stop");
+            assertEquals(0L, Diagnostics.liveClients(), "live library clients after the stop");
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.mm2checkpoint.test;
 
+import io.mm2checkpoint.CheckpointTask;
 import io.mm2checkpoint.MetricsSnapshot;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The typed metrics snapshot: the JSON document read field by field (a canned document of
- * schema version 1).
+ * schema version 1), and a real task's reading through this run's binding (JNI or Panama).
  */
 @Timeout(120)
 public final class MetricsTest {
@@ -94,5 +95,43 @@ public final class MetricsTest {
         String notJson = Check.throwsType(IllegalArgumentException.class,
                 () -> MetricsSnapshot.fromJson("{\"schema_version\": 1,"), "cut text").getMessage();
         Check.isTrue(notJson.startsWith("metrics document: not JSON"), notJson);
+    }
+
+    /**
+     * A real task, read through this run's binding: once a cycle wrote the checkpoints, the
+     * reading has MM2's latency per group x checkpointed partition (tagged with the renamed topic,
+     * as Java tags it) and the replay bound per group x upstream partition.
+     */
+    @Test
+    public void aTasksReadingHasLatencyAndReplayBoundPerGroupPartition() {
+        try (Fixture f = new Fixture()) {
+            f.syncs(0, 0, 0, 100, 90);
+            f.commit("g1", 0, 150, "");
+            try (CheckpointTask task = new CheckpointTask(f.config("g1").build())) {
+                task.start();
+                Fixture.pollUntilCheckpoints(task);
+                MetricsSnapshot s = task.metrics();
+                Check.equal("source", s.source(), "source alias");
+                Check.equal("target", s.target(), "target alias");
+                Check.isTrue(s.task().initialized(), "initialized");
+                Check.isTrue(s.task().cycles() >= 1, "cycles: " + s.task());
+                Check.equal(1L, s.task().checkpointsEmitted(), "checkpoints emitted");
+                Check.equal(1, s.checkpointLatency().size(), "latency entries: " + s.checkpointLatency());
+                MetricsSnapshot.CheckpointLatency l = s.checkpointLatency().get(0);
+                Check.equal(List.of("g1", "source.orders", 0), List.of(l.group(), l.topic(), l.partition()),
+                        "latency tags");
+                Check.isTrue(l.lastMs() >= 0 && l.maxMs().isPresent() && l.maxMs().getAsDouble() >= l.lastMs(),
+                        "latency values: " + l);
+                MetricsSnapshot.Partition p = s.partitions().stream()
+                        .filter(x -> x.group().equals("g1") && x.partition() == 0).findFirst()
+                        .orElseThrow(() -> new AssertionError("no partition entry for g1/orders-0: " + s.partitions()));
+                Check.equal("orders", p.topic(), "partition entries name the upstream topic");
+                // Committed 150, translated through the sync at upstream 100.
+                Check.equal(OptionalLong.of(50), p.replayBound(), "replay bound");
+                Check.equal(OptionalLong.of(91), p.checkpointDownstreamOffset(), "checkpoint downstream offset");
+                String raw = task.metricsJson();
+                Check.isTrue(raw.contains("\"schema_version\":1"), "the raw document: " + raw);
+            }
+        }
     }
 }
