@@ -505,6 +505,18 @@ impl OffsetSyncStore {
         }
     }
 
+    /// The upstream offset of the sync [`translate`](Self::translate) goes through for
+    /// `upstream_offset` (the newest kept sync at or before it); `None` when it translates
+    /// through none (not read to end, no sync, older than every kept sync). A consumer resuming
+    /// from that translation re-reads the records from there to `upstream_offset`.
+    pub fn sync_upstream_offset(&self, tp: &TopicPartition, upstream_offset: i64) -> Option<i64> {
+        if !self.read_to_end {
+            return None;
+        }
+        let (up, _) = self.find(&tp.topic, tp.partition)?.lookup(upstream_offset);
+        (up <= upstream_offset).then_some(up)
+    }
+
     /// Java-shaped [`translate`](Self::translate): `None` when not read to end or without syncs,
     /// `Some(-1)` when older than every kept sync, else the offset.
     pub fn translate_downstream(&self, tp: &TopicPartition, upstream_offset: i64) -> Option<i64> {
@@ -540,6 +552,38 @@ mod tests {
 
     fn tp() -> TopicPartition {
         TopicPartition::new("orders", 3)
+    }
+
+    #[test]
+    fn the_sync_a_translation_goes_through_is_the_newest_at_or_before_the_offset() {
+        let mut store = started(false);
+        assert_eq!(store.sync_upstream_offset(&tp(), 10), None, "no sync");
+        sync(&mut store, 100, 90);
+        sync(&mut store, 200, 180);
+        let table = [
+            (99, None),
+            (100, Some(100)),
+            (150, Some(100)),
+            (200, Some(200)),
+            (900, Some(200)),
+        ];
+        for (offset, want) in table {
+            assert_eq!(store.sync_upstream_offset(&tp(), offset), want, "{offset}");
+            let translated = store.translate(&tp(), offset);
+            assert_eq!(
+                want.is_some(),
+                matches!(translated, Translation::Offset(_)),
+                "{offset}"
+            );
+        }
+        let mut loading = OffsetSyncStore::new();
+        loading.begin_initial_load(false);
+        loading.handle_sync(&OffsetSync::new(tp(), 100, 90));
+        assert_eq!(
+            loading.sync_upstream_offset(&tp(), 150),
+            None,
+            "not read to end"
+        );
     }
 
     fn sync(store: &mut OffsetSyncStore, up: i64, down: i64) {

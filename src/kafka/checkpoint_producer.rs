@@ -24,9 +24,10 @@ use crate::kafka::stop_signal::StopSignal;
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 
-/// Collects delivery outcomes by record index.
+/// Collects delivery outcomes by record index: when the broker's confirmation was served (ms
+/// since the epoch, for MM2's `checkpoint-latency-ms`), or the error.
 pub(crate) struct DeliveryLog {
-    outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    outcomes: Arc<Mutex<BTreeMap<usize, Result<i64, String>>>>,
     /// The first delivery failure that retrying cannot fix (kafka/failure.rs), e.g. no WRITE
     /// ACL on the topic, with its code.
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
@@ -48,7 +49,7 @@ impl ProducerContext for DeliveryLog {
 
     fn delivery(&self, result: &DeliveryResult<'_>, index: Self::DeliveryOpaque) {
         let outcome = match result {
-            Ok(_) => Ok(()),
+            Ok(_) => Ok(delivered_at_ms()),
             Err((e, _)) => {
                 if let Some(code) = e.rdkafka_error_code() {
                     let text = e.to_string();
@@ -66,7 +67,7 @@ impl ProducerContext for DeliveryLog {
 /// A producer for one checkpoints topic.
 pub(crate) struct CheckpointProducer {
     producer: Owned<BaseProducer<DeliveryLog>>,
-    outcomes: Arc<Mutex<BTreeMap<usize, Result<(), String>>>>,
+    outcomes: Arc<Mutex<BTreeMap<usize, Result<i64, String>>>>,
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     topic: String,
     signal: StopSignal,
@@ -143,10 +144,11 @@ impl CheckpointProducer {
     }
 
     /// Waits until each of the batch's `count` records is delivered or failed; returns one
-    /// outcome per record, in order; [`Error::Stopped`] if the task stopped first; a fatal error
+    /// outcome per record, in order (the time its delivery was confirmed, in ms since the
+    /// epoch, or the error); [`Error::Stopped`] if the task stopped first; a fatal error
     /// naming the topic when a record failed for a reason retrying cannot fix (a denied WRITE
     /// ACL, say), since every later write would fail the same way.
-    pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Result<(), String>>, Error> {
+    pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Result<i64, String>>, Error> {
         loop {
             if lock(&self.outcomes).len() >= count {
                 break;
@@ -172,4 +174,10 @@ impl CheckpointProducer {
             })
             .collect())
     }
+}
+
+fn delivered_at_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rdkafka::config::ClientConfig;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
@@ -115,24 +116,51 @@ pub(crate) fn client_creation_error(context: impl Into<String>, e: KafkaError) -
 
 /// Why a task is waiting instead of working (e.g. "source cluster `A` unreachable for 30 s:
 /// …"), shared between the thread that retries and whoever reads the task's state. Empty while
-/// nothing is being retried.
+/// nothing is being retried. Also keeps since when a reason has been set without interruption,
+/// and how many retries each job made (the task's metrics).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RetryStatus(Arc<Mutex<Option<String>>>);
+pub(crate) struct RetryStatus(Arc<Mutex<RetryState>>);
+
+#[derive(Debug, Default)]
+struct RetryState {
+    reason: Option<String>,
+    since: Option<Instant>,
+    retries: BTreeMap<&'static str, u64>,
+}
 
 impl RetryStatus {
     /// Records the current reason, replacing the last one.
     pub(crate) fn set(&self, reason: String) {
-        *lock(&self.0) = Some(reason);
+        let mut state = lock(&self.0);
+        state.since.get_or_insert_with(Instant::now);
+        state.reason = Some(reason);
     }
 
     /// Nothing is being retried any more.
     pub(crate) fn clear(&self) {
-        *lock(&self.0) = None;
+        let mut state = lock(&self.0);
+        state.reason = None;
+        state.since = None;
     }
 
     /// The current reason, if any.
     pub(crate) fn get(&self) -> Option<String> {
-        lock(&self.0).clone()
+        lock(&self.0).reason.clone()
+    }
+
+    /// Since when a reason has been set without a [`clear`](Self::clear) in between.
+    pub(crate) fn since(&self) -> Option<Instant> {
+        lock(&self.0).since
+    }
+
+    /// Counts one retry of `job` (a failed run that will run again).
+    pub(crate) fn count_retry(&self, job: &'static str) {
+        *lock(&self.0).retries.entry(job).or_default() += 1;
+    }
+
+    /// Retries of `job` counted so far.
+    pub(crate) fn retries(&self, job: &str) -> u64 {
+        lock(&self.0).retries.get(job).copied().unwrap_or(0)
     }
 }
 

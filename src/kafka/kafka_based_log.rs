@@ -116,6 +116,8 @@ pub(crate) struct KafkaBasedLog {
     closes_before_answer: u32,
     /// Records applied so far.
     pub(crate) records_read: u64,
+    /// The offset after the last record read (0 before the first).
+    next_offset: i64,
     /// Room for one batch of message pointers.
     buf: BatchBuffer,
 }
@@ -166,6 +168,7 @@ impl KafkaBasedLog {
             failing_since: None,
             closes_before_answer: 0,
             records_read: 0,
+            next_offset: 0,
             buf: BatchBuffer::new(BATCH),
         })
     }
@@ -378,12 +381,23 @@ impl KafkaBasedLog {
                 .call(|c| batch::client_events(c, events, &mut step.errors));
         }
         self.records_read += step.records as u64;
+        if let Some(last) = step.last_offset {
+            self.next_offset = last + 1;
+        }
         step
     }
 
     /// Applies what librdkafka has already fetched, without waiting.
     fn drain(&mut self, apply: &mut ApplyRecords<'_>) {
         while self.read_batch(Duration::ZERO, BATCH, apply).records > 0 {}
+    }
+
+    /// Records between the reader's position and the end of the partition, as of the last
+    /// fetch response (librdkafka's cached high watermark: no request); `None` before any
+    /// response. Before the first record the position counts as offset 0.
+    pub(crate) fn lag(&self) -> Option<u64> {
+        self.cached_end()
+            .map(|end| u64::try_from(end - self.next_offset).unwrap_or(0))
     }
 
     fn cached_end(&self) -> Option<i64> {

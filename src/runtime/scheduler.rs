@@ -17,6 +17,9 @@ use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
 
+/// The start-up job's name (its retries are counted under it).
+pub(crate) const STARTUP: &str = "start-up";
+
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
 /// returns them so the stopper closes them only after the join.
 pub(crate) type Leftovers = Vec<Box<dyn Send>>;
@@ -162,13 +165,14 @@ fn run_startup(
 ) -> Option<Vec<RepeatingJob>> {
     let mut backoff = STARTUP_BACKOFF_MIN;
     loop {
-        match run_guarded(name, "start-up", signal, fatal, || startup(leftovers)) {
+        match run_guarded(name, STARTUP, signal, fatal, || startup(leftovers)) {
             Ran::Done(jobs) => {
                 retry.clear();
                 return Some(jobs);
             }
             Ran::End => return None,
             Ran::Retry(reason) => {
+                retry.count_retry(STARTUP);
                 retry.set(format!(
                     "start-up failed, retrying in {:.1} s: {reason}",
                     backoff.as_secs_f64()
@@ -220,6 +224,7 @@ fn run(
         match run_guarded(name, job.name, signal, fatal, || (job.run)()) {
             Ran::Done(()) => failing[i] = None,
             Ran::Retry(reason) => {
+                jobs_retry.count_retry(job.name);
                 failing[i] = Some(format!(
                     "{} failed, retrying at its next run: {reason}",
                     job.name

@@ -11,6 +11,7 @@ use std::time::Instant;
 use super::decisions::{self, GroupVerdict};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
+use super::task_metrics::Delivered;
 use super::{
     now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
 };
@@ -138,6 +139,11 @@ pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Chec
     let cycle = shared.begin_cycle();
     let result = run_cycle_inner(shared, poller);
     drop(cycle);
+    match &result {
+        Ok(_) => shared.metrics.cycle_ended(true),
+        Err(Error::Stopped) => {}
+        Err(_) => shared.metrics.cycle_ended(false),
+    }
     shared
         .counters
         .last_cycle_us
@@ -242,13 +248,25 @@ pub(super) fn run_cycle_inner(
     write.finish()
 }
 
+/// A checkpoint sent in a cycle, waiting for its delivery.
+struct Pending {
+    checkpoint: Checkpoint,
+    upstream: TopicPartition,
+    /// The upstream offset of the sync it was translated through (for the replay bound).
+    sync_upstream: Option<i64>,
+    /// When its group's committed offsets arrived (for freshness).
+    read_at: Instant,
+    /// Its record timestamp (for MM2's latency).
+    decided_ms: i64,
+}
+
 /// A cycle's writes: each group's checkpoints handed to the producer as its offsets arrive,
 /// recorded once delivered.
 struct CycleWrite<'a> {
     shared: &'a Shared,
     producer: &'a mut CheckpointProducer,
-    /// Sent checkpoints, by record index, with their upstream partitions.
-    pending: Vec<(Checkpoint, TopicPartition)>,
+    /// Sent checkpoints, by record index.
+    pending: Vec<Pending>,
     processed_groups: Vec<String>,
     no_longer_replicated: Vec<String>,
     failures: RunFailures,
@@ -272,6 +290,7 @@ impl<'a> CycleWrite<'a> {
     /// Decides `group`'s checkpoints from its fetch result and sends them. Errs only when the
     /// cycle must end: a stop, or a failure that ends the task.
     fn take(&mut self, group: &str, result: GroupOffsetsResult) -> Result<(), Error> {
+        let read_at = Instant::now();
         let shared = self.shared;
         let c = &shared.config;
         if !self.writing {
@@ -320,18 +339,41 @@ impl<'a> CycleWrite<'a> {
             )
         };
         let ts = now_ms();
-        let decided = {
+        let (decided, emitted_from) = {
             let last = lock(&shared.checkpoints);
             let syncs = shared.read_syncs();
-            checkpoints_for_group(
+            let decided = checkpoints_for_group(
                 group,
                 &offsets,
                 &c.topic_filter,
                 &syncs,
                 &rename,
                 last.get(group),
-            )
+            );
+            // Each committed partition renamed once, to find an emitted checkpoint's upstream;
+            // the sync it went through is looked up under the same lock as the translation.
+            let emitted_from: Vec<(TopicPartition, Option<i64>)> = if decided.emitted.is_empty() {
+                Vec::new()
+            } else {
+                let renamed: Vec<(TopicPartition, &TopicPartition)> =
+                    offsets.keys().map(|tp| (rename(tp), tp)).collect();
+                decided
+                    .checkpoints()
+                    .map(|cp| {
+                        let upstream = decisions::upstream_of(&renamed, &cp.topic_partition);
+                        let sync = syncs.sync_upstream_offset(&upstream, cp.upstream_offset);
+                        (upstream, sync)
+                    })
+                    .collect()
+            };
+            (decided, emitted_from)
         };
+        let unknown = shared
+            .metrics
+            .group_read(group, &offsets, &decided.skipped, read_at);
+        if !unknown.is_empty() {
+            self.known_checkpoints(group, &unknown, &rename, read_at);
+        }
         let news = lock(&shared.skip_explanations).news(group, offsets.keys(), &decided.skipped);
         for (upstream, reason) in news {
             let committed = offsets
@@ -358,24 +400,55 @@ impl<'a> CycleWrite<'a> {
                 entry.reason = Some(reason.as_str().to_string());
             }
         }
-        // Each committed partition renamed once, to find an emitted checkpoint's upstream.
-        let renamed: Vec<(TopicPartition, &TopicPartition)> = if decided.emitted.is_empty() {
-            Vec::new()
-        } else {
-            offsets.keys().map(|tp| (rename(tp), tp)).collect()
-        };
-        for (_target, (cp, _why)) in decided.emitted {
+        for ((cp, _why), (upstream, sync_upstream)) in
+            decided.emitted.into_values().zip(emitted_from)
+        {
             match (cp.encode_key(), cp.encode_value()) {
                 (Ok(k), Ok(v)) => {
-                    let upstream = decisions::upstream_of(&renamed, &cp.topic_partition);
                     self.producer.send(self.pending.len(), &k, &v, ts)?;
-                    self.pending.push((cp, upstream));
+                    self.pending.push(Pending {
+                        checkpoint: cp,
+                        upstream,
+                        sync_upstream,
+                        read_at,
+                        decided_ms: ts,
+                    });
                 }
                 (Err(e), _) | (_, Err(e)) => log::error!("cannot encode checkpoint {cp:?}: {e}"),
             }
         }
         self.processed_groups.push(group.to_string());
         Ok(())
+    }
+
+    /// Tells the metrics the newest checkpoints of `partitions` (read back from the
+    /// checkpoints topic at start, so not written by this task yet) and the syncs they
+    /// translate through now.
+    fn known_checkpoints(
+        &self,
+        group: &str,
+        partitions: &[TopicPartition],
+        rename: &dyn Fn(&TopicPartition) -> TopicPartition,
+        read_at: Instant,
+    ) {
+        let shared = self.shared;
+        let store = lock(&shared.checkpoints);
+        let syncs = shared.read_syncs();
+        let Some(last) = store.get(group) else {
+            return;
+        };
+        for upstream in partitions {
+            if let Some(cp) = last.get(&rename(upstream)) {
+                let sync = syncs.sync_upstream_offset(upstream, cp.upstream_offset);
+                shared.metrics.known_checkpoint(
+                    group,
+                    upstream,
+                    (cp.upstream_offset, cp.downstream_offset),
+                    sync,
+                    read_at,
+                );
+            }
+        }
     }
 
     /// Waits for every write, records what was delivered, and returns it.
@@ -395,33 +468,61 @@ impl<'a> CycleWrite<'a> {
             .into_iter()
             .map(|g| (g, Vec::new()))
             .collect();
-        let mut batch = Vec::with_capacity(self.pending.len());
-        let mut statuses = lock(&shared.statuses);
-        for ((cp, upstream), outcome) in self.pending.into_iter().zip(outcomes) {
+        let mut confirmed = Vec::with_capacity(self.pending.len());
+        let mut failed = 0;
+        for (pending, outcome) in self.pending.into_iter().zip(outcomes) {
             match outcome {
-                Ok(()) => {
-                    let status = statuses
-                        .entry((cp.consumer_group_id.clone(), upstream.clone()))
-                        .or_insert_with(|| PartitionStatus {
-                            group: cp.consumer_group_id.clone(),
-                            topic_partition: upstream,
-                            last_checkpoint: None,
-                            reason: None,
-                        });
-                    status.last_checkpoint = Some(cp.clone());
-                    status.reason = None;
-                    delivered
-                        .entry(cp.consumer_group_id.clone())
-                        .or_default()
-                        .push(cp.clone());
-                    batch.push(cp);
+                Ok(delivered_ms) => confirmed.push((pending, delivered_ms)),
+                Err(e) => {
+                    failed += 1;
+                    log::warn!(
+                        "checkpoint for group `{}` {} not delivered: {e}; will retry next cycle",
+                        pending.checkpoint.consumer_group_id,
+                        pending.checkpoint.topic_partition
+                    )
                 }
-                Err(e) => log::warn!(
-                    "checkpoint for group `{}` {} not delivered: {e}; will retry next cycle",
-                    cp.consumer_group_id,
-                    cp.topic_partition
-                ),
             }
+        }
+        shared.metrics.writes_failed(failed);
+        shared
+            .metrics
+            .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
+                group: &p.checkpoint.consumer_group_id,
+                upstream: &p.upstream,
+                checkpointed: &p.checkpoint.topic_partition,
+                upstream_offset: p.checkpoint.upstream_offset,
+                downstream_offset: p.checkpoint.downstream_offset,
+                sync_upstream: p.sync_upstream,
+                read_at: p.read_at,
+                decided_ms: p.decided_ms,
+                delivered_ms: *delivered_ms,
+            }));
+        let mut batch = Vec::with_capacity(confirmed.len());
+        let mut statuses = lock(&shared.statuses);
+        for (
+            Pending {
+                checkpoint: cp,
+                upstream,
+                ..
+            },
+            _,
+        ) in confirmed
+        {
+            let status = statuses
+                .entry((cp.consumer_group_id.clone(), upstream.clone()))
+                .or_insert_with(|| PartitionStatus {
+                    group: cp.consumer_group_id.clone(),
+                    topic_partition: upstream,
+                    last_checkpoint: None,
+                    reason: None,
+                });
+            status.last_checkpoint = Some(cp.clone());
+            status.reason = None;
+            delivered
+                .entry(cp.consumer_group_id.clone())
+                .or_default()
+                .push(cp.clone());
+            batch.push(cp);
         }
         drop(statuses);
         // Recorded only once delivered, so a failed write is retried (MM2 records before sending).

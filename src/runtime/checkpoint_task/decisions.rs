@@ -12,6 +12,7 @@ use super::GroupOffsetSyncResult;
 use crate::core::checkpoint_rules::{CommittedOffset, OffsetSyncDecision, SkipReason};
 use crate::kafka::admin::GroupOffsetsResult;
 use crate::kafka::librdkafka::{GroupDescription, NativeError, NativeGroupState};
+use crate::runtime::metrics::GroupOffsetSyncRun;
 use crate::TopicPartition;
 
 /// A group's committed offsets on one cluster: partition → offset (`None` = no commit).
@@ -374,8 +375,12 @@ pub(super) struct SyncSummary {
     pub(super) written_partitions: usize,
     /// Groups left alone because their consumers are active on the target.
     pub(super) active_groups: BTreeSet<String>,
+    /// Offsets of those groups left alone.
+    pub(super) active_partitions: usize,
     /// Groups left alone because their state on the target is unknown.
     pub(super) unknown_groups: BTreeSet<String>,
+    /// Offsets of those groups left alone.
+    pub(super) unknown_partitions: usize,
     /// Groups with an offset the broker refused, and how many offsets.
     pub(super) refused_groups: BTreeSet<String>,
     /// Offsets the broker refused.
@@ -397,13 +402,26 @@ impl SyncSummary {
                 s.written_partitions += 1;
             } else if r.reason == "group_active" {
                 s.active_groups.insert(r.group.clone());
+                s.active_partitions += 1;
             } else if r.reason == "group_state_unknown" {
                 s.unknown_groups.insert(r.group.clone());
+                s.unknown_partitions += 1;
             } else {
                 s.up_to_date += 1;
             }
         }
         s
+    }
+
+    /// The run's counts, in group × partitions, for the task's metrics.
+    pub(super) fn run(&self) -> GroupOffsetSyncRun {
+        GroupOffsetSyncRun {
+            written: self.written_partitions as u64,
+            left_active: self.active_partitions as u64,
+            refused: self.refused_partitions as u64,
+            unknown_state: self.unknown_partitions as u64,
+            up_to_date: self.up_to_date as u64,
+        }
     }
 
     /// Whether the sync wrote, was refused or left a group alone: what an operator should see

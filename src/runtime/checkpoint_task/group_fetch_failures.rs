@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use rdkafka::error::RDKafkaErrorCode;
 
@@ -69,6 +70,10 @@ pub(super) fn classify(cluster: &str, group: &str, e: &NativeError) -> GroupFail
 pub(super) struct GroupRetries {
     reasons: Mutex<BTreeMap<FetchJob, BTreeMap<String, String>>>,
     denied: AtomicU64,
+    /// Group fetches that failed and wait for a retry, so far.
+    retried: AtomicU64,
+    /// Since when some group has been waiting for a retry without interruption.
+    since: Mutex<Option<Instant>>,
 }
 
 /// Collects one job run's failures; [`GroupRetries::finish`] publishes them.
@@ -88,6 +93,7 @@ impl RunFailures {
     ) -> Result<(), Error> {
         match failure {
             GroupFailure::Retry(why) => {
+                retries.retried.fetch_add(1, Ordering::SeqCst);
                 log::warn!("{why}; will retry {}", job.next_run());
                 self.retries.insert(group.to_string(), why);
                 Ok(())
@@ -115,6 +121,22 @@ impl GroupRetries {
         } else {
             reasons.insert(job, run.retries);
         }
+        let mut since = lock(&self.since);
+        if reasons.is_empty() {
+            *since = None;
+        } else {
+            since.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// Group fetches that failed for a reason retrying can fix, so far.
+    pub(super) fn retried(&self) -> u64 {
+        self.retried.load(Ordering::SeqCst)
+    }
+
+    /// Since when some group has been waiting for a retry; `None` while none is.
+    pub(super) fn since(&self) -> Option<Instant> {
+        *lock(&self.since)
     }
 
     /// Group fetches denied by a group's ACL so far.
@@ -181,6 +203,8 @@ mod tests {
             run.note(FetchJob::Cycle, &retries, g, failure).unwrap();
         }
         retries.finish(FetchJob::Cycle, run);
+        assert_eq!(retries.retried(), 2);
+        let began = retries.since().expect("retrying");
         let reason = retries.summary().expect("a reason");
         assert!(reason.contains("group `a` on `A`"), "{reason}");
         assert!(reason.contains("CoordinatorLoadInProgress"), "{reason}");
@@ -188,8 +212,11 @@ mod tests {
         // Another job's clean run leaves the cycle's reasons alone; the cycle's own clears them.
         retries.finish(FetchJob::Discovery, RunFailures::default());
         assert!(retries.summary().is_some());
+        assert_eq!(retries.since(), Some(began), "still the same episode");
         retries.finish(FetchJob::Cycle, RunFailures::default());
         assert_eq!(retries.summary(), None);
+        assert_eq!(retries.since(), None);
+        assert_eq!(retries.retried(), 2, "a count, not a state");
     }
 
     #[test]

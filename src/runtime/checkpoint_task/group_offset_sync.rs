@@ -30,6 +30,9 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
         shared
             .group_retries
             .finish(FetchJob::OffsetSync, RunFailures::default());
+        shared
+            .metrics
+            .group_sync_ran(&decisions::SyncSummary::default());
         return Ok(());
     }
     let groups: Vec<String> = converted.keys().cloned().collect();
@@ -106,6 +109,7 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
     }
     shared.group_retries.finish(FetchJob::OffsetSync, failures);
     let summary = decisions::SyncSummary::of(&results);
+    shared.metrics.group_sync_ran(&summary);
     let mut last = lock(&shared.last_sync_summary);
     // A write or a refusal is news every time; a group left alone only when that changed.
     let news = summary.written_partitions > 0

@@ -246,6 +246,8 @@ struct Shared {
     /// Groups whose committed offsets could not be fetched, per job, and why.
     group_retries: GroupRetries,
     faults: faults::Faults,
+    /// What the cycles and jobs record for [`CheckpointTask::metrics`].
+    metrics: task_metrics::MetricsRecorder,
 }
 
 enum Lifecycle {
@@ -335,6 +337,7 @@ impl CheckpointTask {
             hooks,
             group_retries: GroupRetries::default(),
             faults: faults::Faults::default(),
+            metrics: task_metrics::MetricsRecorder::default(),
         });
         Ok(CheckpointTask {
             shared,
@@ -881,6 +884,7 @@ impl Shared {
             return;
         }
         lock(&self.statuses).retain(|(g, _), _| !gone.contains(g));
+        self.metrics.forget_groups(gone);
         lock(&self.skip_explanations).forget_groups(gone);
     }
 

@@ -23,6 +23,10 @@ use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
 use crate::Checkpoint;
 
+/// The periodic jobs' names (their retries are counted under them).
+pub(super) const GROUP_DISCOVERY: &str = "group discovery";
+pub(super) const GROUP_OFFSET_SYNC: &str = "group offset sync";
+
 /// What start-up's read of the checkpoints topic found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum CheckpointsLoad {
@@ -175,7 +179,7 @@ pub(super) fn startup(
             .filter(|_| c.refresh_groups_enabled)
             .unwrap_or(NEVER);
         jobs.push(RepeatingJob {
-            name: "group discovery",
+            name: GROUP_DISCOVERY,
             interval,
             first_delay: first_delay.unwrap_or(interval),
             run: Box::new(move || discover_groups(&shared, &mut source_admin)),
@@ -187,7 +191,7 @@ pub(super) fn startup(
     {
         let shared = Arc::clone(shared);
         jobs.push(RepeatingJob {
-            name: "group offset sync",
+            name: GROUP_OFFSET_SYNC,
             interval,
             first_delay: interval,
             run: Box::new(move || sync_group_offsets(&shared, &mut target_admin)),
@@ -372,6 +376,7 @@ pub(super) fn load_offset_syncs(
         }
     }
     shared.write_syncs().mark_read_to_end();
+    shared.metrics.offset_sync_lag(log.lag());
     Ok(log)
 }
 
@@ -421,6 +426,7 @@ pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> Kafk
             log.poll_once(Duration::from_secs(1), &mut |records| {
                 apply_syncs(shared, &topic, records)
             })?;
+            shared.metrics.offset_sync_lag(log.lag());
         }
         Ok(())
     }));

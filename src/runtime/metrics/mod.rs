@@ -12,6 +12,7 @@ use std::time::Duration;
 use crate::core::checkpoint_rules::SkipReason;
 
 mod json;
+pub(crate) mod latency;
 pub(crate) mod reporter;
 
 pub use json::SCHEMA_VERSION;
