@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 
 /**
  * Reads the native library's metrics document (JSON, schema version
@@ -125,9 +126,19 @@ final class MetricsDocument {
         return new IllegalArgumentException("metrics document: `" + path + "` is missing or not " + expected);
     }
 
+    /** Field {@code name} of {@code node}, or null when it is absent or JSON null. */
     private static JsonNode field(JsonNode node, String name) {
         JsonNode v = node.get(name);
         return v == null || v.isNull() ? null : v;
+    }
+
+    /** Field {@code name}, which must be present and {@code expected}; {@code at} is its parent's path. */
+    private static JsonNode required(JsonNode node, String name, String at, Predicate<JsonNode> is, String expected) {
+        JsonNode v = field(node, name);
+        if (v == null || !is.test(v)) {
+            throw wrong(at + name, expected);
+        }
+        return v;
     }
 
     private static long integer(JsonNode node, String name) {
@@ -135,11 +146,8 @@ final class MetricsDocument {
     }
 
     private static long integer(JsonNode node, String name, String at) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
-            throw wrong(at + name, "an integer");
-        }
-        return v.asLong();
+        return required(node, name, at, v -> v.canConvertToExactIntegral() && v.canConvertToLong(), "an integer")
+                .asLong();
     }
 
     private static OptionalLong optionalInteger(JsonNode node, String name, String at) {
@@ -147,11 +155,7 @@ final class MetricsDocument {
     }
 
     private static double number(JsonNode node, String name, String at) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.isNumber()) {
-            throw wrong(at + name, "a number");
-        }
-        return v.asDouble();
+        return required(node, name, at, JsonNode::isNumber, "a number").asDouble();
     }
 
     private static OptionalDouble optionalNumber(JsonNode node, String name, String at) {
@@ -165,19 +169,11 @@ final class MetricsDocument {
     }
 
     private static boolean bool(JsonNode node, String name, String at) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.isBoolean()) {
-            throw wrong(at + name, "true or false");
-        }
-        return v.asBoolean();
+        return required(node, name, at, JsonNode::isBoolean, "true or false").asBoolean();
     }
 
     private static String text(JsonNode node, String name, String at) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.isTextual()) {
-            throw wrong(at + name, "a string");
-        }
-        return v.asText();
+        return required(node, name, at, JsonNode::isTextual, "a string").asText();
     }
 
     private static Optional<String> optionalText(JsonNode node, String name, String at) {
@@ -185,19 +181,11 @@ final class MetricsDocument {
     }
 
     private static JsonNode object(JsonNode node, String name, String at) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.isObject()) {
-            throw wrong(at + name, "an object");
-        }
-        return v;
+        return required(node, name, at, JsonNode::isObject, "an object");
     }
 
     private static Iterable<JsonNode> array(JsonNode node, String name) {
-        JsonNode v = field(node, name);
-        if (v == null || !v.isArray()) {
-            throw wrong(name, "an array");
-        }
-        return v;
+        return required(node, name, "", JsonNode::isArray, "an array");
     }
 
     /** An object of integer counts, in the document's order. */
