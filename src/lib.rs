@@ -72,6 +72,11 @@ pub struct TypeGuaranteeDoctests;
 #[cfg(doctest)]
 pub struct ScaleOutDoctests;
 
+/// Compiles the Rust example of docs/OPERATIONS.md as a doctest.
+#[doc = include_str!("../docs/OPERATIONS.md")]
+#[cfg(doctest)]
+pub struct OperationsDoctests;
+
 /// Compiles the Rust examples of docs/FAILOVER.md as doctests.
 #[doc = include_str!("../docs/FAILOVER.md")]
 #[cfg(doctest)]

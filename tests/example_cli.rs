@@ -51,7 +51,13 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
     for (name, options) in [
         (
             "checkpoint",
-            &["--config", "--log-level", "--help", "RUST_LOG"][..],
+            &[
+                "--config",
+                "--metrics-addr",
+                "--log-level",
+                "--help",
+                "RUST_LOG",
+            ][..],
         ),
         (
             "mirror",
@@ -355,7 +361,7 @@ fn the_cycle_line_counts_in_the_singular_says_since_when_and_reports_target_grou
     for words in [
         ": 1 group, ",
         "1 checkpoint written (1 since this process started)",
-        "0 offsets written into target groups since the last cycle",
+        "0 offsets written into target groups, 0 left (target group active), 0 refused since the last cycle",
         "2 offset syncs loaded",
     ] {
         assert!(first.contains(words), "`{words}` missing: {first}");
@@ -407,4 +413,155 @@ fn still_loading_says_which_topics_how_far_and_what_it_waits_for() {
         assert!(line.contains(words), "`{words}` missing: {line}");
     }
     let _ = std::fs::remove_dir_all(config.parent().unwrap());
+}
+
+/// A plain HTTP/1.1 GET of `path` on `addr`: the status line and headers, and the body.
+fn http_get(addr: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    (head.to_string(), body.to_string())
+}
+
+#[test]
+fn the_metrics_endpoint_serves_prometheus_text_a_parser_reads_with_the_task_values() {
+    let c = embedded_flow(true);
+    // Syncs are at 10 on both partitions: 15 translates to 11 and re-reads 5 records after a
+    // failover, 10 hits the sync exactly.
+    c.commit_offsets(
+        Side::Source,
+        "metrics-g",
+        &[("orders", 0, 15, ""), ("orders", 1, 10, "")],
+    )
+    .unwrap();
+    let config = embedded_config(&c, "metrics", "metrics-g", "");
+    let addr = std::sync::Mutex::new(None::<String>);
+    let scraped = std::sync::Mutex::new(None::<(String, String)>);
+    let run = run_checkpoint_until(&config, &["--metrics-addr", "127.0.0.1:0"], |line| {
+        if let Some(rest) = line.strip_prefix("serving metrics at http://") {
+            *addr.lock().unwrap() = rest.strip_suffix("/metrics").map(str::to_string);
+        }
+        if !line.starts_with("cycle 1:") {
+            return false;
+        }
+        let at = addr
+            .lock()
+            .unwrap()
+            .clone()
+            .expect("the endpoint's address, printed first");
+        *scraped.lock().unwrap() = Some(http_get(&at, "/metrics"));
+        true
+    });
+    let (head, body) = scraped
+        .into_inner()
+        .unwrap()
+        .unwrap_or_else(|| panic!("no scrape: {:?}\n{:?}", run.stdout, run.stderr));
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.to_lowercase()
+            .contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    let scrape = prometheus_parse::Scrape::parse(body.lines().map(|l| Ok(l.to_string()))).unwrap();
+    let value = |metric: &str, labels: &[(&str, &str)]| -> f64 {
+        let found: Vec<f64> = scrape
+            .samples
+            .iter()
+            .filter(|s| {
+                s.metric == metric && labels.iter().all(|(k, v)| s.labels.get(k) == Some(*v))
+            })
+            .map(|s| match s.value {
+                prometheus_parse::Value::Counter(v)
+                | prometheus_parse::Value::Gauge(v)
+                | prometheus_parse::Value::Untyped(v) => v,
+                _ => panic!("{metric}: not a number"),
+            })
+            .collect();
+        assert_eq!(found.len(), 1, "{metric} {labels:?} in:\n{body}");
+        found[0]
+    };
+    let flow = [
+        ("source", "source"),
+        ("target", "target"),
+        ("group", "metrics-g"),
+    ];
+    let upstream = |p| {
+        [
+            flow[0],
+            flow[1],
+            flow[2],
+            ("topic", "orders"),
+            ("partition", p),
+        ]
+    };
+    assert_eq!(
+        value("mm2_checkpoint_replay_bound_records", &upstream("0")),
+        5.0
+    );
+    assert_eq!(
+        value("mm2_checkpoint_replay_bound_records", &upstream("1")),
+        0.0
+    );
+    let freshness = value("mm2_checkpoint_freshness_seconds", &upstream("0"));
+    assert!((0.0..60.0).contains(&freshness), "{freshness}");
+    // MM2's metric, tagged with the renamed topic as Java tags it.
+    let renamed = [
+        flow[0],
+        flow[1],
+        flow[2],
+        ("topic", "source.orders"),
+        ("partition", "0"),
+    ];
+    let last = value("mm2_checkpoint_latency_ms", &renamed);
+    let (min, max) = (
+        value("mm2_checkpoint_latency_ms_min", &renamed),
+        value("mm2_checkpoint_latency_ms_max", &renamed),
+    );
+    assert!(
+        0.0 <= min && min <= last && last <= max && max < 60_000.0,
+        "{min} {last} {max}"
+    );
+    assert_eq!(
+        value("mm2_checkpoint_checkpoints_emitted_total", &flow[..2]),
+        2.0
+    );
+    assert_eq!(value("mm2_checkpoint_groups", &flow[..2]), 1.0);
+    assert_eq!(value("mm2_checkpoint_initialized", &flow[..2]), 1.0);
+    assert_eq!(value("mm2_checkpoint_cycles_failed_total", &flow[..2]), 0.0);
+    assert_eq!(
+        value("mm2_checkpoint_offset_sync_lag_records", &flow[..2]),
+        0.0
+    );
+    assert_eq!(
+        value("mm2_checkpoint_retries_total", &[("kind", "group_fetch")]),
+        0.0
+    );
+    assert_eq!(
+        value(
+            "mm2_checkpoint_group_offsets_total",
+            &[("outcome", "written")]
+        ),
+        0.0
+    );
+    let reasons = scrape
+        .samples
+        .iter()
+        .filter(|s| s.metric == "mm2_checkpoint_partitions_skipped")
+        .count();
+    assert_eq!(reasons, 8, "one series per skip reason");
+    assert!(
+        scrape.docs.contains_key("mm2_checkpoint_freshness_seconds"),
+        "{:?}",
+        scrape.docs
+    );
 }

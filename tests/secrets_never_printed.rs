@@ -3,7 +3,9 @@
 //! secrets, Java settings that are refused, settings librdkafka refuses, a missing key file, a
 //! task started against a bootstrap that refuses connections). Every output channel is searched
 //! for any of the secrets: Rust errors (`Display` and `Debug`), `Debug` of the config types and
-//! their description, the task's retry reason and fatal error, every `log` record at every level
+//! their description, the task's retry reason and fatal error, its metrics (the snapshot's
+//! `Debug`, the JSON document the C statistics callback and `mm_task_metrics_json` deliver, and
+//! the documents a metrics listener received), every `log` record at every level
 //! (the C log callback receives these same records), the C API's `mm_last_error`, and the
 //! example's console. Java's exceptions carry `mm_last_error`'s text, so the C check covers them.
 
@@ -11,10 +13,11 @@ mod support;
 
 use std::io::Write;
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
+use mm2_checkpoint::metrics::MetricsSnapshot;
 use mm2_checkpoint::mirror_checkpoint_config::{MirrorCheckpointConfig, MirrorClientConfig};
 use support::c_conf::CConf;
 
@@ -49,7 +52,7 @@ fn all_secrets() -> Vec<&'static str> {
 /// (so on both clusters).
 fn text_with_secrets(extra: &str) -> String {
     let mut text = String::from(
-        "clusters = A, B\nA->B.enabled = true\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\nA->B.replication.factor = 1\n",
+        "clusters = A, B\nA->B.enabled = true\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\nA->B.replication.factor = 1\nstatistics.interval.ms = 100\n",
     );
     for (key, secret) in SECRETS {
         text.push_str(&format!("{key} = {secret}\n"));
@@ -151,6 +154,12 @@ fn rust_outputs(text: &str) -> Vec<String> {
             return out;
         }
     };
+    let documents: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = Arc::clone(&documents);
+    task.set_metrics_listener(Some(Arc::new(move |m: &MetricsSnapshot| {
+        sink.lock().unwrap().push(m.to_json());
+    })))
+    .unwrap();
     if let Err(e) = task.start() {
         out.push(format!("{e} {e:?}"));
         return out;
@@ -164,6 +173,9 @@ fn rust_outputs(text: &str) -> Vec<String> {
         }
         if let Some(reason) = task.retry_reason() {
             out.push(reason);
+            let metrics = task.metrics();
+            out.push(metrics.to_json());
+            out.push(format!("{metrics:?}"));
             if began.elapsed() > Duration::from_secs(3) {
                 break;
             }
@@ -175,6 +187,8 @@ fn rust_outputs(text: &str) -> Vec<String> {
     }
     out.push(format!("{:?}", task.stats()));
     out.push(format!("{:?}", task.stop()));
+    out.push(task.metrics().to_json());
+    out.extend(documents.lock().unwrap().drain(..));
     out
 }
 

@@ -8,7 +8,7 @@
 //!
 //! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
 //! (item 3, Kafka), `stop` (item 4, Kafka and a closed port); item 5 is the growth table built
-//! from them. The Kafka broker comes from scripts/kafka-broker.sh (tests/support/broker.rs).
+//! from them; `metrics` (issue 23, mock cluster) the cost of the task's metrics. The Kafka broker comes from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
 
@@ -23,6 +23,7 @@ mod support;
 mod alloc;
 mod cycle;
 mod load;
+mod metrics;
 mod stats;
 mod stop;
 mod store;
@@ -59,7 +60,7 @@ impl Opts {
                 "--bench" => {} // cargo bench passes this to every target
                 other => {
                     eprintln!(
-                        "usage: bench [--quick] [--only store,load,cycle,stop] (got {other})"
+                        "usage: bench [--quick] [--only store,load,cycle,stop,metrics] (got {other})"
                     );
                     std::process::exit(2);
                 }
@@ -181,6 +182,22 @@ fn main() {
                     rate(r.translate.median()),
                     r.bytes_per_partition,
                     r.bytes_per_partition * r.partitions as f64 / 1048576.0
+                ),
+            ]);
+        }
+    }
+
+    if opts.wants("metrics") {
+        let mock = support::mock_cluster(1);
+        for r in metrics::run(&opts, &mock, &mut table) {
+            growth.row(vec![
+                "metrics on / off (steady cycle)".into(),
+                r.groups.to_string(),
+                format!(
+                    "wall {:.3}, CPU {:.3}; a snapshot with its JSON {}",
+                    r.steady_wall_ratio,
+                    r.steady_cpu_ratio,
+                    millis(r.snapshot_ms)
                 ),
             ]);
         }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::decisions::{self, GroupVerdict};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
-use super::task_metrics::Delivered;
+use super::task_metrics::{CycleEnd, Delivered};
 use super::{
     now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
 };
@@ -140,9 +140,10 @@ pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Chec
     let result = run_cycle_inner(shared, poller);
     drop(cycle);
     match &result {
-        Ok(_) => shared.metrics.cycle_ended(true),
+        Ok(_) => shared.metrics.cycle_ended(CycleEnd::Done),
         Err(Error::Stopped) => {}
-        Err(_) => shared.metrics.cycle_ended(false),
+        Err(Error::Fatal { .. }) => shared.metrics.cycle_ended(CycleEnd::Fatal),
+        Err(_) => shared.metrics.cycle_ended(CycleEnd::Retried),
     }
     shared
         .counters
@@ -339,6 +340,7 @@ impl<'a> CycleWrite<'a> {
             )
         };
         let ts = now_ms();
+        let record = shared.metrics.recording();
         let (decided, emitted_from) = {
             let last = lock(&shared.checkpoints);
             let syncs = shared.read_syncs();
@@ -361,16 +363,22 @@ impl<'a> CycleWrite<'a> {
                     .checkpoints()
                     .map(|cp| {
                         let upstream = decisions::upstream_of(&renamed, &cp.topic_partition);
-                        let sync = syncs.sync_upstream_offset(&upstream, cp.upstream_offset);
+                        let sync = record
+                            .then(|| syncs.sync_upstream_offset(&upstream, cp.upstream_offset))
+                            .flatten();
                         (upstream, sync)
                     })
                     .collect()
             };
             (decided, emitted_from)
         };
-        let unknown = shared
-            .metrics
-            .group_read(group, &offsets, &decided.skipped, read_at);
+        let unknown = if record {
+            shared
+                .metrics
+                .group_read(group, &offsets, &decided.skipped, read_at)
+        } else {
+            Vec::new()
+        };
         if !unknown.is_empty() {
             self.known_checkpoints(group, &unknown, &rename, read_at);
         }
@@ -484,19 +492,21 @@ impl<'a> CycleWrite<'a> {
             }
         }
         shared.metrics.writes_failed(failed);
-        shared
-            .metrics
-            .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
-                group: &p.checkpoint.consumer_group_id,
-                upstream: &p.upstream,
-                checkpointed: &p.checkpoint.topic_partition,
-                upstream_offset: p.checkpoint.upstream_offset,
-                downstream_offset: p.checkpoint.downstream_offset,
-                sync_upstream: p.sync_upstream,
-                read_at: p.read_at,
-                decided_ms: p.decided_ms,
-                delivered_ms: *delivered_ms,
-            }));
+        if shared.metrics.recording() {
+            shared
+                .metrics
+                .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
+                    group: &p.checkpoint.consumer_group_id,
+                    upstream: &p.upstream,
+                    checkpointed: &p.checkpoint.topic_partition,
+                    upstream_offset: p.checkpoint.upstream_offset,
+                    downstream_offset: p.checkpoint.downstream_offset,
+                    sync_upstream: p.sync_upstream,
+                    read_at: p.read_at,
+                    decided_ms: p.decided_ms,
+                    delivered_ms: *delivered_ms,
+                }));
+        }
         let mut batch = Vec::with_capacity(confirmed.len());
         let mut statuses = lock(&shared.statuses);
         for (

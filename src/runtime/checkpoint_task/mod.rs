@@ -602,6 +602,13 @@ impl CheckpointTask {
         self.shared.retry_reason()
     }
 
+    /// Benchmark hook (feature `internals`): turns the checkpoint cycles' per-partition metrics
+    /// recording off (`false`) or back on, to measure what it costs. On by default.
+    #[cfg(feature = "internals")]
+    pub fn set_metrics_recording(&self, on: bool) {
+        self.shared.metrics.set_recording(on);
+    }
+
     /// Arms `fault`: the task meets it the next time it gets there (tests of the failure
     /// paths).
     #[cfg(feature = "internals")]

@@ -5,7 +5,7 @@
 //! allocating, so that it can stay on (BENCHMARKS.md measures it).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,16 @@ pub(super) struct Delivered<'a> {
     pub(super) delivered_ms: i64,
 }
 
+/// How a checkpoint cycle ended (a stop is none of these).
+pub(super) enum CycleEnd {
+    /// Without error.
+    Done,
+    /// With an error the next poll retries.
+    Retried,
+    /// With an error that ends the task.
+    Fatal,
+}
+
 /// What the task records for its metrics.
 pub(super) struct MetricsRecorder {
     /// Per group, per upstream partition.
@@ -62,10 +72,14 @@ pub(super) struct MetricsRecorder {
     /// MM2's latency statistic, per group and checkpointed (renamed) partition.
     latency: Mutex<HashMap<String, HashMap<TopicPartition, LatencyStat>>>,
     cycles_failed: AtomicU64,
+    /// Failed cycles the next poll retries (the others ended the task).
+    cycles_retried: AtomicU64,
     last_success: Mutex<Option<Instant>>,
     writes_failed: AtomicU64,
     offset_sync_lag: AtomicU64,
     group_sync: Mutex<GroupOffsetSyncMetrics>,
+    /// Whether cycles record per-partition metrics (always, but for the overhead benchmark).
+    recording: AtomicBool,
 }
 
 impl Default for MetricsRecorder {
@@ -74,15 +88,28 @@ impl Default for MetricsRecorder {
             partitions: Mutex::default(),
             latency: Mutex::default(),
             cycles_failed: AtomicU64::new(0),
+            cycles_retried: AtomicU64::new(0),
             last_success: Mutex::new(None),
             writes_failed: AtomicU64::new(0),
             offset_sync_lag: AtomicU64::new(UNKNOWN),
             group_sync: Mutex::default(),
+            recording: AtomicBool::new(true),
         }
     }
 }
 
 impl MetricsRecorder {
+    /// Whether cycles record per-partition metrics.
+    pub(super) fn recording(&self) -> bool {
+        self.recording.load(Ordering::Relaxed)
+    }
+
+    /// Turns the cycles' per-partition recording off or on (the overhead benchmark).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))]
+    pub(super) fn set_recording(&self, on: bool) {
+        self.recording.store(on, Ordering::Relaxed);
+    }
+
     /// Records what a cycle read and decided for `group`: its committed offsets (read at
     /// `read_at`), and the partitions it skipped; the checkpoints it sends are recorded once
     /// delivered ([`delivered`](Self::delivered)). Returns the skipped partitions whose newest
@@ -178,12 +205,17 @@ impl MetricsRecorder {
         self.writes_failed.fetch_add(n, Ordering::SeqCst);
     }
 
-    /// Records how a checkpoint cycle ended (a stop is neither).
-    pub(super) fn cycle_ended(&self, ok: bool) {
-        if ok {
-            *lock(&self.last_success) = Some(Instant::now());
-        } else {
-            self.cycles_failed.fetch_add(1, Ordering::SeqCst);
+    /// Records how a checkpoint cycle ended.
+    pub(super) fn cycle_ended(&self, end: CycleEnd) {
+        match end {
+            CycleEnd::Done => *lock(&self.last_success) = Some(Instant::now()),
+            CycleEnd::Retried => {
+                self.cycles_failed.fetch_add(1, Ordering::SeqCst);
+                self.cycles_retried.fetch_add(1, Ordering::SeqCst);
+            }
+            CycleEnd::Fatal => {
+                self.cycles_failed.fetch_add(1, Ordering::SeqCst);
+            }
         }
     }
 
@@ -339,7 +371,7 @@ impl Shared {
             RetryKind::GroupDiscovery => self.jobs_retry.retries(GROUP_DISCOVERY),
             RetryKind::GroupOffsetSync => self.jobs_retry.retries(GROUP_OFFSET_SYNC),
             RetryKind::GroupFetch => self.group_retries.retried(),
-            RetryKind::CheckpointCycle => self.metrics.cycles_failed.load(Ordering::SeqCst),
+            RetryKind::CheckpointCycle => self.metrics.cycles_retried.load(Ordering::SeqCst),
             RetryKind::CheckpointWrite => self.metrics.writes_failed.load(Ordering::SeqCst),
         };
         RetryMetrics {

@@ -50,7 +50,7 @@ pub struct TaskMetrics {
     pub groups: u64,
     /// Checkpoint cycles run (successful or not).
     pub cycles: u64,
-    /// Checkpoint cycles that ended in an error.
+    /// Checkpoint cycles that ended in an error (retried at the next poll, or fatal).
     pub cycles_failed: u64,
     /// How long the last checkpoint cycle took; `None` before the first.
     pub last_cycle_duration: Option<Duration>,
@@ -115,7 +115,8 @@ pub enum RetryKind {
     GroupOffsetSync,
     /// A group's committed offsets could not be fetched for a reason retrying can fix.
     GroupFetch,
-    /// A checkpoint cycle failed as a whole (the next poll retries it).
+    /// A checkpoint cycle failed as a whole for a reason the next poll retries (a fatal one is
+    /// counted in `cycles_failed` only).
     CheckpointCycle,
     /// A checkpoint was not delivered (it is written again at the next cycle).
     CheckpointWrite,

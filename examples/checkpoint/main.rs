@@ -10,6 +10,10 @@
 //! It prints what it does: the topics it reads and writes, what start-up loaded, and after each
 //! cycle the groups checkpointed, the checkpoints and target-group offsets written and when the next cycle runs. `--help`
 //! lists the options; the library's log lines go through env_logger (`RUST_LOG`, `--log-level`).
+//! `--metrics-addr HOST:PORT` serves the task's metrics in the Prometheus text format
+//! (prometheus.rs; docs/OPERATIONS.md).
+
+mod prometheus;
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,11 +23,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::metrics::GroupOffsetSyncMetrics;
 use mm2_checkpoint::mirror_checkpoint_config::{Cluster, MirrorCheckpointConfig};
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
-usage: checkpoint [--config FILE] [--log-level LEVEL]
+usage: checkpoint [--config FILE] [--metrics-addr HOST:PORT] [--log-level LEVEL]
 
 Runs MirrorMaker 2's checkpointing: translates the source cluster's consumer-group offsets
 through the offset syncs a mirror wrote, and writes checkpoints to the target cluster.
@@ -33,6 +38,10 @@ options:
                        `clusters`, `A.bootstrap.servers`, `A->B.enabled`, ..., or connector
                        style); runs until Ctrl-C or SIGTERM. Without it, runs a demo on two
                        embedded mock clusters and exits.
+  --metrics-addr HOST:PORT
+                       with --config: serves the task's metrics in the Prometheus text
+                       format at http://HOST:PORT/metrics (docs/OPERATIONS.md); port 0
+                       picks a free port, printed at start
   --log-level LEVEL    error, warn, info, debug, trace or off (default: warn, or RUST_LOG);
                        takes precedence over RUST_LOG
   -h, --help           prints this help and exits
@@ -45,6 +54,7 @@ environment:
 #[derive(Debug, Default)]
 struct Args {
     config: Option<String>,
+    metrics_addr: Option<String>,
     log_level: Option<String>,
     help: bool,
 }
@@ -58,6 +68,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
             "-h" | "--help" => parsed.help = true,
             "--config" => parsed.config = Some(value("--config")?),
             "--log-level" => parsed.log_level = Some(value("--log-level")?),
+            "--metrics-addr" => parsed.metrics_addr = Some(value("--metrics-addr")?),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -94,9 +105,10 @@ fn main() -> ExitCode {
         eprintln!("error: {e}");
         return ExitCode::from(2);
     }
-    let result = match &args.config {
-        None => run_embedded().map_err(Some),
-        Some(file) => run_with_config(file),
+    let result = match (&args.config, &args.metrics_addr) {
+        (None, Some(_)) => Err(Some("--metrics-addr needs --config".to_string())),
+        (None, None) => run_embedded().map_err(Some),
+        (Some(file), addr) => run_with_config(file, addr.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -258,7 +270,7 @@ fn count(n: impl Into<u64>, singular: &str, plural: &str) -> String {
 
 /// Runs the job from a properties file; `Err(None)` when the error was already printed (the
 /// library logs a task's fatal error when it happens).
-fn run_with_config(file: &str) -> Result<(), Option<String>> {
+fn run_with_config(file: &str, metrics_addr: Option<&str>) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
     let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
@@ -284,6 +296,15 @@ fn run_with_config(file: &str) -> Result<(), Option<String>> {
         every = interval.map_or_else(|| "(disabled)".to_string(), |d| format!("{} s", d.as_secs())),
     );
     let task = Arc::new(CheckpointTask::new(config).map_err(|err| err.to_string())?);
+    // Dropped at the end, after the task stopped: a scrape meanwhile reads a stopped task.
+    let _endpoint = match metrics_addr {
+        Some(addr) => {
+            let endpoint = prometheus::Endpoint::serve(addr, Arc::clone(&task))?;
+            println!("serving metrics at http://{}/metrics", endpoint.addr);
+            Some(endpoint)
+        }
+        None => None,
+    };
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let (task, interrupted) = (Arc::clone(&task), Arc::clone(&interrupted));
@@ -302,7 +323,7 @@ fn run_with_config(file: &str) -> Result<(), Option<String>> {
     let mut ready = false;
     let mut last_waiting_note = Instant::now();
     let mut owned_before = None;
-    let mut group_offsets_before = 0;
+    let mut group_sync_before = GroupOffsetSyncMetrics::default();
     while !interrupted.load(Ordering::SeqCst) {
         let out = task
             .poll(Duration::from_secs(5))
@@ -347,13 +368,10 @@ fn run_with_config(file: &str) -> Result<(), Option<String>> {
                     (n, _) => count(n, "group", "groups"),
                 };
                 let group_offsets = if syncing_groups {
-                    let now = stats.group_offsets_written;
-                    let new = now - group_offsets_before;
-                    group_offsets_before = now;
-                    format!(
-                        ", {} written into target groups since the last cycle",
-                        count(new, "offset", "offsets")
-                    )
+                    let now = task.metrics().task.group_offset_sync;
+                    let line = group_sync_line(&group_sync_before, &now);
+                    group_sync_before = now;
+                    line
                 } else {
                     String::new()
                 };
@@ -402,6 +420,19 @@ fn run_with_config(file: &str) -> Result<(), Option<String>> {
         (StopOutcome::AlreadyStopped, None) => println!("stopped"),
     }
     Ok(())
+}
+
+/// What the group offset sync did since the last cycle line: ", group offset sync: N offsets
+/// written into target groups, N left (target group active), N refused since the last cycle".
+fn group_sync_line(before: &GroupOffsetSyncMetrics, now: &GroupOffsetSyncMetrics) -> String {
+    let runs = now.runs - before.runs;
+    format!(
+        ", group offset sync ({}): {} written into target groups, {} left (target group active), {} refused since the last cycle",
+        count(runs, "run", "runs"),
+        count(now.written - before.written, "offset", "offsets"),
+        now.left_active - before.left_active,
+        now.refused - before.refused,
+    )
 }
 
 /// "at HH:MM:SS UTC (in N s)", `interval` from now.
