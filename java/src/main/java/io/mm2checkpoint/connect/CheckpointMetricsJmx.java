@@ -20,7 +20,10 @@ import org.apache.kafka.common.utils.Time;
  * dashboards and alerts written for Java's {@code MirrorCheckpointConnector} read ours unchanged:
  * {@code kafka.connect.mirror:type=MirrorCheckpointConnector,source=S,target=T,group=G,topic=TOPIC,partition=P},
  * attributes {@code checkpoint-latency-ms}, {@code -min}, {@code -max}, {@code -avg} (doubles;
- * NaN for an empty window, as Java reports it).
+ * NaN for an empty window, as Java reports it). Beside them, in the same domain under a type of
+ * ours ({@code type=mm2-checkpoint-partition-metrics}, {@code topic} the upstream topic), what
+ * Java does not measure: {@code freshness-ms} and {@code replay-bound-records} per group x
+ * partition (NaN while unknown).
  *
  * <p>The names are made the way Java MM2 makes them: by Kafka's own {@link Metrics} and
  * {@link JmxReporter} under the context {@code kafka.connect.mirror}, with the tags in Java's
@@ -38,29 +41,39 @@ final class CheckpointMetricsJmx implements AutoCloseable {
     static final String JMX_PREFIX = "kafka.connect.mirror";
     /** Java MM2's metric group: the JMX {@code type}. */
     static final String METRIC_GROUP = "MirrorCheckpointConnector";
+    /** Ours, for what Java MM2 does not measure: freshness and the replay bound per group x partition. */
+    static final String PARTITION_GROUP = "mm2-checkpoint-partition-metrics";
 
-    /** One attribute: its name, what it shows, and how it reads a latency entry. */
-    private record Attribute(String name, String description, ToDoubleFunction<MetricsSnapshot.CheckpointLatency> value) {}
+    /** One attribute of an entry type: its name, what it shows, and how it reads an entry. */
+    private record Attribute<E>(String name, String description, ToDoubleFunction<E> value) {}
 
-    private static final List<Attribute> ATTRIBUTES = List.of(
-            new Attribute("checkpoint-latency-ms",
+    private static final List<Attribute<MetricsSnapshot.CheckpointLatency>> LATENCY = List.of(
+            new Attribute<>("checkpoint-latency-ms",
                     "The last checkpoint's latency: from the cycle that decided it to the target confirming it, in ms.",
                     MetricsSnapshot.CheckpointLatency::lastMs),
-            new Attribute("checkpoint-latency-ms-max", "The highest checkpoint latency in the metric window, in ms.",
+            new Attribute<>("checkpoint-latency-ms-max", "The highest checkpoint latency in the metric window, in ms.",
                     l -> orNaN(l.maxMs())),
-            new Attribute("checkpoint-latency-ms-min", "The lowest checkpoint latency in the metric window, in ms.",
+            new Attribute<>("checkpoint-latency-ms-min", "The lowest checkpoint latency in the metric window, in ms.",
                     l -> orNaN(l.minMs())),
-            new Attribute("checkpoint-latency-ms-avg", "The mean checkpoint latency in the metric window, in ms.",
+            new Attribute<>("checkpoint-latency-ms-avg", "The mean checkpoint latency in the metric window, in ms.",
                     l -> orNaN(l.avgMs())));
 
+    private static final List<Attribute<MetricsSnapshot.Partition>> PARTITION = List.of(
+            new Attribute<>("freshness-ms",
+                    "Time since the last cycle found the newest checkpoint reflecting the group's commit, in ms.",
+                    p -> p.freshness().map(d -> d.toNanos() / 1e6).orElse(Double.NaN)),
+            new Attribute<>("replay-bound-records",
+                    "Upstream records a consumer failing over now would read again.",
+                    p -> p.replayBound().isPresent() ? (double) p.replayBound().getAsLong() : Double.NaN));
+
+    /** What an MBean is of: a group and a partition (the entry type says which topic). */
     private record Key(String group, String topic, int partition) {}
 
     private final String source;
     private final String target;
     private final Metrics metrics;
-    private final Map<Key, List<MetricName>> registered = new HashMap<>();
-    /** The latest reading per group x partition; replaced whole, read by JMX threads. */
-    private volatile Map<Key, MetricsSnapshot.CheckpointLatency> latest = Map.of();
+    private final Family<MetricsSnapshot.CheckpointLatency> latency = new Family<>(METRIC_GROUP, LATENCY);
+    private final Family<MetricsSnapshot.Partition> partitions = new Family<>(PARTITION_GROUP, PARTITION);
     private boolean closed;
 
     CheckpointMetricsJmx(String source, String target) {
@@ -70,53 +83,77 @@ final class CheckpointMetricsJmx implements AutoCloseable {
                 new KafkaMetricsContext(JMX_PREFIX));
     }
 
-    /** Shows {@code snapshot}'s latencies: registers the new group x partitions, unregisters the gone. */
+    /** Shows {@code snapshot}: registers the MBeans of new group x partitions, unregisters the gone. */
     synchronized void update(MetricsSnapshot snapshot) {
         if (closed) {
             return;
         }
-        Map<Key, MetricsSnapshot.CheckpointLatency> now = new HashMap<>();
-        for (MetricsSnapshot.CheckpointLatency l : snapshot.checkpointLatency()) {
-            now.put(new Key(l.group(), l.topic(), l.partition()), l);
-        }
-        latest = now;
-        registered.entrySet().removeIf(e -> {
-            if (now.containsKey(e.getKey())) {
-                return false;
-            }
-            e.getValue().forEach(metrics::removeMetric);
-            return true;
-        });
-        for (Key key : now.keySet()) {
-            registered.computeIfAbsent(key, this::register);
-        }
+        Map<Key, MetricsSnapshot.CheckpointLatency> l = new HashMap<>();
+        snapshot.checkpointLatency().forEach(e -> l.put(new Key(e.group(), e.topic(), e.partition()), e));
+        latency.show(l);
+        Map<Key, MetricsSnapshot.Partition> p = new HashMap<>();
+        snapshot.partitions().forEach(e -> p.put(new Key(e.group(), e.topic(), e.partition()), e));
+        partitions.show(p);
     }
 
-    /** The group x partitions shown now. */
+    /** The MBeans registered now. */
     synchronized int size() {
-        return registered.size();
-    }
-
-    private List<MetricName> register(Key key) {
-        // Java's tag order is the ObjectName's key order, which dashboards' patterns match.
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put("source", source);
-        tags.put("target", target);
-        tags.put("group", key.group());
-        tags.put("topic", key.topic());
-        tags.put("partition", Integer.toString(key.partition()));
-        return ATTRIBUTES.stream().map(a -> {
-            MetricName name = metrics.metricName(a.name(), METRIC_GROUP, a.description(), tags);
-            metrics.addMetric(name, (Measurable) (config, nowMs) -> {
-                MetricsSnapshot.CheckpointLatency l = latest.get(key);
-                return l == null ? Double.NaN : a.value().applyAsDouble(l);
-            });
-            return name;
-        }).toList();
+        return latency.registered.size() + partitions.registered.size();
     }
 
     private static double orNaN(OptionalDouble v) {
         return v.isPresent() ? v.getAsDouble() : Double.NaN;
+    }
+
+    /** The MBeans of one metric group (JMX type): one per entry of a reading, keyed by group x partition. */
+    private final class Family<E> {
+        private final String metricGroup;
+        private final List<Attribute<E>> attributes;
+        private final Map<Key, List<MetricName>> registered = new HashMap<>();
+        /** The latest reading; replaced whole, read by JMX threads. */
+        private volatile Map<Key, E> latest = Map.of();
+
+        Family(String metricGroup, List<Attribute<E>> attributes) {
+            this.metricGroup = metricGroup;
+            this.attributes = attributes;
+        }
+
+        void show(Map<Key, E> now) {
+            latest = now;
+            registered.entrySet().removeIf(e -> {
+                if (now.containsKey(e.getKey())) {
+                    return false;
+                }
+                e.getValue().forEach(metrics::removeMetric);
+                return true;
+            });
+            for (Key key : now.keySet()) {
+                registered.computeIfAbsent(key, this::register);
+            }
+        }
+
+        private List<MetricName> register(Key key) {
+            // Java's tag order is the ObjectName's key order, which dashboards' patterns match.
+            Map<String, String> tags = new LinkedHashMap<>();
+            tags.put("source", source);
+            tags.put("target", target);
+            tags.put("group", key.group());
+            tags.put("topic", key.topic());
+            tags.put("partition", Integer.toString(key.partition()));
+            return attributes.stream().map(a -> {
+                MetricName name = metrics.metricName(a.name(), metricGroup, a.description(), tags);
+                metrics.addMetric(name, (Measurable) (config, nowMs) -> {
+                    E entry = latest.get(key);
+                    return entry == null ? Double.NaN : a.value().applyAsDouble(entry);
+                });
+                return name;
+            }).toList();
+        }
+
+        void clear() {
+            registered.clear();
+            latest = Map.of();
+        }
     }
 
     /** Unregisters every MBean of this task. Idempotent. */
@@ -126,8 +163,8 @@ final class CheckpointMetricsJmx implements AutoCloseable {
             return;
         }
         closed = true;
-        registered.clear();
-        latest = Map.of();
+        latency.clear();
+        partitions.clear();
         metrics.close();
     }
 }

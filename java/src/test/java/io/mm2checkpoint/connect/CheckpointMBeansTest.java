@@ -49,6 +49,12 @@ public final class CheckpointMBeansTest {
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /** Every MBean of {@code source}, of any type, as canonical names. */
+    private static Set<String> allNames(String source) throws Exception {
+        return SERVER.queryNames(new ObjectName("kafka.connect.mirror:source=" + source + ",*"), null).stream()
+                .map(ObjectName::getCanonicalName).collect(Collectors.toCollection(TreeSet::new));
+    }
+
     @Test
     public void mbeansCarryJavaMm2sNamesAndFollowEachReading() throws Exception {
         String doc = document().replace("\"east\"", "\"east-jmx\"").replace("east.orders", "east-jmx.orders");
@@ -88,9 +94,19 @@ public final class CheckpointMBeansTest {
                     List.of(moved), first.partitions()));
             assertEquals(Set.of(billing.getCanonicalName()), names("east-jmx"), "the gone group's MBean unregistered");
             assertEquals(9.0, SERVER.getAttribute(billing, "checkpoint-latency-ms"), "the new value");
-            assertEquals(1, jmx.size(), "group x partitions shown");
+            assertEquals(1 + 2, jmx.size(), "MBeans shown: one latency, two partitions");
+
+            // Ours beside Java's: freshness and the replay bound per group x upstream partition.
+            ObjectName partition = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-partition-metrics,"
+                    + "source=east-jmx,target=west,group=billing,topic=orders,partition=0");
+            assertEquals(950.5, SERVER.getAttribute(partition, "freshness-ms"));
+            assertEquals(50.0, SERVER.getAttribute(partition, "replay-bound-records"));
+            ObjectName unknown = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-partition-metrics,"
+                    + "source=east-jmx,target=west,group=" + ObjectName.quote("a,b=c:d") + ",topic=orders,partition=1");
+            assertTrue(Double.isNaN((Double) SERVER.getAttribute(unknown, "replay-bound-records")),
+                    "an unknown replay bound reads NaN");
         }
-        assertEquals(Set.of(), names("east-jmx"), "no MBean left after close");
+        assertEquals(Set.of(), allNames("east-jmx"), "no MBean left after close");
     }
 
     /**
@@ -128,11 +144,15 @@ public final class CheckpointMBeansTest {
                     assertTrue(System.nanoTime() < deadline, "no MBean " + expected + " within 60 s; " + names(source));
                     task.poll();
                 }
-                assertEquals(Set.of(expected), names(source), "the task's MBeans");
+                assertEquals(Set.of(expected), names(source), "the task's Java-named MBeans");
+                ObjectName partition = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-partition-metrics,"
+                        + "source=" + source + ",target=target,group=g1,topic=orders,partition=0");
+                assertEquals(50.0, SERVER.getAttribute(partition, "replay-bound-records"),
+                        "committed 150, translated through the sync at 100");
             } finally {
                 task.stop();
             }
-            assertEquals(Set.of(), names(source), "MBeans left after the task's stop");
+            assertEquals(Set.of(), allNames(source), "MBeans left after the task's stop");
             assertEquals(0L, Diagnostics.liveClients(), "live library clients after the stop");
         }
     }

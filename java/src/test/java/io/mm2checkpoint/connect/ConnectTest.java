@@ -349,8 +349,8 @@ public final class ConnectTest {
         ConnectWorker.await(READY, "checkpoint MBeans of both connectors, 2 each", () -> {
             java.clear();
             ours.clear();
-            java.putAll(checkpointMBeans(javaGroup));
-            ours.putAll(checkpointMBeans(oursGroup));
+            java.putAll(mirrorMBeans(JAVAS_TYPE, javaGroup));
+            ours.putAll(mirrorMBeans(JAVAS_TYPE, oursGroup));
             return java.size() == 2 && ours.size() == 2;
         });
         String table = "Java's MirrorCheckpointConnector:\n" + describe(java) + "\nmm2-checkpoint "
@@ -361,16 +361,21 @@ public final class ConnectTest {
 
         w.delete("/connectors/jmx-java");
         w.delete("/connectors/jmx-ours");
+        // Ours also shows freshness and the replay bound, under a type of its own: gone too.
         ConnectWorker.await(READY, "no checkpoint MBean left by either connector", () ->
-                checkpointMBeans(javaGroup).isEmpty() && checkpointMBeans(oursGroup).isEmpty());
+                mirrorMBeans(JAVAS_TYPE, javaGroup).isEmpty() && mirrorMBeans(JAVAS_TYPE, oursGroup).isEmpty()
+                        && mirrorMBeans(CheckpointMetricsJmx.PARTITION_GROUP, oursGroup).isEmpty());
     }
 
+    /** Java MM2's JMX type of its checkpoint MBeans. */
+    private static final String JAVAS_TYPE = "MirrorCheckpointConnector";
+
     /**
-     * The {@code kafka.connect.mirror:type=MirrorCheckpointConnector} MBeans of {@code group} in
-     * every live worker, read over JMX: the ObjectName (domain and keys in their order, the group's
-     * value shown as {@code <group>}) to its attributes as {@code name:type:value class}, sorted.
+     * The {@code kafka.connect.mirror:type=<type>} MBeans of {@code group} in every live worker,
+     * read over JMX: the ObjectName (domain and keys in their order, the group's value shown as
+     * {@code <group>}) to its attributes as {@code name:type:value class}, sorted.
      */
-    private Map<String, List<String>> checkpointMBeans(String group) {
+    private Map<String, List<String>> mirrorMBeans(String type, String group) {
         Map<String, List<String>> out = new TreeMap<>();
         for (ConnectWorker x : workers) {
             if (!x.isAlive()) {
@@ -379,7 +384,7 @@ public final class ConnectTest {
             try (JMXConnector jmx = x.jmx()) {
                 MBeanServerConnection server = jmx.getMBeanServerConnection();
                 for (ObjectName name : server.queryNames(
-                        new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,*"), null)) {
+                        new ObjectName("kafka.connect.mirror:type=" + type + ",*"), null)) {
                     if (!group.equals(name.getKeyProperty("group"))) {
                         continue;
                     }
