@@ -50,6 +50,18 @@ static jbyteArray java_bytes(JNIEnv *env, const char *s, size_t len) {
     return a;
 }
 
+/* malloc(size), or NULL with an OutOfMemoryError naming `what` pending. */
+static char *malloc_or_throw(JNIEnv *env, size_t size, const char *what) {
+    char *p = malloc(size);
+    if (p == NULL) {
+        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+        if (oom != NULL) {
+            (*env)->ThrowNew(env, oom, what);
+        }
+    }
+    return p;
+}
+
 /* A malloc'd NUL-terminated copy of a byte[] from NativeText.cString; NULL with an exception
  * pending on failure. The copy (rather than pinning) keeps no Java array locked while the
  * library blocks. */
@@ -62,12 +74,8 @@ static char *c_text(JNIEnv *env, jbyteArray bytes) {
         return NULL;
     }
     jsize n = (*env)->GetArrayLength(env, bytes);
-    char *s = malloc((size_t)n + 1);
+    char *s = malloc_or_throw(env, (size_t)n + 1, "copying text for the native library");
     if (s == NULL) {
-        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
-        if (oom != NULL) {
-            (*env)->ThrowNew(env, oom, "copying text for the native library");
-        }
         return NULL;
     }
     (*env)->GetByteArrayRegion(env, bytes, 0, n, (jbyte *)s);
@@ -252,12 +260,8 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nConfDescribe(JNIE
     if (!check(env, mm_conf_describe(ptr(conf), NULL, &size))) {
         return NULL;
     }
-    char *text = malloc(size);
+    char *text = malloc_or_throw(env, size, "the configuration's description");
     if (text == NULL) {
-        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
-        if (oom != NULL) {
-            (*env)->ThrowNew(env, oom, "the configuration's description");
-        }
         return NULL;
     }
     jbyteArray a = check(env, mm_conf_describe(ptr(conf), text, &size)) ? java_bytes(env, text, strlen(text)) : NULL;
@@ -346,6 +350,30 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, 
         (jlong)s.initialized,         (jlong)s.checkpoints_load_ok, (jlong)s.group_fetches_denied,
     };
     (*env)->SetLongArrayRegion(env, out, 0, 12, values);
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskMetricsJson(JNIEnv *env, jclass cls,
+                                                                              jlong task) {
+    (void)cls;
+    size_t size = 0; /* first the size (a NULL buffer), then the document */
+    if (!check(env, mm_task_metrics_json(ptr(task), NULL, &size))) {
+        return NULL;
+    }
+    /* The document may grow between the two calls (a group appears): ask again with its new size. */
+    for (;;) {
+        char *text = malloc_or_throw(env, size, "the task's metrics document");
+        if (text == NULL) {
+            return NULL;
+        }
+        enum mm_result r = mm_task_metrics_json(ptr(task), text, &size);
+        if (r == MM_RESULT_BUFFER_TOO_SMALL) {
+            free(text);
+            continue;
+        }
+        jbyteArray a = check(env, r) ? java_bytes(env, text, strlen(text)) : NULL;
+        free(text);
+        return a;
+    }
 }
 
 JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchStatus(JNIEnv *env, jclass cls, jlong batch) {

@@ -26,8 +26,8 @@ import java.util.WeakHashMap;
  * }</pre>
  *
  * <p>Threads: one thread polls at a time (a second concurrent poll fails with
- * {@link Mm2Exception#BUSY}); {@link #stop}, {@link #close}, {@link #stats} and
- * {@link #fatalError} may be called from any thread at any time, also while another thread is
+ * {@link Mm2Exception#BUSY}); {@link #stop}, {@link #close}, {@link #stats}, {@link #metrics}
+ * and {@link #fatalError} may be called from any thread at any time, also while another thread is
  * blocked in {@link #poll}, which then returns {@link PollStatus#STOPPED} promptly. {@link #close}
  * waits for calls in flight on other threads before it frees the native task, so no call can
  * ever touch freed memory; calls after close throw {@link IllegalStateException}, except
@@ -129,6 +129,27 @@ public final class CheckpointTask implements AutoCloseable {
     public TaskStats stats() {
         try {
             return TaskStats.fromNative(task.use(binding::taskStats));
+        } finally {
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
+     * A reading of the task's metrics: MM2's {@code checkpoint-latency-ms} per group x partition,
+     * freshness, the replay bound, cycles, loads, group offset syncs and retries. Costs one pass
+     * over the task's group x partitions; any thread.
+     */
+    public MetricsSnapshot metrics() {
+        return MetricsSnapshot.fromJson(metricsJson());
+    }
+
+    /**
+     * The same reading as the library's JSON document (schema in docs/OPERATIONS.md), for an
+     * application that ships it elsewhere as it is; {@link MetricsSnapshot#fromJson} reads it.
+     */
+    public String metricsJson() {
+        try {
+            return task.use(binding::taskMetricsJson);
         } finally {
             Reference.reachabilityFence(this);
         }

@@ -105,6 +105,11 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public String taskMetricsJson(long task) {
+        return NativeText.decode(nTaskMetricsJson(task));
+    }
+
+    @Override
     public long[] taskStats(long task) {
         long[] out = new long[12];
         nTaskStats(task, out);
@@ -421,6 +426,8 @@ final class JniBinding implements NativeBinding {
     private static native byte[] nTaskFatalError(long task);
 
     private static native void nTaskStats(long task, long[] out);
+
+    private static native byte[] nTaskMetricsJson(long task);
 
     private static native int nBatchStatus(long batch);
 

@@ -46,6 +46,8 @@ public class Mm2Exception extends RuntimeException {
     public static final int LOGGER_TAKEN = 17;
     /** Called from inside the log callback (stop, destroy or replacing the callback), which would deadlock. */
     public static final int IN_LOG_CALLBACK = 18;
+    /** Called from inside the statistics callback (stop or destroy), which would deadlock. */
+    public static final int IN_STATS_CALLBACK = 19;
 
     private final int code;
     private final String resultName;

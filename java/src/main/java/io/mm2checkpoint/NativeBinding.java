@@ -67,6 +67,9 @@ interface NativeBinding {
      */
     long[] taskStats(long task);
 
+    /** {@code mm_task_metrics_json}: the task's metrics document (JSON). */
+    String taskMetricsJson(long task);
+
     int batchStatus(long batch);
 
     int batchLen(long batch);

@@ -223,6 +223,9 @@ final class NativeFunctions {
     static final Function MM_TASK_GROUP_OFFSET_SYNC_RESULTS =
             new Function("mm_task_group_offset_sync_results", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
+    static final Function MM_TASK_METRICS_JSON =
+            new Function("mm_task_metrics_json", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
     static final Function MM_TASK_NEW =
             new Function("mm_task_new", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
@@ -234,6 +237,9 @@ final class NativeFunctions {
 
     static final Function MM_TASK_RETRY_REASON =
             new Function("mm_task_retry_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+
+    static final Function MM_TASK_SET_STATS_CB =
+            new Function("mm_task_set_stats_cb", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_START =
             new Function("mm_task_start", FunctionDescriptor.of(JAVA_INT, ADDRESS));

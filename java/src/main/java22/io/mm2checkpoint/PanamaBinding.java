@@ -66,6 +66,7 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle taskDestroy;
     private final MethodHandle taskFatalError;
     private final MethodHandle taskGetStats;
+    private final MethodHandle taskMetricsJson;
     private final MethodHandle batchStatus;
     private final MethodHandle batchLen;
     private final MethodHandle batchGroup;
@@ -144,6 +145,7 @@ final class PanamaBinding implements NativeBinding {
         taskDestroy = bind(MM_TASK_DESTROY);
         taskFatalError = bind(MM_TASK_FATAL_ERROR);
         taskGetStats = bind(MM_TASK_GET_STATS);
+        taskMetricsJson = bind(MM_TASK_METRICS_JSON);
         batchStatus = bind(MM_BATCH_STATUS);
         batchLen = bind(MM_BATCH_LEN);
         batchGroup = bind(MM_BATCH_GROUP);
@@ -385,6 +387,26 @@ final class PanamaBinding implements NativeBinding {
             MemorySegment message = arena.allocate(size.get(JAVA_LONG, 0));
             check((int) taskFatalError.invokeExact(ptr(task), message, size));
             return cString(message);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public String taskMetricsJson(long task) {
+        try (Arena arena = Arena.ofConfined()) {
+            // First the size (a NULL buffer), then the document; it may grow between the two
+            // calls (a group appears), so a too-small buffer asks again with the new size.
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            check((int) taskMetricsJson.invokeExact(ptr(task), MemorySegment.NULL, size));
+            while (true) {
+                MemorySegment text = arena.allocate(size.get(JAVA_LONG, 0));
+                int r = (int) taskMetricsJson.invokeExact(ptr(task), text, size);
+                if (r != Mm2Exception.BUFFER_TOO_SMALL) {
+                    check(r);
+                    return cString(text);
+                }
+            }
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -2,8 +2,10 @@ package io.mm2checkpoint.connect;
 
 import io.mm2checkpoint.CheckpointTask;
 import io.mm2checkpoint.Diagnostics;
+import io.mm2checkpoint.MetricsSnapshot;
 import io.mm2checkpoint.Mm2Exception;
 import io.mm2checkpoint.PollResult;
+import io.mm2checkpoint.PollStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,11 +29,22 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
      * takes milliseconds, also while the task is still loading.
      */
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
+    /**
+     * How often the MBeans are refreshed between cycles: Java's window statistics age between
+     * checkpoints (a min, max or average turns NaN once its window is empty), so a reading taken
+     * only at each cycle could be a whole emit interval old.
+     */
+    private static final long METRICS_REFRESH_NANOS = Duration.ofSeconds(5).toNanos();
 
     private volatile CheckpointTask task;
     private String label = "?";
     /** The reason of the last failed cycle warned about, until a cycle succeeds (one WARN per reason). */
     private String failing;
+    /** Java MM2's checkpoint MBeans, made at the first metrics reading (which names the aliases). */
+    private CheckpointMetricsJmx jmx;
+    private long metricsReadAt;
+    /** Whether a failed metrics reading was warned about (once: metrics never fail the task). */
+    private boolean metricsWarned;
 
     @Override
     public void start(Map<String, String> props) {
@@ -70,6 +83,9 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
             }
             // The next poll retries the cycle. Connect shows a trace only for a FAILED task, so
             // the reason goes to the worker's log: a WARN per new reason, repeats at DEBUG.
+            if (System.nanoTime() - metricsReadAt >= METRICS_REFRESH_NANOS) {
+                refreshMBeans(t);
+            }
             if (!e.getMessage().equals(failing)) {
                 failing = e.getMessage();
                 log.warn("mm2-checkpoint {}: checkpoint cycle failed, retrying: {}", label, failing);
@@ -77,6 +93,10 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
                 log.debug("mm2-checkpoint {}: checkpoint cycle failed again: {}", label, failing);
             }
             return null;
+        }
+        if (r.status() == PollStatus.CYCLE_DONE
+                || System.nanoTime() - metricsReadAt >= METRICS_REFRESH_NANOS) {
+            refreshMBeans(t);
         }
         switch (r.status()) {
             case FAILED:
@@ -93,6 +113,29 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
         }
     }
 
+    /** Shows the task's latest metrics in its MBeans; a failure is logged, never thrown. */
+    private void refreshMBeans(CheckpointTask t) {
+        metricsReadAt = System.nanoTime();
+        try {
+            MetricsSnapshot snapshot = t.metrics();
+            synchronized (this) {
+                if (jmx == null && task != null) {
+                    jmx = new CheckpointMetricsJmx(snapshot.source(), snapshot.target());
+                }
+                if (jmx != null) {
+                    jmx.update(snapshot);
+                }
+            }
+        } catch (IllegalStateException closedByStop) {
+            // Stopped meanwhile: stop() unregisters the MBeans.
+        } catch (RuntimeException e) {
+            if (!metricsWarned) {
+                metricsWarned = true;
+                log.warn("mm2-checkpoint {}: could not read the task's metrics for JMX: {}", label, e.toString());
+            }
+        }
+    }
+
     /**
      * Stops and frees the native task: returns once its threads are joined and its clients
      * closed, and once a poll in progress on Connect's task thread has returned.
@@ -105,6 +148,14 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
         }
         long started = System.nanoTime();
         t.close();
+        // After the close, so no refresh can register an MBean again; none is left behind.
+        synchronized (this) {
+            task = null;
+            if (jmx != null) {
+                jmx.close();
+                jmx = null;
+            }
+        }
         log.info("mm2-checkpoint {} stopped in {} ms; live library clients {}, threads {}", label,
                 (System.nanoTime() - started) / 1_000_000, Diagnostics.liveClients(), Diagnostics.liveThreads());
     }

@@ -28,6 +28,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -79,6 +83,8 @@ public final class ConnectTest {
     private KafkaBroker broker;
     private Admin admin;
     private final List<ConnectWorker> workers = new ArrayList<>();
+    /** Whether the workers run with connect-mirror (Java's connectors) on their classpath. */
+    private boolean mirrorWorkers;
     private Path work;
 
     @BeforeAll
@@ -248,7 +254,7 @@ public final class ConnectTest {
      * shutdown hook stops the tasks before it turns the log bridge off.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void aWorkersGracefulShutdownStillLogsTheNativeStopOfItsTasks() throws Exception {
         ConnectWorker w = workers.get(0);
         assertEquals(201, w.put("/connectors/ours-shutdown/config", mm2Config(OURS, src, tgt, appGroups)).statusCode(),
@@ -279,15 +285,7 @@ public final class ConnectTest {
     @Test
     @Order(5)
     void groupChurnNeedsNoTaskRestartUnlikeJavasConnector() throws Exception {
-        // Java's MirrorCheckpointConnector runs on a worker pair with connect-mirror on its
-        // classpath (the pom's mirror-worker-classpath), on Java 17; ours runs there too (over JNI),
-        // so both meet the same runtime.
-        for (ConnectWorker w : workers) {
-            w.close();
-        }
-        workers.clear();
-        startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), null,
-                "w3", "w4");
+        useMirrorWorkers();
         commit(run + "-churn-stable", Map.of(0, 100L));
         ChurnResult ours = churn("ours-churn", mm2Config(OURS, src, tgt, run + "-churn-.*"));
         ChurnResult java = churn("java-churn", mm2Config(JAVA_MM2, "javasrc" + run, tgt, run + "-churn-.*"));
@@ -305,6 +303,118 @@ public final class ConnectTest {
         assertEquals(0, ours.restarts, "our task restarts under churn");
         assertEquals(List.of(), ours.samples, "exception lines logged while our connector ran");
         assertTrue(ours.checkpointedChurnGroups > 0, "our connector checkpointed churned groups");
+    }
+
+    /**
+     * Replaces the workers, once, by a pair with connect-mirror on its classpath (the pom's
+     * mirror-worker-classpath), on Java 17, where Java's MirrorCheckpointConnector can run; ours
+     * runs there too (over JNI), so both meet the same runtime.
+     */
+    private void useMirrorWorkers() throws IOException {
+        if (mirrorWorkers) {
+            return;
+        }
+        for (ConnectWorker w : workers) {
+            w.close();
+        }
+        workers.clear();
+        startWorkers("connect-it-431-", Path.of(System.getProperty("mm2checkpoint.mirrorWorkerClasspath")), null,
+                "w3", "w4");
+        mirrorWorkers = true;
+    }
+
+    /**
+     * Java's MirrorCheckpointConnector and ours run side by side on the same workers, each
+     * checkpointing its own group with the same committed offsets. Read over each worker's JMX
+     * port, as a dashboard's exporter reads them, their MBeans have the same ObjectNames (domain,
+     * keys in the same order, the same values but the group's) and the same attribute names and
+     * types; once the connectors are deleted, neither leaves an MBean behind.
+     */
+    @Test
+    @Order(6)
+    void ourMBeansHaveJavaMm2sObjectNamesAndAttributesAndLeaveNoneAfterDelete() throws Exception {
+        useMirrorWorkers();
+        String javaGroup = run + "-jmx-java";
+        String oursGroup = run + "-jmx-ours";
+        commit(javaGroup, Map.of(0, 150L, 1, 50L));
+        commit(oursGroup, Map.of(0, 150L, 1, 50L));
+        ConnectWorker w = workers.get(0);
+        assertEquals(201, w.put("/connectors/jmx-java/config", mm2Config(JAVA_MM2, src, tgt, javaGroup)).statusCode(),
+                "Java's connector created");
+        assertEquals(201, w.put("/connectors/jmx-ours/config", mm2Config(OURS, src, tgt, oursGroup)).statusCode(),
+                "our connector created");
+        // One MBean per group x partition, registered once its first checkpoint is written.
+        Map<String, List<String>> java = new TreeMap<>();
+        Map<String, List<String>> ours = new TreeMap<>();
+        ConnectWorker.await(READY, "checkpoint MBeans of both connectors, 2 each", () -> {
+            java.clear();
+            ours.clear();
+            java.putAll(mirrorMBeans(JAVAS_TYPE, javaGroup));
+            ours.putAll(mirrorMBeans(JAVAS_TYPE, oursGroup));
+            return java.size() == 2 && ours.size() == 2;
+        });
+        String table = "Java's MirrorCheckpointConnector:\n" + describe(java) + "\nmm2-checkpoint "
+                + OURS.substring(OURS.lastIndexOf('.') + 1) + ":\n" + describe(ours);
+        System.out.print(table);
+        Files.writeString(Path.of(System.getProperty("mm2checkpoint.workDir"), "jmx-comparison.txt"), table);
+        assertEquals(java, ours, "ObjectNames (group shown as <group>) and attributes (name:type:value class)");
+
+        w.delete("/connectors/jmx-java");
+        w.delete("/connectors/jmx-ours");
+        // Ours also shows freshness and the replay bound, under a type of its own: gone too.
+        ConnectWorker.await(READY, "no checkpoint MBean left by either connector", () ->
+                mirrorMBeans(JAVAS_TYPE, javaGroup).isEmpty() && mirrorMBeans(JAVAS_TYPE, oursGroup).isEmpty()
+                        && mirrorMBeans(CheckpointMetricsJmx.PARTITION_GROUP, oursGroup).isEmpty());
+    }
+
+    /** Java MM2's JMX type of its checkpoint MBeans. */
+    private static final String JAVAS_TYPE = "MirrorCheckpointConnector";
+
+    /**
+     * The {@code kafka.connect.mirror:type=<type>} MBeans of {@code group} in every live worker,
+     * read over JMX: the ObjectName (domain and keys in their order, the group's value shown as
+     * {@code <group>}) to its attributes as {@code name:type:value class}, sorted.
+     */
+    private Map<String, List<String>> mirrorMBeans(String type, String group) {
+        Map<String, List<String>> out = new TreeMap<>();
+        for (ConnectWorker x : workers) {
+            if (!x.isAlive()) {
+                continue;
+            }
+            try (JMXConnector jmx = x.jmx()) {
+                MBeanServerConnection server = jmx.getMBeanServerConnection();
+                for (ObjectName name : server.queryNames(
+                        new ObjectName("kafka.connect.mirror:type=" + type + ",*"), null)) {
+                    if (!group.equals(name.getKeyProperty("group"))) {
+                        continue;
+                    }
+                    List<String> attributes = new ArrayList<>();
+                    for (MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
+                        Object value = server.getAttribute(name, a.getName());
+                        attributes.add(a.getName() + ":" + a.getType() + ":"
+                                + (value == null ? "null" : value.getClass().getSimpleName()));
+                    }
+                    attributes.sort(null);
+                    out.put(name.getDomain() + ":" + name.getKeyPropertyListString()
+                            .replace("group=" + group, "group=<group>"), attributes);
+                }
+            } catch (javax.management.InstanceNotFoundException gone) {
+                // Unregistered between the query and the read: read again on the next round.
+                return Map.of("<an MBean went away while being read>", List.of());
+            } catch (IOException | javax.management.JMException e) {
+                throw new AssertionError("reading " + x.name + "'s MBeans over JMX", e);
+            }
+        }
+        return out;
+    }
+
+    private static String describe(Map<String, List<String>> mbeans) {
+        StringBuilder b = new StringBuilder();
+        mbeans.forEach((name, attributes) -> {
+            b.append("  ").append(name).append('\n');
+            attributes.forEach(a -> b.append("    ").append(a).append('\n'));
+        });
+        return b.toString();
     }
 
     /**

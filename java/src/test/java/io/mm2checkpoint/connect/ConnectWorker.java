@@ -18,11 +18,15 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
 
 /**
  * One Kafka Connect worker in distributed mode ({@code ConnectDistributed}) in its own JVM, REST
- * on a free 127.0.0.1 port, logging to {@code dir/worker.log} (log4j) and {@code dir/worker.out}
- * (stdout and stderr). A bash wrapper kills the worker when this JVM goes away.
+ * on a free 127.0.0.1 port, JMX (RMI connector, no authentication) on another, logging to
+ * {@code dir/worker.log} (log4j) and {@code dir/worker.out} (stdout and stderr). A bash wrapper
+ * kills the worker when this JVM goes away.
  */
 final class ConnectWorker implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -31,6 +35,8 @@ final class ConnectWorker implements AutoCloseable {
     final String name;
     final Path dir;
     final int port;
+    /** The worker JVM's JMX port on 127.0.0.1: what a dashboard's JMX exporter would read. */
+    final int jmxPort;
     private final Process wrapper;
 
     ConnectWorker(String name, Path dir, String bootstrap, String group, Path pluginPath, Path classpathFile,
@@ -39,6 +45,7 @@ final class ConnectWorker implements AutoCloseable {
         this.dir = dir;
         Files.createDirectories(dir);
         port = freePort();
+        jmxPort = freePort();
         String props = String.join("\n",
                 "bootstrap.servers=" + bootstrap,
                 "group.id=" + group,
@@ -91,7 +98,14 @@ final class ConnectWorker implements AutoCloseable {
                 "-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Dlog4j2.configurationFile=" + log4j,
                 "-Dmm2checkpoint.binding=" + (panama ? "panama" : "jni"),
-                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir")));
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+                // The JVM's own JMX agent, bound to loopback, as operators expose a worker's MBeans.
+                "-Dcom.sun.management.jmxremote.port=" + jmxPort,
+                "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPort,
+                "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+                "-Djava.rmi.server.hostname=127.0.0.1",
+                "-Dcom.sun.management.jmxremote.authenticate=false",
+                "-Dcom.sun.management.jmxremote.ssl=false"));
         if (panama) {
             java.add("--enable-native-access=ALL-UNNAMED");
         }
@@ -158,6 +172,12 @@ final class ConnectWorker implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IOException(e);
         }
+    }
+
+    /** A JMX connection to the worker's platform MBean server; the caller closes it. */
+    JMXConnector jmx() throws IOException {
+        return JMXConnectorFactory.connect(
+                new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"));
     }
 
     /** The worker as {@code host:port} in Connect's status answers. */

@@ -75,7 +75,8 @@ final class HeaderSignatures {
 
     static Kind kind(String cType) {
         String t = cType.replace("const ", "").trim();
-        if (t.contains("*") || t.equals("mm_log_cb")) {
+        // The header's callback typedefs (mm_log_cb, mm_stats_cb) are function pointers.
+        if (t.contains("*") || t.matches("mm_\\w+_cb")) {
             return Kind.ADDRESS;
         }
         switch (t) {

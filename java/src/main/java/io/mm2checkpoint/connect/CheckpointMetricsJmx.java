@@ -1,0 +1,170 @@
+package io.mm2checkpoint.connect;
+
+import io.mm2checkpoint.MetricsSnapshot;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.JmxReporter;
+import org.apache.kafka.common.metrics.KafkaMetricsContext;
+import org.apache.kafka.common.metrics.Measurable;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * One task's {@code checkpoint-latency-ms} MBeans under the names Java MM2 gives them, so
+ * dashboards and alerts written for Java's {@code MirrorCheckpointConnector} read ours unchanged:
+ * {@code kafka.connect.mirror:type=MirrorCheckpointConnector,source=S,target=T,group=G,topic=TOPIC,partition=P},
+ * attributes {@code checkpoint-latency-ms}, {@code -min}, {@code -max}, {@code -avg} (doubles;
+ * NaN for an empty window, as Java reports it). Beside them, in the same domain under a type of
+ * ours ({@code type=mm2-checkpoint-partition-metrics}, {@code topic} the upstream topic), what
+ * Java does not measure: {@code freshness-ms} and {@code replay-bound-records} per group x
+ * partition (NaN while unknown).
+ *
+ * <p>The names are made the way Java MM2 makes them: by Kafka's own {@link Metrics} and
+ * {@link JmxReporter} under the context {@code kafka.connect.mirror}, with the tags in Java's
+ * order. So the domain, the key order and the quoting of unusual names are Kafka's by
+ * construction, not a copy of its rules. The values are the native library's (which computes
+ * Kafka's window statistics itself); this class only shows the latest reading.
+ *
+ * <p>{@link #update} registers an MBean for each group x partition that appeared and unregisters
+ * those that went; {@link #close} unregisters all of them. Not thread-safe beyond that: the
+ * connector's task calls both from its own thread; JMX reads run on any thread and only read the
+ * latest reading.
+ */
+final class CheckpointMetricsJmx implements AutoCloseable {
+    /** Java MM2's JMX domain (its metrics context namespace). */
+    static final String JMX_PREFIX = "kafka.connect.mirror";
+    /** Java MM2's metric group: the JMX {@code type}. */
+    static final String METRIC_GROUP = "MirrorCheckpointConnector";
+    /** Ours, for what Java MM2 does not measure: freshness and the replay bound per group x partition. */
+    static final String PARTITION_GROUP = "mm2-checkpoint-partition-metrics";
+
+    /** One attribute of an entry type: its name, what it shows, and how it reads an entry. */
+    private record Attribute<E>(String name, String description, ToDoubleFunction<E> value) {}
+
+    private static final List<Attribute<MetricsSnapshot.CheckpointLatency>> LATENCY = List.of(
+            new Attribute<>("checkpoint-latency-ms",
+                    "The last checkpoint's latency: from the cycle that decided it to the target confirming it, in ms.",
+                    MetricsSnapshot.CheckpointLatency::lastMs),
+            new Attribute<>("checkpoint-latency-ms-max", "The highest checkpoint latency in the metric window, in ms.",
+                    l -> orNaN(l.maxMs())),
+            new Attribute<>("checkpoint-latency-ms-min", "The lowest checkpoint latency in the metric window, in ms.",
+                    l -> orNaN(l.minMs())),
+            new Attribute<>("checkpoint-latency-ms-avg", "The mean checkpoint latency in the metric window, in ms.",
+                    l -> orNaN(l.avgMs())));
+
+    private static final List<Attribute<MetricsSnapshot.Partition>> PARTITION = List.of(
+            new Attribute<>("freshness-ms",
+                    "Time since the last cycle found the newest checkpoint reflecting the group's commit, in ms.",
+                    p -> p.freshness().map(d -> d.toNanos() / 1e6).orElse(Double.NaN)),
+            new Attribute<>("replay-bound-records",
+                    "Upstream records a consumer failing over now would read again.",
+                    p -> p.replayBound().isPresent() ? (double) p.replayBound().getAsLong() : Double.NaN));
+
+    /** What an MBean is of: a group and a partition (the entry type says which topic). */
+    private record Key(String group, String topic, int partition) {}
+
+    private final String source;
+    private final String target;
+    private final Metrics metrics;
+    private final Family<MetricsSnapshot.CheckpointLatency> latency = new Family<>(METRIC_GROUP, LATENCY);
+    private final Family<MetricsSnapshot.Partition> partitions = new Family<>(PARTITION_GROUP, PARTITION);
+    private boolean closed;
+
+    CheckpointMetricsJmx(String source, String target) {
+        this.source = source;
+        this.target = target;
+        metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
+                new KafkaMetricsContext(JMX_PREFIX));
+    }
+
+    /** Shows {@code snapshot}: registers the MBeans of new group x partitions, unregisters the gone. */
+    synchronized void update(MetricsSnapshot snapshot) {
+        if (closed) {
+            return;
+        }
+        Map<Key, MetricsSnapshot.CheckpointLatency> l = new HashMap<>();
+        snapshot.checkpointLatency().forEach(e -> l.put(new Key(e.group(), e.topic(), e.partition()), e));
+        latency.show(l);
+        Map<Key, MetricsSnapshot.Partition> p = new HashMap<>();
+        snapshot.partitions().forEach(e -> p.put(new Key(e.group(), e.topic(), e.partition()), e));
+        partitions.show(p);
+    }
+
+    /** The MBeans registered now. */
+    synchronized int size() {
+        return latency.registered.size() + partitions.registered.size();
+    }
+
+    private static double orNaN(OptionalDouble v) {
+        return v.isPresent() ? v.getAsDouble() : Double.NaN;
+    }
+
+    /** The MBeans of one metric group (JMX type): one per entry of a reading, keyed by group x partition. */
+    private final class Family<E> {
+        private final String metricGroup;
+        private final List<Attribute<E>> attributes;
+        private final Map<Key, List<MetricName>> registered = new HashMap<>();
+        /** The latest reading; replaced whole, read by JMX threads. */
+        private volatile Map<Key, E> latest = Map.of();
+
+        Family(String metricGroup, List<Attribute<E>> attributes) {
+            this.metricGroup = metricGroup;
+            this.attributes = attributes;
+        }
+
+        void show(Map<Key, E> now) {
+            latest = now;
+            registered.entrySet().removeIf(e -> {
+                if (now.containsKey(e.getKey())) {
+                    return false;
+                }
+                e.getValue().forEach(metrics::removeMetric);
+                return true;
+            });
+            for (Key key : now.keySet()) {
+                registered.computeIfAbsent(key, this::register);
+            }
+        }
+
+        private List<MetricName> register(Key key) {
+            // Java's tag order is the ObjectName's key order, which dashboards' patterns match.
+            Map<String, String> tags = new LinkedHashMap<>();
+            tags.put("source", source);
+            tags.put("target", target);
+            tags.put("group", key.group());
+            tags.put("topic", key.topic());
+            tags.put("partition", Integer.toString(key.partition()));
+            return attributes.stream().map(a -> {
+                MetricName name = metrics.metricName(a.name(), metricGroup, a.description(), tags);
+                metrics.addMetric(name, (Measurable) (config, nowMs) -> {
+                    E entry = latest.get(key);
+                    return entry == null ? Double.NaN : a.value().applyAsDouble(entry);
+                });
+                return name;
+            }).toList();
+        }
+
+        void clear() {
+            registered.clear();
+            latest = Map.of();
+        }
+    }
+
+    /** Unregisters every MBean of this task. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        latency.clear();
+        partitions.clear();
+        metrics.close();
+    }
+}
