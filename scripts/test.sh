@@ -41,17 +41,20 @@ print_stage_table() {
     echo "---- stage times (lanes overlap: the total is wall time, not the sum; cpu: user+system"
     echo "     seconds of the stage's finished child processes, brokers shared across stages excluded)"
     awk -F'\t' '{ printf "%6s s  %6s cpu  %-6s %s\n", $1, $4, $2, $3 }' "$STAGES"
-    printf '%6s s  %6s cpu  %-6s %s\n' "$((SECONDS - STARTED))" "$(children_cpu)" "" "total (wall)"
+    children_cpu
+    printf '%6s s  %6s cpu  %-6s %s\n' "$((SECONDS - STARTED))" "$CPU_NOW" "" "total (wall)"
 }
-# CPU seconds (user + system) of this shell's finished children so far, from bash's `times`.
+# Sets CPU_NOW to the CPU seconds (user + system) of this shell's finished children so far,
+# from bash's `times`, run in the shell itself (in a subshell, `$(...)` or a pipeline, it would
+# see none of them).
 children_cpu() {
-    # `times` in the shell itself (in a pipeline's subshell it would see no children).
-    times >"$STAGES.times.$BASHPID"
-    awk 'NR == 2 {
+    local file="$STAGES.times.$BASHPID"
+    times >"$file"
+    CPU_NOW="$(awk 'NR == 2 {
         total = 0
         for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); total += p[1] * 60 + p[2] }
         printf "%d", total
-    }' "$STAGES.times.$BASHPID"
+    }' "$file")"
 }
 fail() {
     print_stage_table >&2
@@ -63,10 +66,12 @@ run_stage() {
     local name="$1" began=$SECONDS rc=0 cpu_before
     shift
     echo "==> [$((SECONDS - STARTED))s] $name"
-    cpu_before="$(children_cpu)"
+    children_cpu
+    cpu_before=$CPU_NOW
     MM2_BROKER_TAG="$(stage_tag "$name")" "$@" || rc=$?
+    children_cpu
     printf '%s\t%s\t%s\t%s\n' "$((SECONDS - began))" "$([ $rc = 0 ] && echo ok || echo FAILED)" "$name" \
-        "$(($(children_cpu) - cpu_before))" >>"$STAGES"
+        "$((CPU_NOW - cpu_before))" >>"$STAGES"
     [ $rc = 0 ] || fail "$name"
 }
 # The broker tag of a stage (scripts/kafka-broker.sh): its name's first word, e.g. ffi-tests.

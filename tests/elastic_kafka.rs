@@ -520,7 +520,9 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
     });
 
     // Steady state: one checkpoint per group per cycle, i.e. no group checkpointed by two
-    // processes (which would double its count).
+    // processes (which would double its count: 12 in the window). The lower bound only says
+    // the group is still checkpointed: cycles run late on a loaded machine (3 in the window
+    // when CI ran this beside two other test binaries and three lanes on 2 cores).
     let from = now_ms();
     std::thread::sleep(Duration::from_secs(6)); // the window being measured, not a wait
     let to = now_ms();
@@ -535,7 +537,7 @@ fn three_processes_share_the_groups_hand_them_over_on_crash_and_never_go_backwar
             .filter(|s| &s.group == g && s.timestamp_ms > from && s.timestamp_ms <= to)
             .count();
         assert!(
-            (4..=7).contains(&n),
+            (2..=7).contains(&n),
             "{g}: {n} checkpoints in a 6 s window at 1 per second"
         );
     }
