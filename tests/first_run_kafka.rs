@@ -126,6 +126,12 @@ fn group_and_topic_filters_that_match_nothing_on_the_source_are_warned_about_wit
         warning.contains("matched none of the") && warning.contains("consumer groups on `source`"),
         "{warning}"
     );
+    // The same words in the stats, which the example's cycle line shows ("0 groups: ...").
+    let miss = task
+        .stats()
+        .filter_miss
+        .expect("the group filter's miss in the stats");
+    assert!(miss.contains(&needle), "{miss}");
     task.stop().unwrap();
 
     // The group matches, but `topics` names none of the topics it committed on.
@@ -152,6 +158,11 @@ fn group_and_topic_filters_that_match_nothing_on_the_source_are_warned_about_wit
         ),
         "{warning}"
     );
+    let miss = task
+        .stats()
+        .filter_miss
+        .expect("the topic filter's miss in the stats");
+    assert!(miss.contains(needle), "{miss}");
     task.stop().unwrap();
     assert_no_leaks();
 }
