@@ -70,20 +70,17 @@ fn a_group_refresh_that_fails_transiently_is_retried_with_its_reason_visible_unt
     assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
 }
 
-/// One group whose offsets cannot be read (here injected: GROUP_AUTHORIZATION_FAILED, as its ACL
-/// would answer) is skipped, not fatal: the other groups are adopted and checkpointed, the task
-/// never fails, and the skipped group is adopted by a later refresh once its fetch succeeds (as
-/// Java's task logs such a group and goes on with the rest).
-#[test]
-fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
-    // Other tests here assert that no client is alive process-wide.
-    let _g = serial();
+/// A task on the shared broker over two groups `<tag>-a` and `<tag>-b` (both committed at 10 on
+/// one topic, refreshed every 5 s), started with the group-offsets fault `code` armed: start-up's
+/// discovery meets it for the first group in name order. Returns the task and the two groups.
+fn started_with_two_groups(
+    tag: &str,
+    code: rdkafka::error::RDKafkaErrorCode,
+) -> (CheckpointTask, String, String) {
     use mm2_checkpoint::checkpoint_task::faults::Fault;
-    use rdkafka::error::RDKafkaErrorCode;
-
     let b = support::shared().bootstrap();
     let (s, t) = (support::unique("src"), support::unique("tgt"));
-    let prefix = support::unique("denied");
+    let prefix = support::unique(tag);
     let topic = support::unique("orders");
     create_topic(&b, &topic, 1);
     create_topic(&b, &format!("mm2-offset-syncs.{t}.internal"), 1);
@@ -101,11 +98,23 @@ fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
         ],
     ))
     .unwrap();
-    // Armed before start: start-up's discovery meets it for the first group in name order.
-    task.inject_fault(Fault::GroupOffsetsFail(
-        RDKafkaErrorCode::GroupAuthorizationFailed,
-    ));
+    task.inject_fault(Fault::GroupOffsetsFail(code));
     task.start().unwrap();
+    (task, first, second)
+}
+
+/// One group whose offsets cannot be read (here injected: GROUP_AUTHORIZATION_FAILED, as its ACL
+/// would answer) is skipped, not fatal: the other groups are adopted and checkpointed, the task
+/// never fails, and the skipped group is adopted by a later refresh once its fetch succeeds (as
+/// Java's task logs such a group and goes on with the rest).
+#[test]
+fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
+    // Other tests here assert that no client is alive process-wide.
+    let _g = serial();
+    use rdkafka::error::RDKafkaErrorCode;
+
+    let (task, first, second) =
+        started_with_two_groups("denied", RDKafkaErrorCode::GroupAuthorizationFailed);
     let adopted = support::wait_for(Duration::from_secs(30), "a group adopted", || {
         let out = task.poll(Duration::from_millis(100)).unwrap();
         assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
@@ -137,34 +146,10 @@ fn one_group_whose_offsets_are_denied_is_skipped_and_the_others_go_on() {
 fn one_group_whose_offsets_fail_retriably_in_discovery_is_the_retry_reason_until_adopted() {
     // Other tests here assert that no client is alive process-wide.
     let _g = serial();
-    use mm2_checkpoint::checkpoint_task::faults::Fault;
     use rdkafka::error::RDKafkaErrorCode;
 
-    let b = support::shared().bootstrap();
-    let (s, t) = (support::unique("src"), support::unique("tgt"));
-    let prefix = support::unique("moving");
-    let topic = support::unique("orders");
-    create_topic(&b, &topic, 1);
-    create_topic(&b, &format!("mm2-offset-syncs.{t}.internal"), 1);
-    let (first, second) = (format!("{prefix}-a"), format!("{prefix}-b"));
-    commit_group_offsets(&b, &first, &[(&topic, 0, 10, "")]);
-    commit_group_offsets(&b, &second, &[(&topic, 0, 10, "")]);
-    let task = CheckpointTask::new(task_config(
-        &b,
-        &b,
-        &[
-            ("source.cluster.alias", &s),
-            ("target.cluster.alias", &t),
-            ("groups", &format!("{prefix}-.*")),
-            ("refresh.groups.interval.seconds", "5"),
-        ],
-    ))
-    .unwrap();
-    // Armed before start: start-up's discovery meets it for the first group in name order.
-    task.inject_fault(Fault::GroupOffsetsFail(
-        RDKafkaErrorCode::CoordinatorNotAvailable,
-    ));
-    task.start().unwrap();
+    let (task, first, second) =
+        started_with_two_groups("moving", RDKafkaErrorCode::CoordinatorNotAvailable);
     let (adopted, reason) = support::wait_for(Duration::from_secs(30), "a group adopted", || {
         let out = task.poll(Duration::from_millis(100)).unwrap();
         assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
