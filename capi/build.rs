@@ -2,7 +2,7 @@
 //! against it record the ABI they were built for and keep working across compatible releases
 //! (as `librdkafka.so.1` does). The ABI major changes only when the C ABI breaks; it is not the
 //! crate version. include/mm2_checkpoint.h (`MM2_CHECKPOINT_ABI_VERSION`) and README's link lines
-//! follow it; tests/ffi_header.rs checks they agree.
+//! follow it; capi/tests/ffi_header.rs checks they agree.
 //!
 //! Writes nothing: the link `libmm2_checkpoint.so.1 -> libmm2_checkpoint.so` a program linked
 //! from the build tree looks for is made by who runs such a program (ffi-tests/run.sh, an

@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository's top folder (this crate is capi/).
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 fn header_path() -> PathBuf {
@@ -12,10 +13,10 @@ fn header_path() -> PathBuf {
 }
 
 fn generate() -> String {
-    let config = cbindgen::Config::from_file(root().join("cbindgen.toml"))
-        .expect("cbindgen.toml must parse");
+    let config = cbindgen::Config::from_file(root().join("capi/cbindgen.toml"))
+        .expect("capi/cbindgen.toml must parse");
     let bindings = cbindgen::Builder::new()
-        .with_crate(root())
+        .with_crate(root().join("src/ffi"))
         .with_config(config)
         .generate()
         .expect("cbindgen must generate the header");
@@ -24,8 +25,8 @@ fn generate() -> String {
     String::from_utf8(out).expect("the header is UTF-8")
 }
 
-// Links the library into this test so that its exported symbols resolve.
-use mm2_checkpoint as _;
+// Links the C ABI into this test so that its exported symbols resolve.
+use mm2_checkpoint_ffi as _;
 
 extern "C" {
     // Exported by the library (linked into this test through the rlib).
@@ -161,19 +162,52 @@ fn declared_functions(header: &str) -> Vec<String> {
     names
 }
 
+/// The functions of a symbol list (`include/NAME`), in its order.
+fn listed_symbols(name: &str) -> Vec<String> {
+    std::fs::read_to_string(root().join("include").join(name))
+        .unwrap_or_else(|e| panic!("include/{name}: {e}"))
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The header's text inside `#if defined(MM2_CHECKPOINT_EMBEDDED)` blocks (with the
+/// conditionals nested in them), and the text outside them.
+fn split_embedded(header: &str) -> (String, String) {
+    let (mut inside, mut outside) = (String::new(), String::new());
+    // How many conditionals are open since the outermost embedded block began (0: outside).
+    let mut depth = 0;
+    for line in header.lines() {
+        if depth == 0 && line == "#if defined(MM2_CHECKPOINT_EMBEDDED)" {
+            depth = 1;
+            continue;
+        }
+        if depth > 0 {
+            if line.starts_with("#if") {
+                depth += 1;
+            } else if line.starts_with("#endif") {
+                depth -= 1;
+            }
+            inside.push_str(line);
+            inside.push('\n');
+        } else {
+            outside.push_str(line);
+            outside.push('\n');
+        }
+    }
+    assert_eq!(depth, 0, "an MM2_CHECKPOINT_EMBEDDED block is not closed");
+    (inside, outside)
+}
+
 /// A function may be added to the C ABI (with include/mm2_checkpoint.symbols updated), but none
 /// may disappear or appear unnoticed while the SONAME stays the same. (ffi-tests/run.sh checks
 /// the built library's dynamic symbols against the same list.)
 #[test]
 fn the_header_declares_exactly_the_listed_symbols() {
-    let listed: Vec<String> =
-        std::fs::read_to_string(root().join("include/mm2_checkpoint.symbols"))
-            .expect("include/mm2_checkpoint.symbols")
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .map(str::to_string)
-            .collect();
-    let declared = declared_functions(&header());
+    let (_, outside) = split_embedded(&header());
+    let listed = listed_symbols("mm2_checkpoint.symbols");
+    let declared = declared_functions(&outside);
     assert!(declared.len() > 80, "parsed only {declared:?}");
     let missing: Vec<_> = listed.iter().filter(|s| !declared.contains(s)).collect();
     let unlisted: Vec<_> = declared.iter().filter(|s| !listed.contains(s)).collect();
@@ -181,6 +215,25 @@ fn the_header_declares_exactly_the_listed_symbols() {
         missing.is_empty() && unlisted.is_empty(),
         "removed from the ABI: {missing:?}; not in include/mm2_checkpoint.symbols: {unlisted:?}"
     );
+}
+
+/// The mock clusters are declared only under MM2_CHECKPOINT_EMBEDDED, and listed apart from the
+/// library users get: nothing `mm_embedded_*` outside that block and its list, nothing else in
+/// them. (ffi-tests/run.sh checks that a default build exports none of them.)
+#[test]
+fn the_mock_cluster_functions_are_declared_and_listed_only_for_the_embedded_build() {
+    let (inside, outside) = split_embedded(&header());
+    let embedded = listed_symbols("mm2_checkpoint_embedded.symbols");
+    assert_eq!(declared_functions(&inside), embedded);
+    assert!(embedded.len() >= 8, "{embedded:?}");
+    assert!(embedded.iter().all(|s| s.starts_with("mm_embedded_")));
+    let outside = declared_functions(&outside);
+    assert!(
+        !outside.iter().any(|s| s.starts_with("mm_embedded_")),
+        "{outside:?}"
+    );
+    let default = listed_symbols("mm2_checkpoint.symbols");
+    assert!(!default.iter().any(|s| s.starts_with("mm_embedded_")));
 }
 
 /// Every field of every public struct and every enum constant of the header has its line in

@@ -1,8 +1,8 @@
 //! `Checkpoint`: a consumer group's committed source offset and its translation on the target,
 //! the record MirrorCheckpointTask writes to `<source>.checkpoints.internal`.
 
-use crate::core::error::RecordError;
-use crate::core::wire::{Reader, WireStr, Writer, INT16_SIZE, INT32_SIZE, INT64_SIZE};
+use crate::error::RecordError;
+use crate::wire::{Reader, WireStr, Writer, INT16_SIZE, INT32_SIZE, INT64_SIZE};
 use crate::TopicPartition;
 
 /// One checkpoint. The topic is the **target-cluster** (renamed) name.
@@ -96,7 +96,7 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::test_support::{assert_truncated_at_every_cut, hex};
+    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn checkpoint(

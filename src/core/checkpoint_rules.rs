@@ -11,8 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::filters::TopicFilter;
-use crate::core::offset_sync_store::{OffsetSyncStore, Translation};
+use crate::filters::TopicFilter;
+use crate::offset_sync_store::{OffsetSyncStore, Translation};
 use crate::{Checkpoint, TopicPartition};
 
 /// A committed consumer-group offset with its metadata, as the admin API returns it.

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::checkpoint_rules::CommittedOffset;
+use crate::checkpoint_rules::CommittedOffset;
 use crate::{Checkpoint, TopicPartition};
 
 /// Per group, the last checkpoint per **target** partition. Ordered maps keep reports stable.

@@ -8,7 +8,7 @@
 
 use regex::Regex;
 
-use crate::core::error::ConfigError;
+use crate::error::ConfigError;
 
 /// One comma-separated regex list, compiled into a single whole-name matcher.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ pub fn owner_of(group: &str, count: u32) -> u32 {
 
 /// FNV-1a over the group bytes and the index, then a 64-bit finaliser (splitmix64) so nearby
 /// indexes get unrelated weights. Stable across processes, versions and platforms.
-use crate::core::splitmix::mix64;
+use crate::splitmix::mix64;
 
 fn weight(group: &str, index: u32) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::core::group_assignment::owner_of;
+use crate::group_assignment::owner_of;
 
 /// Default of `task.coordination.partitions`.
 pub const DEFAULT_COORDINATION_PARTITIONS: u32 = 64;

@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use crate::core::error::RecordError;
-use crate::core::wire::{Reader, WireStr, Writer, INT32_SIZE, INT64_SIZE};
+use crate::error::RecordError;
+use crate::wire::{Reader, WireStr, Writer, INT32_SIZE, INT64_SIZE};
 use crate::TopicPartition;
 
 /// One offset sync. The topic is the **upstream** (source-cluster) name, never renamed.
@@ -103,7 +103,7 @@ impl<'a> OffsetSyncRef<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::wire::test_support::{assert_truncated_at_every_cut, hex};
+    use crate::wire::test_support::{assert_truncated_at_every_cut, hex};
     use proptest::prelude::*;
 
     fn sync(topic: &str, partition: i32, upstream: i64, downstream: i64) -> OffsetSync {

@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use crate::core::error::ConfigError;
+use crate::error::ConfigError;
 use crate::{OffsetSync, TopicPartition};
 
 /// Offset-sync sends one writer may have outstanding at once (hard-coded in MM2).
@@ -600,7 +600,7 @@ mod tests {
     /// exponential thinning further back), and never forward past the position.
     #[test]
     fn syncs_from_the_writer_translate_within_lag_plus_twice_the_distance_from_the_head() {
-        use crate::core::offset_sync_store::OffsetSyncStore;
+        use crate::offset_sync_store::OffsetSyncStore;
         for lag in [0, 1, 10, 100] {
             for records in [50i64, 600, 2000] {
                 let mut store = OffsetSyncStore::new();

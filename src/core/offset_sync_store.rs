@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::core::fast_hash::FastHashBuilder;
+use crate::fast_hash::FastHashBuilder;
 use crate::{OffsetSync, TopicPartition};
 
 #[cfg(test)]
@@ -422,7 +422,7 @@ impl OffsetSyncStore {
     }
 
     /// [`handle_sync`](Self::handle_sync) on the decoded fields, for a sync decoded in place
-    /// ([`OffsetSyncRef`](crate::core::offset_sync::OffsetSyncRef)). Allocates only the first
+    /// ([`OffsetSyncRef`](crate::offset_sync::OffsetSyncRef)). Allocates only the first
     /// time a partition (or topic) is seen.
     pub fn handle_record(&mut self, topic: &str, partition: i32, up: i64, down: i64) {
         let reset = !self.read_to_end && self.must_read_to_end;
@@ -547,7 +547,7 @@ fn describe(syncs: &PartitionSyncs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::splitmix::SplitMix64;
+    use crate::splitmix::SplitMix64;
     use proptest::prelude::*;
 
     fn tp() -> TopicPartition {

@@ -6,8 +6,8 @@
 //! Java reads the file as ISO-8859-1; we take text that is already decoded, so non-ASCII UTF-8
 //! is kept as written rather than turned into Latin-1 mojibake.
 
-use crate::core::error::ConfigError;
-use crate::core::secrets::is_sensitive_key;
+use crate::error::ConfigError;
+use crate::secrets::is_sensitive_key;
 
 /// Parses `.properties` text into `(key, value)` pairs in file order.
 ///

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::core::error::ConfigError;
+use crate::error::ConfigError;
 use crate::TopicPartition;
 
 /// Property naming the policy class.

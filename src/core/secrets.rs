@@ -6,7 +6,7 @@
 //! `jaas` or `credential`, or when it ends in one of the settings that hold a private key or
 //! librdkafka's OAUTHBEARER config (`ssl.key.pem`, `ssl_key`, `ssl.keystore.key`,
 //! `sasl.oauthbearer.config`, …). Values of sensitive keys appear as `[hidden]` in every error, warning, log
-//! line, `Debug` or `Display` output and in [`describe`](crate::core::mirror_checkpoint_config::MirrorCheckpointConfig::describe).
+//! line, `Debug` or `Display` output and in [`describe`](crate::mirror_checkpoint_config::MirrorCheckpointConfig::describe).
 
 use std::fmt;
 

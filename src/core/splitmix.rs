@@ -10,12 +10,10 @@ pub fn mix64(mut z: u64) -> u64 {
 }
 
 /// The SplitMix64 generator; the field is its state (the seed at first). Used by the unit tests
-/// and, through `internals`, by the integration tests and benchmarks.
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
+/// and, through the Rust API crate's `internals`, by the integration tests and benchmarks.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(pub u64);
 
-#[cfg_attr(not(feature = "internals"), allow(dead_code))]
 impl SplitMix64 {
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use crate::core::error::RecordError;
+use crate::error::RecordError;
 
 /// The longest `STRING` in bytes: its length must fit a non-negative `INT16`.
 pub const MAX_STRING_LEN: usize = i16::MAX as usize;
@@ -216,7 +216,7 @@ fn is_continuation(byte: u8) -> bool {
 /// Helpers shared by the record modules' tests.
 #[cfg(test)]
 pub(crate) mod test_support {
-    use crate::core::error::RecordError;
+    use crate::error::RecordError;
 
     /// Checks that cutting `key` or `value` short anywhere (the other part intact) makes
     /// `decode` report `Truncated`: every field of these records is mandatory.

@@ -4,8 +4,8 @@
 use std::ffi::c_char;
 
 use super::boundary::{borrow, destroy, give, item, lend, mm_result, run, CText};
-use crate::runtime::checkpoint_task::PollStatus;
-use crate::Checkpoint;
+use mm2_checkpoint::checkpoint_task::PollStatus;
+use mm2_checkpoint::Checkpoint;
 
 /// Why `mm_task_poll` returned, read with `mm_batch_status`.
 #[allow(non_camel_case_types)]

@@ -1,5 +1,5 @@
 //! The one boundary every exported function runs inside: it checks pointers, catches panics, and
-//! turns every failure into an [`mm_result`] (mapped from [`crate::Error`] in [`result_of`] only)
+//! turns every failure into an [`mm_result`] (mapped from [`mm2_checkpoint::Error`] in [`result_of`] only)
 //! plus a message kept per thread for [`mm_last_error`].
 //!
 //! Memory crossing the boundary is either an opaque handle made by [`into_handle`] and freed by
@@ -10,8 +10,8 @@ use std::ffi::{c_char, c_int, CStr};
 use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::core::error::{ConfigError, Error};
-use crate::kafka::library_thread::panic_message;
+use mm2_checkpoint::error::{ConfigError, Error};
+use mm2_checkpoint::ffi_support::panic_message;
 
 /// Result of every fallible call. `MM_RESULT_OK` is 0; `mm_result_str` names each value and
 /// `mm_last_error` gives the message of the calling thread's last failure.
@@ -602,8 +602,8 @@ pub(crate) fn last_error_text() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
-    use crate::runtime::checkpoint_task::CheckpointTask;
+    use mm2_checkpoint::checkpoint_task::CheckpointTask;
+    use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 
     fn last_error() -> String {
         let mut buf = [0 as c_char; 256];

@@ -8,7 +8,7 @@ use super::boundary::{
     Growable,
 };
 use super::task::mm_task_t;
-use crate::kafka::diagnostics;
+use mm2_checkpoint::diagnostics;
 
 /// Process-wide counters, filled by `mm_diagnostics_get`. Set `struct_size` to
 /// `sizeof(mm_diagnostics)` first; fields are only ever added at the end.

@@ -10,8 +10,8 @@ use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
     borrow, destroy, into_handle, lend, mm_result, out, run, text, CText, Failure,
 };
-use crate::kafka::embedded::{EmbeddedClusters, Side};
-use crate::{OffsetSync, TopicPartition};
+use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::{OffsetSync, TopicPartition};
 
 /// Which embedded cluster, as the `side` parameter of the `mm_embedded_*` functions.
 #[allow(non_camel_case_types)]

@@ -12,10 +12,10 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use crate::runtime::offset_sync_writer::{
+use mm2_checkpoint::offset_sync_writer::{
     OffsetSyncWriter, OffsetSyncWriterConfig, OffsetSyncWriterStats,
 };
-use crate::TopicPartition;
+use mm2_checkpoint::TopicPartition;
 
 /// Keys of a writer conf that configure the writer rather than its librdkafka producer.
 const WRITER_KEYS: [&str; 2] = ["offset.lag.max", "offset.flush.interval.ms"];
@@ -368,7 +368,7 @@ pub unsafe extern "C" fn mm_offset_sync_writer_destroy(writer: *mut mm_offset_sy
 mod tests {
     use super::super::boundary::last_error_text;
     use super::*;
-    use crate::kafka::embedded::{EmbeddedClusters, Side};
+    use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
     use std::ffi::CString;
 
     const SYNCS: &str = "mm2-offset-syncs.target.internal";
@@ -512,7 +512,7 @@ mod tests {
         let ups: Vec<i64> = written
             .iter()
             .map(|(k, v)| {
-                crate::OffsetSync::decode(k.as_deref(), v.as_deref())
+                mm2_checkpoint::OffsetSync::decode(k.as_deref(), v.as_deref())
                     .unwrap()
                     .upstream_offset
             })

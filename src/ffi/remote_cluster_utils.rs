@@ -16,14 +16,14 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use crate::core::error::ConfigError;
-use crate::core::mirror_checkpoint_config::MirrorClientConfig;
-use crate::core::replication_policy::ReplicationPolicy;
-use crate::runtime::remote_cluster_utils::{
+use mm2_checkpoint::error::ConfigError;
+use mm2_checkpoint::mirror_checkpoint_config::MirrorClientConfig;
+use mm2_checkpoint::remote_cluster_utils::{
     failover_report, translate_offsets, FailoverReport, GroupSelector, TranslatedOffset,
     TranslatedOffsets,
 };
-use crate::TopicPartition;
+use mm2_checkpoint::replication_policy::ReplicationPolicy;
+use mm2_checkpoint::TopicPartition;
 
 /// How `mm_translate_offsets` reads its `groups` text (passed as an `int`).
 #[allow(non_camel_case_types)]
@@ -844,7 +844,7 @@ pub unsafe extern "C" fn mm_failover_report_destroy(report: *mut mm_failover_rep
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::remote_cluster_utils::PartitionFailover;
+    use mm2_checkpoint::remote_cluster_utils::PartitionFailover;
     use std::ffi::{CStr, CString};
 
     fn conf(entries: &[(&str, &str)]) -> mm_conf_t {

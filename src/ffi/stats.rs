@@ -6,7 +6,7 @@ use std::ffi::{c_char, c_void, CString};
 
 use super::boundary::{borrow_mut, copy_out, mm_result, run};
 use super::task::{mm_task_t, task_ref};
-use crate::metrics::{MetricsListener, MetricsSnapshot};
+use mm2_checkpoint::metrics::{MetricsListener, MetricsSnapshot};
 
 /// A statistics callback: `json` is one metrics document (NUL-terminated, `json_len` bytes
 /// without the NUL), valid only during the call; `task` is the task it describes; `opaque` is

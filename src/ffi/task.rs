@@ -10,8 +10,8 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::log::refuse_in_log_callback;
-use crate::runtime::checkpoint_task::{CheckpointTask, StopOutcome};
-use crate::runtime::metrics::reporter::in_listener;
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, StopOutcome};
+use mm2_checkpoint::ffi_support::in_listener;
 
 /// `mm_task_poll` timeout meaning "until the next cycle, a stop or a fatal error" (a macro of
 /// the same name in the header; tests/ffi_header.rs pins the two together).
@@ -376,7 +376,7 @@ pub unsafe extern "C" fn mm_task_get_stats(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ffi::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
+    use crate::conf::{mm_conf_destroy, mm_conf_load_properties, mm_conf_new};
     use std::ffi::CString;
 
     #[test]
@@ -397,7 +397,7 @@ mod tests {
         let r = unsafe { mm_task_new(conf, &mut task) };
         assert_eq!(r, mm_result::InvalidConfig);
         assert!(task.is_null(), "the task was created");
-        let msg = crate::ffi::boundary::last_error_text();
+        let msg = crate::boundary::last_error_text();
         assert!(msg.starts_with("consumer.no.such.property: "), "{msg}");
         // SAFETY: the failed mm_task_new left the conf to us.
         unsafe { mm_conf_destroy(conf) };
@@ -408,8 +408,8 @@ mod tests {
     #[cfg(feature = "internals")]
     #[test]
     fn a_denied_group_fetch_is_counted_in_the_c_stats_for_a_caller_that_has_the_field() {
-        use crate::embedded::{EmbeddedClusters, Side};
-        use crate::runtime::checkpoint_task::faults::Fault;
+        use mm2_checkpoint::checkpoint_task::faults::Fault;
+        use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
         use rdkafka::error::RDKafkaErrorCode;
         use std::time::Instant;
 

@@ -60,7 +60,7 @@ impl<T> Drop for LibraryThread<T> {
 }
 
 /// Text of a panic payload.
-pub(crate) fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = p.downcast_ref::<String>() {

@@ -8,6 +8,7 @@ pub(crate) mod checkpoint_producer;
 pub(crate) mod client_log;
 pub(crate) mod coordination_consumer;
 pub mod diagnostics;
+#[cfg(feature = "embedded")]
 pub mod embedded;
 pub(crate) mod failure;
 pub(crate) mod kafka_based_log;

@@ -3,8 +3,8 @@
 
 use std::ffi::{c_char, c_int, CStr, CString};
 
-// Links the library into the test so that its exported symbols resolve.
-use mm2_checkpoint as _;
+// Links the C ABI crate into the test so that its exported symbols resolve.
+use mm2_checkpoint_ffi as _;
 
 /// An opaque `mm_conf_t` / `mm_task_t`.
 #[repr(C)]

@@ -5,8 +5,8 @@ use super::java_client::{self, Translation};
 use super::keys::is_checkpoint_key;
 use super::keys::is_mm2_key;
 use super::ConfigWarning;
-use crate::core::error::ConfigError;
-use crate::core::secrets::shown_value;
+use crate::error::ConfigError;
+use crate::secrets::shown_value;
 use std::collections::BTreeMap;
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //! translated into librdkafka's settings where librdkafka can do the same thing, or refused with
 //! a reason that names the settings to use instead. No message here ever contains a value.
 
-use crate::core::secrets::Password;
+use crate::secrets::Password;
 
 /// What one Java client setting becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! the keys the reader reads and that each default is the one the reader applies.
 
 use super::keys::{self, OTHER_MM2_KEYS, OTHER_MM2_PREFIXES, REMOVED_KEYS};
-use crate::core::secrets::HIDDEN;
+use crate::secrets::HIDDEN;
 
 /// How a key relates to Java MM2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use std::fmt;
 
 use super::client_settings::{redacted, translate_layer};
 use super::{check_text, ConfigWarning};
-use crate::core::error::ConfigError;
-use crate::core::replication_policy::{
+use crate::error::ConfigError;
+use crate::replication_policy::{
     ReplicationPolicy, DEFAULT_POLICY_CLASS, REPLICATION_POLICY_CLASS_CONFIG,
 };
 

@@ -19,8 +19,8 @@ use super::Setting;
 use super::Shape;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::core::error::ConfigError;
-use crate::core::filters::split_list;
+use crate::error::ConfigError;
+use crate::filters::split_list;
 
 /// The warning for a connector-style key, if it deserves one.
 pub(super) fn flat_key_warning(key: &str, shape: &Shape) -> Option<String> {

@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
-use crate::core::error::ConfigError;
-use crate::core::filters::{GroupFilter, TopicFilter};
-use crate::core::group_coordination::TaskAssignment;
-pub use crate::core::properties::parse_properties;
+use crate::error::ConfigError;
+use crate::filters::{GroupFilter, TopicFilter};
+use crate::group_coordination::TaskAssignment;
+pub use crate::properties::parse_properties;
 
 /// Connector name used in client ids and entity labels (MM2 uses the connector's `name`).
 pub const CONNECTOR_NAME: &str = "mm2-checkpoint";
@@ -43,7 +43,7 @@ mod mirror_client_config;
 mod mirror_maker_config;
 mod reader;
 
-pub use crate::core::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
+pub use crate::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 pub use client_settings::*;
 pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
 pub use mirror_client_config::MirrorClientConfig;

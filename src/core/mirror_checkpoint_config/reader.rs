@@ -17,12 +17,12 @@ use super::IDENTITY_REPLICATION_POLICY_CLASS;
 use super::TOPIC_FILTER_CLASS_DEFAULT;
 use std::time::Duration;
 
-use crate::core::error::ConfigError;
-use crate::core::filters::{
+use crate::error::ConfigError;
+use crate::filters::{
     split_list, GroupFilter, TopicFilter, DEFAULT_GROUPS, DEFAULT_GROUPS_EXCLUDE, DEFAULT_TOPICS,
     DEFAULT_TOPICS_EXCLUDE,
 };
-use crate::core::group_coordination::{
+use crate::group_coordination::{
     CoordinationSettings, TaskAssignment, DEFAULT_COORDINATION_PARTITIONS,
     MAX_COORDINATION_PARTITIONS,
 };

@@ -1258,7 +1258,7 @@ fn task_assignment_defaults_to_static() {
 
 #[test]
 fn group_assignment_has_flow_derived_defaults() {
-    use crate::core::group_coordination::CoordinationSettings;
+    use crate::group_coordination::CoordinationSettings;
     let c = ok(CONNECTOR, &[("task.assignment", "group")]);
     assert_eq!(
         c.task_assignment,

@@ -23,7 +23,7 @@ thread_local! {
 }
 
 /// Whether the calling thread is inside a metrics listener.
-pub(crate) fn in_listener() -> bool {
+pub fn in_listener() -> bool {
     IN_LISTENER.with(Cell::get)
 }
 
