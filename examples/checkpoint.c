@@ -12,8 +12,13 @@
  * The main thread polls; a second thread waits for Ctrl-C or the deadline and calls
  * mm_task_stop, which makes the poll return at once: the library's threading contract in
  * action.
+ *
+ * The mock clusters are a test and demo API: the library must be built with them
+ * (`cargo build -p mm2-checkpoint-capi --features embedded`), and the header declares them
+ * only with MM2_CHECKPOINT_EMBEDDED defined.
  */
 #define _POSIX_C_SOURCE 200809L
+#define MM2_CHECKPOINT_EMBEDDED
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -2,11 +2,14 @@
 # The C ABI tests (scripts/test.sh runs this after `cargo test`). From any directory:
 #   bash ffi-tests/run.sh
 #
-# 1. builds the cdylib and staticlib (debug) and reads the native libraries rustc says a static
-#    link needs;
+# 1. builds the cdylib and staticlib (debug, the crate mm2-checkpoint-capi) twice: with default
+#    features, as users get them, and with the test-only mock clusters (`embedded`), which every
+#    test below links; and reads the native libraries rustc says a static link needs;
 # 2. compiles the header alone as C99 and as C++, and a C++ program using it;
-# 3. checks that the library exports exactly the functions the header declares and
-#    include/mm2_checkpoint.symbols lists (and nothing else: no other global function), that
+# 3. checks that the default library exports exactly the functions
+#    include/mm2_checkpoint.symbols lists (no mock cluster), that the test library exports
+#    exactly those the header declares and the two symbol lists name (and nothing else: no
+#    other global function), that
 #    its SONAME is libmm2_checkpoint.so.<MM2_CHECKPOINT_ABI_VERSION>, and that test_api.c calls
 #    every function;
 # 4. builds every C test with -Wall -Wextra -Werror against the shared library and runs them
@@ -31,7 +34,9 @@
 # (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
 # MM2_FFI_ASAN_BUILD=nightly (also instrument the library: a nightly -Zsanitizer=address build
 # into target/asan, as scripts/soak.sh runs it), MM2_FFI_PREBUILT_NOTES=FILE (the library is
-# built; FILE holds the stderr of `cargo rustc --lib -- --print=native-static-libs`).
+# built; FILE holds the stderr of `cargo rustc -p mm2-checkpoint-capi --lib --features embedded
+# -- --print=native-static-libs`, MM2_FFI_PREBUILT_DEFAULT_LIB the default-feature
+# libmm2_checkpoint.so that build was preceded by).
 #
 # Cross mode (issue 25), `MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh`: the
 # library from scripts/cross-aarch64.sh (run here; a no-op when fresh), the header checks, steps
@@ -76,11 +81,13 @@ fail() {
     exit 1
 }
 
-CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
+# MM2_CHECKPOINT_EMBEDDED: the tests use the mock clusters, declared only on request.
+CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -DMM2_CHECKPOINT_EMBEDDED -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
 TESTS=(test_api test_misuse test_threads test_abi)
 
-step "cargo build (cdylib + staticlib) and the native libraries of a static link"
+step "cargo build (cdylib + staticlib; default features, then with the mock clusters) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
+DEFAULT_LIB=""
 if [ -n "$TARGET" ]; then
     bash scripts/cross-aarch64.sh || fail "scripts/cross-aarch64.sh"
     cp "$LIBDIR/rustc-notes.txt" "$notes"
@@ -88,8 +95,15 @@ elif [ -n "${MM2_FFI_PREBUILT_NOTES:-}" ]; then
     # scripts/test.sh built the library before its lanes (and runs cargo nowhere else while
     # clippy holds the build lock): its output of this very command is in that file.
     cp "$MM2_FFI_PREBUILT_NOTES" "$notes" || fail "MM2_FFI_PREBUILT_NOTES=$MM2_FFI_PREBUILT_NOTES"
+    DEFAULT_LIB="${MM2_FFI_PREBUILT_DEFAULT_LIB:?scripts/test.sh sets it beside MM2_FFI_PREBUILT_NOTES}"
 else
-    cargo rustc --lib -- --print=native-static-libs 2>"$notes" || { cat "$notes" >&2; fail "cargo rustc"; }
+    # The library users get, kept aside: the build with the mock clusters takes its place.
+    cargo build -p mm2-checkpoint-capi --lib || fail "cargo build -p mm2-checkpoint-capi"
+    mkdir -p "$BUILD/default"
+    cp "$LIBDIR/libmm2_checkpoint.so" "$BUILD/default/"
+    DEFAULT_LIB="$BUILD/default/libmm2_checkpoint.so"
+    cargo rustc -p mm2-checkpoint-capi --lib --features embedded -- --print=native-static-libs 2>"$notes" \
+        || { cat "$notes" >&2; fail "cargo rustc"; }
 fi
 # Cargo replays the note when the library is already fresh.
 NATIVE_LIBS="$(sed -n 's/^note: native-static-libs: //p' "$notes" | tail -n 1)"
@@ -102,18 +116,28 @@ abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/m
 ln -sf libmm2_checkpoint.so "$LIBDIR/libmm2_checkpoint.so.$abi"
 
 step "header: C99 pedantic, C++ syntax, C++ program"
-"$CC" -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c include/mm2_checkpoint.h || fail "header as C99"
-"$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -fsyntax-only -x c++ include/mm2_checkpoint.h || fail "header as C++"
+for define in "" -DMM2_CHECKPOINT_EMBEDDED; do
+    "$CC" -std=c99 -pedantic -Wall -Wextra -Werror $define -fsyntax-only -x c include/mm2_checkpoint.h || fail "header as C99 $define"
+    "$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror $define -fsyntax-only -x c++ include/mm2_checkpoint.h || fail "header as C++ $define"
+done
 "$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -I"$ROOT/include" ffi-tests/cxx_header.cpp \
     -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
 "${RUN[@]}" "$BUILD/cxx_header" || fail "C++ program run"
 
 step "the header declares every exported function, and test_api.c (with common.h) calls each"
-exported=$("$NM" -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort)
+exports_of() { "$NM" -D --defined-only "$1" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort; }
+listed=$(grep -hv '^#' include/mm2_checkpoint.symbols include/mm2_checkpoint_embedded.symbols | sort)
+if [ -n "$DEFAULT_LIB" ]; then
+    # The library users get: the stable functions, no mock cluster.
+    default_exported=$(exports_of "$DEFAULT_LIB")
+    default_listed=$(grep -v '^#' include/mm2_checkpoint.symbols | sort)
+    [ "$default_exported" = "$default_listed" ] || fail "the default-feature library ($DEFAULT_LIB) and include/mm2_checkpoint.symbols differ: $(diff <(echo "$default_listed") <(echo "$default_exported") | grep '^[<>]' | tr '\n' ' ')"
+    echo "the default-feature library exports the $(echo "$default_exported" | wc -l) listed functions, no mm_embedded_*"
+fi
+exported=$(exports_of "$LIBDIR/libmm2_checkpoint.so")
 declared=$(grep -oE '^[a-z0-9_ ]+[ *]+mm_[a-z0-9_]+\(' include/mm2_checkpoint.h | grep -oE 'mm_[a-z0-9_]+\($' | tr -d '(' | sort -u)
 [ "$exported" = "$declared" ] || fail "exported and declared functions differ: $(diff <(echo "$exported") <(echo "$declared") | grep '^[<>]' | tr '\n' ' ')"
-listed=$(grep -v '^#' include/mm2_checkpoint.symbols)
-[ "$exported" = "$listed" ] || fail "exported functions and include/mm2_checkpoint.symbols differ (update the list only for an added function): $(diff <(echo "$listed") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
+[ "$exported" = "$listed" ] || fail "exported functions and include/mm2_checkpoint{,_embedded}.symbols differ (update the list only for an added function): $(diff <(echo "$listed") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
 others=$("$NM" -D --defined-only "$LIBDIR/libmm2_checkpoint.so" | awk '$2 == "T" && $3 !~ /^mm_/ {print $3}')
 [ -z "$others" ] || fail "the library exports functions outside the C ABI: $others"
 soname="$(readelf -d "$LIBDIR/libmm2_checkpoint.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')"
@@ -191,8 +215,8 @@ else
         # its allocations are still checked through ASan's malloc interposition.
         # Without the zstd feature: cc passes the sanitizer flag on to zstd-sys's C build, whose
         # link check then lacks the ASan runtime and fails.
-        RUSTFLAGS="-Zsanitizer=address" cargo +nightly build --lib --target "$ASAN_TARGET" \
-            --no-default-features --features ssl,gzip \
+        RUSTFLAGS="-Zsanitizer=address" cargo +nightly build -p mm2-checkpoint-capi --lib --target "$ASAN_TARGET" \
+            --no-default-features --features ssl,gzip,embedded \
             --target-dir "$ROOT/target/asan" || fail "AddressSanitizer build"
         ASAN_LIB="$ASAN_LIBDIR/libmm2_checkpoint.a"
     fi

@@ -75,7 +75,10 @@ unset PKG_CONFIG_PATH
 
 mkdir -p "$LIBDIR"
 notes="$LIBDIR/rustc-notes.txt"
-cargo rustc --lib --target "$TARGET" --target-dir "$CROSS_TARGET_DIR" "${CARGO_PROFILE_ARGS[@]}" \
+# With the mock clusters (`embedded`): the C tests under emulation and the jar's aarch64 bridge
+# (whose Java bindings still include the mock-cluster API) need them.
+cargo rustc -p mm2-checkpoint-capi --lib --features embedded --target "$TARGET" \
+    --target-dir "$CROSS_TARGET_DIR" "${CARGO_PROFILE_ARGS[@]}" \
     -- --print=native-static-libs 2>"$notes" \
     || {
         cat "$notes" >&2

@@ -57,7 +57,8 @@ step_c_churn() {
     local cycles="${MM2_SOAK_FFI_CYCLES:-200}"
     # A release library beside the debug one: ffi-tests/run.sh then also runs the example on it
     # under valgrind (the suppressions must match an optimised build).
-    cargo build --release --lib || return 1
+    # (With the mock clusters, as the C tests and the example need.)
+    cargo build --release -p mm2-checkpoint-capi --lib --features embedded || return 1
     MM2_FFI_CYCLES="$cycles" MM2_FFI_VALGRIND_CYCLES=$((cycles / 3)) MM2_FFI_ASAN_CYCLES="$cycles" \
         MM2_FFI_ASAN_BUILD=nightly bash ffi-tests/run.sh
 }

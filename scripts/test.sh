@@ -188,7 +188,7 @@ fi
 
 # ---------------------------------------------------------------- Rust
 
-run_stage "cargo fmt --check" cargo fmt --check
+run_stage "cargo fmt --all --check" cargo fmt --all --check
 
 # One debug build serves every later stage: the test binaries, the examples interop runs, and
 # the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
@@ -208,22 +208,29 @@ export RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
 build_all() {
-    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+    # --workspace: every crate (the layers are crates: src/core, the Rust API, src/ffi, capi).
+    cargo test --workspace --all-targets --all-features --no-run --message-format=json-render-diagnostics \
         >"$BUILD_INFO/cargo-test.json" || return 1
     # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
     cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
-    # ffi-tests/run.sh's build of the cdylib and staticlib (default features, as users get
-    # them), and the native libraries a static link needs.
-    cargo rustc --lib -- --print=native-static-libs 2>"$BUILD_INFO/rustc-notes.txt" \
-        || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
+    # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
+    # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
+    # place), then with the mock clusters, which the C and Java tests use, and the native
+    # libraries a static link needs.
+    cargo build -p mm2-checkpoint-capi --lib || return 1
+    mkdir -p "$BUILD_INFO/default"
+    cp target/debug/libmm2_checkpoint.so "$BUILD_INFO/default/" || return 1
+    cargo rustc -p mm2-checkpoint-capi --lib --features embedded -- --print=native-static-libs \
+        2>"$BUILD_INFO/rustc-notes.txt" || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
 }
-run_stage "build + clippy -D warnings: cargo test --no-run --all-targets --all-features, the examples interop runs, the cdylib and staticlib" build_all
+run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-targets --all-features, the examples interop runs, the cdylib and staticlib (default, and with the mock clusters)" build_all
 export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
+export MM2_FFI_PREBUILT_DEFAULT_LIB="$BUILD_INFO/default/libmm2_checkpoint.so"
 export MM2_INTEROP_PREBUILT=1
 # --all-targets leaves out doc tests, so examples in doc comments get their own run.
 # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
-run_stage "cargo test --doc --all-features" cargo test --doc --all-features
+run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
 
 # ---------------------------------------------------------------- lanes
 

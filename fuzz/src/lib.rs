@@ -1,18 +1,11 @@
-//! The record decoders of mm2-checkpoint, compiled from the library's own source files.
+//! The record decoders of mm2-checkpoint, from its Kafka-free core crate.
 //!
-//! The decoders live in the pure core (`src/core`), which knows nothing of Kafka I/O. Depending
-//! on the whole `mm2-checkpoint` crate would also build librdkafka from C source under the
-//! fuzzer's instrumentation flags: minutes on a 2-core machine, for code the fuzz targets never
-//! call. Including the few pure modules by path fuzzes the very same source at a fraction of
-//! that cost. The module tree mirrors the library's (`crate::core::…`, `crate::TopicPartition`)
-//! so that the files compile unchanged; if one of them starts to need another part of the
-//! library, this build fails and the module is added here.
+//! The decoders live in `mm2-checkpoint-core` (`src/core`), which knows nothing of Kafka I/O.
+//! Depending on the whole `mm2-checkpoint` crate would also build librdkafka from C source under
+//! the fuzzer's instrumentation flags: minutes on a 2-core machine, for code the fuzz targets
+//! never call. The core crate has no C code among its dependencies, so the fuzz targets depend
+//! on it alone.
 
 #![allow(missing_docs)]
 
-pub mod core;
-
-pub use crate::core::checkpoint::Checkpoint;
-pub use crate::core::offset_sync::OffsetSync;
-pub use crate::core::topic_partition::TopicPartition;
-pub use crate::core::wire;
+pub use mm2_checkpoint_core::{wire, Checkpoint, OffsetSync, TopicPartition};

@@ -12,7 +12,8 @@
 # Usage: build-native.sh REPO_ROOT PROFILE OUT_DIR JAVA_HOME JNI_HEADERS_DIR --native-lib=[PATH] [--cross=PREFIX]
 #   --native-lib=PATH  package this already built libmm2_checkpoint.so (absolute path) and run no
 #                      cargo: CI reuses the debug library its earlier stages built
-#   --native-lib=      run `cargo build --lib` at PROFILE (release or debug), then take the
+#   --native-lib=      run `cargo build -p mm2-checkpoint-capi --features embedded --lib` at
+#                      PROFILE (release or debug), then take the
 #                      library from the target directory cargo reports (CARGO_TARGET_DIR honoured)
 #   --cross=PREFIX     another platform's files (issue 25: aarch64-linux-gnu- for linux-aarch64):
 #                      the library is the cross-built one --native-lib names (scripts/cross-aarch64.sh
@@ -48,6 +49,9 @@ else
         *) die "mm2.cargo.profile is '$profile'; expected release or debug" ;;
     esac
     command -v cargo >/dev/null || die "no cargo on PATH (https://rustup.rs), or pass -Dmm2.native.lib=/abs/path/libmm2_checkpoint.so"
+    # With the mock clusters (`embedded`, off in the C library by default): the Java API still
+    # binds them (EmbeddedClusters), and the bridge is linked with --no-undefined.
+    flags+=(-p mm2-checkpoint-capi --features embedded)
     (cd "$root" && cargo build --lib "${flags[@]}" --quiet) || die "cargo build --lib ${flags[*]}"
     # Cargo knows where it put the library: CARGO_TARGET_DIR, build.target-dir or ./target.
     target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps \
