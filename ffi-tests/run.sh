@@ -120,7 +120,7 @@ for define in "" -DMM2_CHECKPOINT_EMBEDDED; do
     "$CC" -std=c99 -pedantic -Wall -Wextra -Werror $define -fsyntax-only -x c include/mm2_checkpoint.h || fail "header as C99 $define"
     "$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror $define -fsyntax-only -x c++ include/mm2_checkpoint.h || fail "header as C++ $define"
 done
-"$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -I"$ROOT/include" ffi-tests/cxx_header.cpp \
+"$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -DMM2_CHECKPOINT_EMBEDDED -I"$ROOT/include" ffi-tests/cxx_header.cpp \
     -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
 "${RUN[@]}" "$BUILD/cxx_header" || fail "C++ program run"
 

@@ -246,6 +246,8 @@ pub enum Polled {
 ///
 /// A plain `Client` is used instead of rust-rdkafka's `BaseConsumer` because the latter's drop
 /// waits for the close in 100 ms steps; destroying the client closes the consumer at once.
+// For the mock clusters and the tests' own readers only.
+#[cfg(any(feature = "embedded", feature = "internals"))]
 pub fn consumer_assign_from_start<C: ClientContext>(
     client: &Client<C>,
     topic: &str,
@@ -308,6 +310,8 @@ unsafe extern "C" fn served_log_line<C: ClientContext>(
 /// brokers are down") internally and, since rust-rdkafka routes logs through the queue instead of
 /// a log callback, prints them to stderr. Here client errors come back as [`Polled::Error`] and
 /// log lines go to the `log` crate (target `librdkafka`), like every other client's.
+// For the mock clusters and the tests' own readers only.
+#[cfg(any(feature = "embedded", feature = "internals"))]
 pub fn consumer_poll<C: ClientContext>(consumer: &Client<C>, timeout: Duration) -> Polled {
     // SAFETY: each event handed over is live for the call.
     poll_consumer_events(consumer, timeout, |ev| unsafe {
