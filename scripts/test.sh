@@ -212,7 +212,8 @@ build_all() {
     cargo test --workspace --all-targets --all-features --no-run --message-format=json-render-diagnostics \
         >"$BUILD_INFO/cargo-test.json" || return 1
     # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
-    cargo build --all-features --example checkpoint --example mirror --example interop_churn || return 1
+    # --workspace: dependency features resolved as for the test build above, so nothing rebuilds.
+    cargo build --workspace --all-features --example checkpoint --example mirror --example interop_churn || return 1
     # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
     # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
     # place), then with the mock clusters, which the C and Java tests use, and the native

@@ -20,6 +20,7 @@ fn example(name: &str) -> PathBuf {
         ("gzip", cfg!(feature = "gzip")),
         ("zstd", cfg!(feature = "zstd")),
         ("internals", cfg!(feature = "internals")),
+        ("embedded", cfg!(feature = "embedded")),
     ]
     .iter()
     .filter(|(_, on)| *on)
@@ -29,6 +30,8 @@ fn example(name: &str) -> PathBuf {
         .args([
             "build",
             "--quiet",
+            // As scripts/test.sh builds them: features resolved for the whole workspace.
+            "--workspace",
             "--example",
             name,
             "--no-default-features",

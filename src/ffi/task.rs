@@ -405,7 +405,6 @@ mod tests {
 
     /// A group fetch denied by the group's ACL (injected in a checkpoint cycle) reaches C as
     /// `group_fetches_denied`; a caller whose struct ends before that field does not get it.
-    #[cfg(feature = "internals")]
     #[test]
     fn a_denied_group_fetch_is_counted_in_the_c_stats_for_a_caller_that_has_the_field() {
         use mm2_checkpoint::checkpoint_task::faults::Fault;
