@@ -3,7 +3,7 @@
 # time: scripts/test.sh runs this (issue 21). From any directory:
 #   scripts/run-test-binaries.sh [-j JOBS] [-- ARGS...]
 #
-# 1. `cargo test --all-targets --all-features --no-run --message-format=json` builds every unit
+# 1. `cargo test --workspace --all-targets --all-features --no-run --message-format=json` builds every unit
 #    `cargo test` would run (lib tests, integration tests, examples and the bench in test mode)
 #    and names each executable (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are
 #    read from FILE instead);
@@ -77,7 +77,7 @@ if [ -n "${MM2_TEST_CARGO_JSON:-}" ]; then
     # scripts/test.sh built them already and kept cargo's messages (no cargo call here).
     cp "$MM2_TEST_CARGO_JSON" "$OUT/cargo.json"
 else
-    cargo test --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+    cargo test --workspace --all-targets --all-features --no-run --message-format=json-render-diagnostics \
         >"$OUT/cargo.json" || { echo "run-test-binaries.sh: cargo test --no-run failed" >&2; exit 1; }
 fi
 python3 -c "$PICK_UNITS" "$OUT/units.tsv" "${SLOW_FIRST[@]}" <"$OUT/cargo.json"
