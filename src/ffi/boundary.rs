@@ -434,6 +434,38 @@ impl CText {
     }
 }
 
+/// Text of a list row: a pointer to NUL-terminated UTF-8 owned by the list (valid until the
+/// list is destroyed) and its length in bytes without the NUL; NULL and 0 for a value the entry
+/// does not have.
+pub(crate) fn row_text(text: Option<&CText>) -> (*const c_char, u64) {
+    text.map_or((std::ptr::null(), 0), |t| (t.as_ptr(), t.len() as u64))
+}
+
+/// The body of every `mm_<list>_row`: checks `row_out` (a growable struct), finds item `index`
+/// of the list, and copies what fits of its row. Nothing is written on failure.
+///
+/// # Safety
+/// `list` as for [`borrow`]; `row_out` as for [`sized_out`].
+pub(crate) unsafe fn copy_row<'a, L, T, R: Growable>(
+    list: *const L,
+    name: &str,
+    index: usize,
+    items: impl FnOnce(&'a L) -> &'a [T],
+    row_of: impl FnOnce(&T) -> R,
+    row_out: *mut R,
+) -> Result<(), Failure>
+where
+    L: 'a,
+    T: 'a,
+{
+    // SAFETY: the caller's contract.
+    let row_out = unsafe { sized_out(row_out, "row_out") }?;
+    // SAFETY: the caller's contract.
+    let item = unsafe { item(list, name, index, items) }?;
+    row_out.write(row_of(item));
+    Ok(())
+}
+
 /// Looks up item `index` of a list handle.
 ///
 /// # Safety
