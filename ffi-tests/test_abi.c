@@ -187,7 +187,7 @@ static void old_and_new_structs(void) {
     mm_translated_offsets_destroy(plan);
     mm_conf_destroy(producer);
     CHECK_OK(mm_task_destroy(task));
-    printf("test_abi: 5 growable structs: old callers keep their guard words, new ones learn the size filled\n");
+    printf("test_abi: 6 growable structs (one a list row): old callers keep their guard words, new ones learn the size filled\n");
 }
 
 /* What the log callback saw when it called back into the library. */
