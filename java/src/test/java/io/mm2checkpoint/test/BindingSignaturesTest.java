@@ -26,7 +26,7 @@ public final class BindingSignaturesTest {
     @Test
     public void theHeaderParsesIntoSignatures() throws IOException {
         Map<String, Signature> header = HeaderSignatures.parse(HeaderSignatures.header());
-        Check.isTrue(header.size() >= 80, "functions in the header: " + header.size());
+        Check.isTrue(header.size() >= 60, "functions in the header: " + header.size());
         Check.isTrue(header.containsKey("mm_task_new") && header.containsKey("mm_set_log_callback"),
                 "known functions parsed: " + header.keySet());
         // The parser itself, on declarations shaped as cbindgen writes them.
