@@ -274,3 +274,44 @@ fn abi_and_version_number_macros_match_the_build() {
         "the header lacks `{line}`"
     );
 }
+
+/// A field added to a list row in the header reaches the layout file, test_abi's table, the JNI
+/// bridge and the Java row record through the generator alone: nothing hand-written follows it.
+#[test]
+fn a_field_added_to_a_row_reaches_every_generated_binding() {
+    let header = header();
+    let last = "  uint64_t metadata_len;\n} mm_checkpoint_row;";
+    assert!(
+        header.contains(last),
+        "mm_checkpoint_row ends with metadata_len"
+    );
+    let grown = header.replacen(
+        last,
+        "  uint64_t metadata_len;\n  /**\n   * A field added later.\n   */\n  int64_t added_later;\n} mm_checkpoint_row;",
+        1,
+    );
+    let before = bindings::generate(&header);
+    let after = bindings::generate(&grown);
+    let file = |files: &[(&str, String)], path: &str| {
+        files.iter().find(|(p, _)| *p == path).unwrap().1.clone()
+    };
+    let layout = file(&after, "include/mm2_checkpoint.layout");
+    assert!(layout.contains("mm_checkpoint_row.size=88\n"));
+    assert!(layout.contains("mm_checkpoint_row.added_later=80\n"));
+    assert!(
+        file(&after, "ffi-tests/layout_table.h").contains("FIELD(mm_checkpoint_row, added_later),")
+    );
+    assert!(
+        file(&after, "java/src/main/c/mm2_checkpoint_rows.h").contains("(jlong)row.added_later")
+    );
+    let java = file(
+        &after,
+        "java/src/main/java/io/mm2checkpoint/NativeRows.java",
+    );
+    assert!(java.contains("long addedLater) {}"), "{java}");
+    assert!(java.contains("@param addedLater A field added later."));
+    assert!(java.contains("\"downstream_offset\", \"added_later\""));
+    // The Panama part binds functions, not fields: unchanged.
+    let panama = "java/src/main/java22/io/mm2checkpoint/PanamaRows.java";
+    assert_eq!(file(&before, panama), file(&after, panama));
+}
