@@ -2,7 +2,8 @@ package io.mm2checkpoint;
 
 /**
  * The C ABI of {@code libmm2_checkpoint.so} in Java types, one method per C function (pointers
- * are {@code long} addresses, text is {@link String}). Two implementations: {@code PanamaBinding}
+ * are {@code long} addresses, text is {@link String}), except list rows: every
+ * {@code mm_<list>_row} goes through {@link #row}, driven by the generated {@link NativeRows}. Two implementations: {@code PanamaBinding}
  * (java.lang.foreign, Java 22+) and {@link JniBinding} (a thin C bridge, Java 17+). Everything
  * above this interface — lifetimes, records, exceptions, logging — is shared Java code, so both
  * bindings behave the same by construction.
