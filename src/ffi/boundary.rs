@@ -769,6 +769,58 @@ mod tests {
     }
 
     #[test]
+    fn a_list_row_is_copied_as_far_as_the_caller_said_and_only_for_an_index_in_range() {
+        struct List(Vec<u64>);
+        let list = List(vec![10, 20]);
+        let fill = |index: usize, out: &mut [u64]| {
+            // SAFETY: `list` is live; `out` holds at least `out[0]` bytes.
+            run(|| unsafe {
+                copy_row(
+                    &list,
+                    "list",
+                    index,
+                    |l: &List| l.0.as_slice(),
+                    |v| Grows {
+                        struct_size: 0,
+                        a: *v,
+                        b: v + 1,
+                    },
+                    out.as_mut_ptr().cast::<Grows>(),
+                )
+            })
+        };
+        let mut full = [24u64, 0, 0, 0x5555];
+        assert_eq!(fill(1, &mut full), mm_result::Ok);
+        assert_eq!(full, [24, 20, 21, 0x5555]);
+        // An older caller whose row ends after `a`.
+        let mut old = [16u64, 0, 0x5555];
+        assert_eq!(fill(0, &mut old), mm_result::Ok);
+        assert_eq!(old, [16, 10, 0x5555]);
+        // Past the end, or a NULL list: nothing written.
+        let mut past = [24u64, 7, 7];
+        assert_eq!(fill(2, &mut past), mm_result::InvalidArgument);
+        assert_eq!(past, [24, 7, 7]);
+        assert!(last_error_text().contains("index 2 is out of range: `list` has 2 items"));
+        // SAFETY: a NULL list is refused before anything is read.
+        let r = run(|| unsafe {
+            copy_row(
+                std::ptr::null::<List>(),
+                "list",
+                0,
+                |l: &List| l.0.as_slice(),
+                |v| Grows {
+                    struct_size: 0,
+                    a: *v,
+                    b: 0,
+                },
+                past.as_mut_ptr().cast::<Grows>(),
+            )
+        });
+        assert_eq!(r, mm_result::NullParameter);
+        assert_eq!(past, [24, 7, 7]);
+    }
+
+    #[test]
     fn write_text_truncates_at_a_character_boundary_and_terminates() {
         let cases: [(&str, usize, &[u8]); 6] = [
             ("hello", 6, b"hello\0"),

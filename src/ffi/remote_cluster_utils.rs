@@ -844,21 +844,30 @@ mod tests {
         }
     }
 
-    /// Reads text through an accessor of the C ABI, checking its result.
-    fn text_of(f: impl FnOnce(*mut *const c_char, *mut usize) -> mm_result) -> String {
-        let (mut p, mut len) = (std::ptr::null(), 0usize);
-        assert_eq!(f(&mut p, &mut len), mm_result::Ok);
-        // SAFETY: the library's NUL-terminated text.
-        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
-        assert_eq!(s.len(), len);
-        s
+    /// Row `index` of a list of translated offsets, checking the result.
+    ///
+    /// # Safety
+    /// `list` is a live list.
+    unsafe fn row_of(
+        list: *const mm_translated_offsets_t,
+        index: usize,
+    ) -> mm_translated_offset_row {
+        // SAFETY: all-zero is a valid row (NULL text); the caller's contract for `list`.
+        let mut row: mm_translated_offset_row = unsafe { std::mem::zeroed() };
+        row.struct_size = std::mem::size_of::<mm_translated_offset_row>() as u64;
+        assert_eq!(
+            unsafe { mm_translated_offsets_row(list, index, &mut row) },
+            mm_result::Ok
+        );
+        row
     }
 
-    /// Reads a value through an accessor of the C ABI, checking its result.
-    fn value_of<T: Default>(f: impl FnOnce(*mut T) -> mm_result) -> T {
-        let mut v = T::default();
-        assert_eq!(f(&mut v), mm_result::Ok);
-        v
+    /// Text of a row field: NUL-terminated, and its length beside it.
+    fn text_of(p: *const c_char, len: u64) -> String {
+        // SAFETY: the library's NUL-terminated text, live with the list.
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        assert_eq!(s.len() as u64, len);
+        s
     }
 
     #[test]
@@ -892,15 +901,18 @@ mod tests {
         assert_eq!(add("", "x", 0, 0), mm_result::InvalidArgument);
         // SAFETY: a live list; indices below its length unless said otherwise.
         unsafe {
-            let n = value_of(|o| mm_translated_offsets_len(list, o));
-            let got: Vec<(String, String, i32, i64, String)> = (0..n)
+            let mut n = 0usize;
+            assert_eq!(mm_translated_offsets_len(list, &mut n), mm_result::Ok);
+            let got: Vec<(String, String, i64, i64, String)> = (0..n)
                 .map(|i| {
+                    let row = row_of(list, i);
+                    assert_eq!(row.upstream_offset, -1, "added without an upstream offset");
                     (
-                        text_of(|t, l| mm_translated_offsets_group(list, i, t, l)),
-                        text_of(|t, l| mm_translated_offsets_topic(list, i, t, l)),
-                        value_of(|o| mm_translated_offsets_partition(list, i, o)),
-                        value_of(|o| mm_translated_offsets_offset(list, i, o)),
-                        text_of(|t, l| mm_translated_offsets_metadata(list, i, t, l)),
+                        text_of(row.group, row.group_len),
+                        text_of(row.topic, row.topic_len),
+                        row.partition,
+                        row.offset,
+                        text_of(row.metadata, row.metadata_len),
                     )
                 })
                 .collect();
@@ -915,16 +927,13 @@ mod tests {
                 .map(|(g, t, p, o)| (g.to_string(), t.to_string(), *p, *o, format!("m{o}")))
                 .collect();
             assert_eq!(got, expected);
-            let mut untouched = 77i64;
+            let mut untouched = row_of(list, 0);
+            untouched.offset = 77;
             assert_eq!(
-                mm_translated_offsets_upstream_offset(list, 0, &mut untouched),
-                mm_result::NotFound
-            );
-            assert_eq!(
-                mm_translated_offsets_offset(list, n, &mut untouched),
+                mm_translated_offsets_row(list, n, &mut untouched),
                 mm_result::InvalidArgument
             );
-            assert_eq!(untouched, 77, "an output was written on failure");
+            assert_eq!(untouched.offset, 77, "the row was written on failure");
             let back = (*list).to_translated();
             assert_eq!(back.groups.len(), 2);
             assert_eq!(
