@@ -279,7 +279,8 @@ pub(crate) unsafe fn give<T>(
 ///
 /// # Safety
 /// Implementors are `#[repr(C)]`, start with a `u64` `struct_size` field, and have no padding
-/// (every field is 64 bits wide), so their bytes may be copied as they are.
+/// (every field is 64 bits wide: an integer, or a text pointer of a list row, which `ffi/mod.rs`
+/// keeps to 64-bit targets), so their bytes may be copied as they are.
 pub(crate) unsafe trait Growable: Copy {}
 
 /// The output of a growable struct: at most `size` bytes (the caller's `struct_size`, capped at
