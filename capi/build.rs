@@ -4,12 +4,12 @@
 //! crate version. include/mm2_checkpoint.h (`MM2_CHECKPOINT_ABI_VERSION`) and README's link lines
 //! follow it; capi/tests/ffi_header.rs checks they agree.
 //!
-//! Writes nothing: the link `libmm2_checkpoint.so.1 -> libmm2_checkpoint.so` a program linked
+//! Writes nothing: the link `libmm2_checkpoint.so.<ABI major> -> libmm2_checkpoint.so` a program linked
 //! from the build tree looks for is made by who runs such a program (ffi-tests/run.sh, an
 //! installer), since a build script may write only below `OUT_DIR`.
 
 /// Bumped only on an incompatible change of the C ABI.
-const ABI_MAJOR: u32 = 1;
+const ABI_MAJOR: u32 = 2;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

@@ -54,16 +54,13 @@ static void print_batch(const mm_batch_t *batch) {
     size_t n = 0;
     mm_batch_len(batch, &n);
     for (size_t i = 0; i < n; i++) {
-        const char *group = NULL, *topic = NULL, *metadata = NULL;
-        int32_t partition = -1;
-        int64_t upstream = -1, downstream = -1;
-        /* Every accessor succeeds for an index below the length. */
-        if (mm_batch_group(batch, i, &group, NULL) || mm_batch_topic(batch, i, &topic, NULL) ||
-            mm_batch_metadata(batch, i, &metadata, NULL) || mm_batch_partition(batch, i, &partition) ||
-            mm_batch_upstream_offset(batch, i, &upstream) || mm_batch_downstream_offset(batch, i, &downstream))
-            continue;
-        printf("checkpoint: group %s  %s-%d  upstream %lld -> downstream %lld  metadata \"%s\"\n", group, topic,
-               partition, (long long)upstream, (long long)downstream, metadata);
+        /* One call per checkpoint; struct_size says which version of the row this program knows. */
+        mm_checkpoint_row row = {.struct_size = sizeof row};
+        if (mm_batch_row(batch, i, &row) != MM_RESULT_OK) continue;
+        printf("checkpoint: group %.*s  %.*s-%lld  upstream %lld -> downstream %lld  metadata \"%.*s\"\n",
+               (int)row.group_len, row.group, (int)row.topic_len, row.topic, (long long)row.partition,
+               (long long)row.upstream_offset, (long long)row.downstream_offset, (int)row.metadata_len,
+               row.metadata);
     }
     fflush(stdout);
 }

@@ -83,6 +83,15 @@ static inline void check_failed(void) { __atomic_add_fetch(&checks_failed, 1, __
 /* A struct the library fills, with its struct_size set. */
 #define SIZED(type) ((type){.struct_size = sizeof(type)})
 
+/* Row `index` of a list through its mm_<list>_row function, which must succeed: the row, or a
+ * row without values (NULL text) after a failed check. */
+#define GET_ROW(type, fn, list, index)                                                  \
+    __extension__({                                                                     \
+        type row_ = SIZED(type);                                                        \
+        CHECK_OK(fn(list, index, &row_));                                               \
+        row_;                                                                           \
+    })
+
 static inline int starts_with(const char *s, const char *prefix) {
     return s && strncmp(s, prefix, strlen(prefix)) == 0;
 }

@@ -1,8 +1,9 @@
 /*
- * The ABI promises of C ABI 1, each shown from C:
+ * The ABI promises of C ABI 2, each shown from C:
  * - layout: the size and offsets of every public struct and the value of every enum constant
- *   equal include/mm2_checkpoint.layout, the file the Java bindings read too
- *   (`test_abi --print` writes what this compiler sees, to regenerate it);
+ *   equal include/mm2_checkpoint.layout, the file the Java bindings read too (both it and the
+ *   table of entries checked here, layout_table.h, are generated from the header by
+ *   tests/bindings/generate.rs; `test_abi --print` writes what this compiler sees);
  * - old and new callers: a caller compiled against a shorter, older struct gets only the bytes
  *   it declared in struct_size (a guard word after it stays untouched), and a caller with a
  *   longer struct learns from struct_size how much the library filled;
@@ -25,97 +26,16 @@ struct layout_entry {
 #define CONSTANT(name) {#name, (long long)(name)}
 
 static const struct layout_entry LAYOUT[] = {
-    SIZE(mm_diagnostics),
-    FIELD(mm_diagnostics, struct_size),
-    FIELD(mm_diagnostics, live_clients),
-    FIELD(mm_diagnostics, live_threads),
-    FIELD(mm_diagnostics, concurrent_client_access),
-    SIZE(mm_offset_sync_writer_stats),
-    FIELD(mm_offset_sync_writer_stats, struct_size),
-    FIELD(mm_offset_sync_writer_stats, records_reported),
-    FIELD(mm_offset_sync_writer_stats, syncs_sent),
-    FIELD(mm_offset_sync_writer_stats, syncs_delivered),
-    FIELD(mm_offset_sync_writer_stats, syncs_failed),
-    FIELD(mm_offset_sync_writer_stats, promotions),
-    FIELD(mm_offset_sync_writer_stats, pending),
-    FIELD(mm_offset_sync_writer_stats, delayed),
-    FIELD(mm_offset_sync_writer_stats, outstanding),
-    FIELD(mm_offset_sync_writer_stats, closed),
-    SIZE(mm_translation_counts),
-    FIELD(mm_translation_counts, struct_size),
-    FIELD(mm_translation_counts, records_read),
-    FIELD(mm_translation_counts, malformed_records),
-    FIELD(mm_translation_counts, negative_offset_records),
-    SIZE(mm_failover_totals),
-    FIELD(mm_failover_totals, struct_size),
-    FIELD(mm_failover_totals, partitions),
-    FIELD(mm_failover_totals, without_current_offset),
-    FIELD(mm_failover_totals, skipped),
-    FIELD(mm_failover_totals, reread),
-    SIZE(mm_task_stats),
-    FIELD(mm_task_stats, struct_size),
-    FIELD(mm_task_stats, checkpoints_emitted),
-    FIELD(mm_task_stats, records_skipped),
-    FIELD(mm_task_stats, syncs_loaded),
-    FIELD(mm_task_stats, checkpoints_loaded),
-    FIELD(mm_task_stats, cycles),
-    FIELD(mm_task_stats, group_offsets_written),
-    FIELD(mm_task_stats, groups),
-    FIELD(mm_task_stats, load_time_us),
-    FIELD(mm_task_stats, last_stop_time_us),
-    FIELD(mm_task_stats, initialized),
-    FIELD(mm_task_stats, checkpoints_load_ok),
-    FIELD(mm_task_stats, group_fetches_denied),
-    SIZE(mm_result),
-    CONSTANT(MM_RESULT_OK),
-    CONSTANT(MM_RESULT_NULL_PARAMETER),
-    CONSTANT(MM_RESULT_PANIC),
-    CONSTANT(MM_RESULT_INVALID_CONFIG),
-    CONSTANT(MM_RESULT_INVALID_ARGUMENT),
-    CONSTANT(MM_RESULT_NOT_STARTED),
-    CONSTANT(MM_RESULT_ALREADY_STARTED),
-    CONSTANT(MM_RESULT_ALREADY_STOPPED),
-    CONSTANT(MM_RESULT_BUSY),
-    CONSTANT(MM_RESULT_KAFKA),
-    CONSTANT(MM_RESULT_TIMED_OUT),
-    CONSTANT(MM_RESULT_BUFFER_TOO_SMALL),
-    CONSTANT(MM_RESULT_NOT_FOUND),
-    CONSTANT(MM_RESULT_FATAL),
-    CONSTANT(MM_RESULT_STOPPED),
-    CONSTANT(MM_RESULT_THREAD),
-    CONSTANT(MM_RESULT_INVALID_STATE),
-    CONSTANT(MM_RESULT_LOGGER_TAKEN),
-    CONSTANT(MM_RESULT_IN_LOG_CALLBACK),
-    CONSTANT(MM_RESULT_IN_STATS_CALLBACK),
-    SIZE(mm_poll_status),
-    CONSTANT(MM_POLL_STATUS_NONE),
-    CONSTANT(MM_POLL_STATUS_CYCLE_DONE),
-    CONSTANT(MM_POLL_STATUS_NOT_READY),
-    CONSTANT(MM_POLL_STATUS_NOT_DUE),
-    CONSTANT(MM_POLL_STATUS_STOPPED),
-    CONSTANT(MM_POLL_STATUS_FAILED),
-    SIZE(mm_side),
-    CONSTANT(MM_SIDE_SOURCE),
-    CONSTANT(MM_SIDE_TARGET),
-    SIZE(mm_log_level),
-    CONSTANT(MM_LOG_LEVEL_OFF),
-    CONSTANT(MM_LOG_LEVEL_ERROR),
-    CONSTANT(MM_LOG_LEVEL_WARN),
-    CONSTANT(MM_LOG_LEVEL_INFO),
-    CONSTANT(MM_LOG_LEVEL_DEBUG),
-    CONSTANT(MM_LOG_LEVEL_TRACE),
-    SIZE(mm_group_selector),
-    CONSTANT(MM_GROUP_SELECTOR_ONE),
-    CONSTANT(MM_GROUP_SELECTOR_LIST),
-    CONSTANT(MM_GROUP_SELECTOR_REGEX),
+#include "layout_table.h"
 };
 
 #define LAYOUT_FILE_DEFAULT "include/mm2_checkpoint.layout"
 
 static void print_layout(FILE *out) {
     fprintf(out, "# Layout of the public structs and enums of include/mm2_checkpoint.h (C ABI %d): sizes and\n"
-                 "# field offsets in bytes, enum constant values. Checked by ffi-tests/test_abi.c against the\n"
-                 "# compiler and read by the Java bindings (examples/jvm). Regenerate: test_abi --print.\n",
+                 "# field offsets in bytes, enum constant values. Generated from the header by tests/bindings/generate.rs\n"
+                 "# (MM2_BLESS_HEADER=1 cargo test --test ffi_header), checked by ffi-tests/test_abi.c against the\n"
+                 "# compiler, and read by the Java bindings.\n",
             MM2_CHECKPOINT_ABI_VERSION);
     for (size_t i = 0; i < sizeof LAYOUT / sizeof LAYOUT[0]; i++) fprintf(out, "%s=%lld\n", LAYOUT[i].key, LAYOUT[i].value);
 }
@@ -193,6 +113,7 @@ static mm_result fill_task_stats(void *ctx, void *buf) { return mm_task_get_stat
 static mm_result fill_writer_stats(void *ctx, void *buf) { return mm_offset_sync_writer_get_stats(ctx, buf); }
 static mm_result fill_counts(void *ctx, void *buf) { return mm_translated_offsets_get_counts(ctx, buf); }
 static mm_result fill_totals(void *ctx, void *buf) { return mm_failover_report_get_totals(ctx, buf); }
+static mm_result fill_translated_row(void *ctx, void *buf) { return mm_translated_offsets_row(ctx, 0, buf); }
 
 /* An old caller's mm_task_stats (as if only two counters had existed), used as such. */
 struct old_task_stats {
@@ -249,6 +170,16 @@ static void old_and_new_structs(void) {
     mm_translated_offsets_t *plan = NULL;
     CHECK_OK(mm_translated_offsets_new(&plan));
     check_sized("mm_translation_counts", sizeof(mm_translation_counts), fill_counts, plan);
+    /* List rows are growable structs too. */
+    CHECK_OK(mm_translated_offsets_add(plan, "g", "a.t", 0, 5, 4, ""));
+    check_sized("mm_translated_offset_row", sizeof(mm_translated_offset_row), fill_translated_row, plan);
+    mm_translated_offset_row row = SIZED(mm_translated_offset_row);
+    CHECK_OK(mm_translated_offsets_row(plan, 0, &row));
+    CHECK(row.struct_size == sizeof row && row.offset == 5 && row.upstream_offset == 4 && row.partition == 0);
+    CHECK(row.group_len == 1 && strcmp(row.group, "g") == 0 && row.metadata_len == 0);
+    mm_translated_offsets_destroy(plan);
+    plan = NULL;
+    CHECK_OK(mm_translated_offsets_new(&plan)); /* empty again: the report below sends no request */
     mm_failover_report_t *report = NULL;
     CHECK_OK(mm_failover_report(producer, plan, 0, &report)); /* empty: no request */
     check_sized("mm_failover_totals", sizeof(mm_failover_totals), fill_totals, report);
@@ -256,7 +187,7 @@ static void old_and_new_structs(void) {
     mm_translated_offsets_destroy(plan);
     mm_conf_destroy(producer);
     CHECK_OK(mm_task_destroy(task));
-    printf("test_abi: 5 growable structs: old callers keep their guard words, new ones learn the size filled\n");
+    printf("test_abi: 6 growable structs (one a list row): old callers keep their guard words, new ones learn the size filled\n");
 }
 
 /* What the log callback saw when it called back into the library. */

@@ -124,18 +124,17 @@ static void check_batch(const mm_batch_t *b, const char *what) {
         const struct expected *x = &EXPECTED[want];
         int found = 0;
         for (size_t i = 0; i < n; i++) {
-            size_t group_len = 0, topic_len = 0, meta_len = 0;
-            const char *group = GET_TEXT_LEN(&group_len, mm_batch_group, b, i);
-            const char *topic = GET_TEXT_LEN(&topic_len, mm_batch_topic, b, i);
-            const char *meta = GET_TEXT_LEN(&meta_len, mm_batch_metadata, b, i);
-            REQUIRE(group && topic && meta);
-            CHECK(group_len == strlen(group) && topic_len == strlen(topic) && meta_len == strlen(meta));
-            if (strcmp(group, x->group) == 0 && strcmp(topic, "source.orders") == 0 &&
-                GET_VALUE(int32_t, mm_batch_partition, b, i) == x->partition) {
+            mm_checkpoint_row row = GET_ROW(mm_checkpoint_row, mm_batch_row, b, i);
+            REQUIRE(row.group && row.topic && row.metadata);
+            CHECK(row.struct_size == sizeof row);
+            CHECK(row.group_len == strlen(row.group) && row.topic_len == strlen(row.topic) &&
+                  row.metadata_len == strlen(row.metadata));
+            if (strcmp(row.group, x->group) == 0 && strcmp(row.topic, "source.orders") == 0 &&
+                row.partition == x->partition) {
                 found++;
-                CHECK(GET_VALUE(int64_t, mm_batch_upstream_offset, b, i) == x->upstream);
-                CHECK(GET_VALUE(int64_t, mm_batch_downstream_offset, b, i) == x->downstream);
-                CHECK(strcmp(meta, x->metadata) == 0);
+                CHECK(row.upstream_offset == x->upstream);
+                CHECK(row.downstream_offset == x->downstream);
+                CHECK(strcmp(row.metadata, x->metadata) == 0);
             }
         }
         if (found != 1) {
@@ -144,12 +143,11 @@ static void check_batch(const mm_batch_t *b, const char *what) {
             checks_failed++;
         }
     }
-    /* Past the end: INVALID_ARGUMENT, outputs untouched. */
-    const char *text = "untouched";
-    int32_t partition = 77;
-    CHECK_RESULT(mm_batch_group(b, n, &text, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_batch_partition(b, n, &partition), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(strcmp(text, "untouched") == 0 && partition == 77);
+    /* Past the end: INVALID_ARGUMENT, the row untouched. */
+    mm_checkpoint_row past = SIZED(mm_checkpoint_row);
+    past.partition = 77;
+    CHECK_RESULT(mm_batch_row(b, n, &past), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(past.struct_size == sizeof past && past.group == NULL && past.partition == 77);
 }
 
 static void end_to_end(void) {
@@ -212,46 +210,34 @@ static void end_to_end(void) {
     CHECK(n >= 3);
     size_t with_checkpoint = 0;
     for (size_t i = 0; i < n; i++) {
-        size_t len = 0;
-        const char *group = GET_TEXT_LEN(&len, mm_partition_statuses_group, st, i);
-        CHECK(group && len == 2);
-        CHECK(strcmp(GET_TEXT(mm_partition_statuses_topic, st, i), "orders") == 0);
-        CHECK(GET_VALUE(int32_t, mm_partition_statuses_partition, st, i) >= 0);
-        const char *reason = NULL;
-        mm_result has_reason = mm_partition_statuses_reason(st, i, &reason, &len);
-        CHECK(has_reason == MM_RESULT_OK || has_reason == MM_RESULT_NOT_FOUND);
-        int64_t up = -1, down = -1;
-        const char *meta = NULL;
-        size_t meta_len = 99;
-        mm_result r = mm_partition_statuses_last_checkpoint(st, i, &up, &down, &meta, &meta_len);
-        if (has_reason == MM_RESULT_OK) {
-            CHECK(len == strlen(reason));
-            CHECK(r == MM_RESULT_NOT_FOUND && up == -1 && meta == NULL);
-            printf("test_api: %s orders-%d skipped: %s\n", group, GET_VALUE(int32_t, mm_partition_statuses_partition, st, i), reason);
+        mm_partition_status_row row = GET_ROW(mm_partition_status_row, mm_partition_statuses_row, st, i);
+        CHECK(row.group && row.group_len == 2);
+        CHECK(row.topic && strcmp(row.topic, "orders") == 0);
+        CHECK(row.partition >= 0);
+        if (row.reason != NULL) {
+            /* No checkpoint written: a reason, and no last checkpoint. */
+            CHECK(row.reason_len == strlen(row.reason));
+            CHECK(row.last_upstream_offset == -1 && row.last_downstream_offset == -1 && row.last_metadata == NULL);
+            printf("test_api: %s orders-%d skipped: %s\n", row.group, (int)row.partition, row.reason);
         } else {
-            CHECK_OK(r);
-            CHECK(up >= 50 && down >= 40 && meta && meta_len == strlen(meta));
+            CHECK(row.reason_len == 0);
+            CHECK(row.last_upstream_offset >= 50 && row.last_downstream_offset >= 40 && row.last_metadata &&
+                  row.last_metadata_len == strlen(row.last_metadata));
             with_checkpoint++;
         }
     }
     CHECK(with_checkpoint == 3);
-    CHECK_RESULT(mm_partition_statuses_last_checkpoint(st, n, NULL, NULL, NULL, NULL), MM_RESULT_INVALID_ARGUMENT);
+    mm_partition_status_row past = SIZED(mm_partition_status_row);
+    CHECK_RESULT(mm_partition_statuses_row(st, n, &past), MM_RESULT_INVALID_ARGUMENT);
     mm_partition_statuses_destroy(st);
 
     /* sync.group.offsets.enabled is off: no results, but a valid empty list. */
     mm_group_sync_results_t *gs = NULL;
     CHECK_OK(mm_task_group_offset_sync_results(task, &gs));
     CHECK(GET_VALUE(size_t, mm_group_sync_results_len, gs) == 0);
-    const char *none = NULL;
-    int32_t p32 = 0;
-    int64_t p64 = 0;
-    CHECK_RESULT(mm_group_sync_results_group(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_group_sync_results_topic(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_group_sync_results_partition(gs, 0, &p32), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_group_sync_results_written_offset(gs, 0, &p64), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_group_sync_results_reason(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_group_sync_results_error(gs, 0, &none, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(none == NULL && p32 == 0 && p64 == 0);
+    mm_group_sync_result_row none = SIZED(mm_group_sync_result_row);
+    CHECK_RESULT(mm_group_sync_results_row(gs, 0, &none), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(none.struct_size == sizeof none && none.group == NULL && none.written_offset == 0);
     mm_group_sync_results_destroy(gs);
 
     char fatal[64] = "unchanged";
@@ -357,27 +343,22 @@ static void check_translated(const mm_translated_offsets_t *t, const struct tran
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        size_t group_len = 0, topic_len = 0, meta_len = 0;
-        const char *group = GET_TEXT_LEN(&group_len, mm_translated_offsets_group, t, i);
-        const char *topic = GET_TEXT_LEN(&topic_len, mm_translated_offsets_topic, t, i);
-        const char *meta = GET_TEXT_LEN(&meta_len, mm_translated_offsets_metadata, t, i);
-        REQUIRE(group && topic && meta);
-        CHECK(group_len == strlen(group) && topic_len == strlen(topic) && meta_len == strlen(meta));
-        CHECK(strcmp(group, want[i].group) == 0);
-        CHECK(strcmp(topic, "source.orders") == 0);
-        CHECK(GET_VALUE(int32_t, mm_translated_offsets_partition, t, i) == want[i].partition);
-        CHECK(GET_VALUE(int64_t, mm_translated_offsets_offset, t, i) == want[i].offset);
-        int64_t upstream = -1;
-        mm_result has_upstream = mm_translated_offsets_upstream_offset(t, i, &upstream);
-        CHECK(want[i].upstream >= 0 ? has_upstream == MM_RESULT_OK && upstream == want[i].upstream
-                                    : has_upstream == MM_RESULT_NOT_FOUND && upstream == -1);
-        CHECK(strcmp(meta, want[i].metadata) == 0);
+        mm_translated_offset_row row = GET_ROW(mm_translated_offset_row, mm_translated_offsets_row, t, i);
+        REQUIRE(row.group && row.topic && row.metadata);
+        CHECK(row.group_len == strlen(row.group) && row.topic_len == strlen(row.topic) &&
+              row.metadata_len == strlen(row.metadata));
+        CHECK(strcmp(row.group, want[i].group) == 0);
+        CHECK(strcmp(row.topic, "source.orders") == 0);
+        CHECK(row.partition == want[i].partition);
+        CHECK(row.offset == want[i].offset);
+        /* -1 stands for an upstream offset the entry does not have. */
+        CHECK(row.upstream_offset == (want[i].upstream >= 0 ? want[i].upstream : -1));
+        CHECK(strcmp(row.metadata, want[i].metadata) == 0);
     }
-    const char *text = NULL;
-    int64_t offset = -1;
-    CHECK_RESULT(mm_translated_offsets_group(t, n, &text, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK_RESULT(mm_translated_offsets_offset(t, n, &offset), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(text == NULL && offset == -1);
+    mm_translated_offset_row past = SIZED(mm_translated_offset_row);
+    past.offset = -7;
+    CHECK_RESULT(mm_translated_offsets_row(t, n, &past), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(past.group == NULL && past.offset == -7);
 }
 
 struct report_row {
@@ -394,23 +375,21 @@ static void check_report(const mm_failover_report_t *r, const struct report_row 
         return;
     }
     for (size_t i = 0; i < n; i++) {
-        size_t group_len = 0;
-        const char *group = GET_TEXT_LEN(&group_len, mm_failover_report_group, r, i);
-        REQUIRE(group);
-        CHECK(group_len == strlen(group) && strcmp(group, want[i].group) == 0);
-        CHECK(strcmp(GET_TEXT(mm_failover_report_topic, r, i), "source.orders") == 0);
-        CHECK(GET_VALUE(int32_t, mm_failover_report_partition, r, i) == want[i].partition);
-        CHECK(GET_VALUE(int64_t, mm_failover_report_translated_offset, r, i) == want[i].translated);
-        int64_t current = -1;
-        mm_result has_current = mm_failover_report_current_offset(r, i, &current);
-        CHECK(want[i].current >= 0 ? has_current == MM_RESULT_OK && current == want[i].current
-                                   : has_current == MM_RESULT_NOT_FOUND && current == -1);
-        CHECK(GET_VALUE(int64_t, mm_failover_report_skipped, r, i) == want[i].skipped);
-        CHECK(GET_VALUE(int64_t, mm_failover_report_reread, r, i) == want[i].reread);
+        mm_failover_row row = GET_ROW(mm_failover_row, mm_failover_report_row, r, i);
+        REQUIRE(row.group && row.topic);
+        CHECK(row.group_len == strlen(row.group) && strcmp(row.group, want[i].group) == 0);
+        CHECK(strcmp(row.topic, "source.orders") == 0);
+        CHECK(row.partition == want[i].partition);
+        CHECK(row.translated_offset == want[i].translated);
+        /* -1 stands for a group without a committed offset on the target. */
+        CHECK(row.current_offset == (want[i].current >= 0 ? want[i].current : -1));
+        CHECK(row.skipped == want[i].skipped);
+        CHECK(row.reread == want[i].reread);
     }
-    int32_t partition = -1;
-    CHECK_RESULT(mm_failover_report_partition(r, n, &partition), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(partition == -1);
+    mm_failover_row past = SIZED(mm_failover_row);
+    past.partition = -5;
+    CHECK_RESULT(mm_failover_report_row(r, n, &past), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(past.partition == -5);
 }
 
 /* The failover pipeline from C: the writer's syncs, a task's checkpoints, then the

@@ -24,24 +24,20 @@ static void last_error_is(const char *expected) {
 
 /* An accessor given a NULL handle, a NULL output, or an index past the end: the result, the
  * message naming what was wrong, and the outputs untouched. */
-#define TEXT_MISUSE(fn, list, n)                                                            \
+#define ROW_MISUSE(type, fn, list, n)                                                       \
     do {                                                                                    \
-        const char *t_ = "untouched";                                                       \
-        size_t l_ = 77;                                                                     \
-        CHECK_RESULT(fn(NULL, 0, &t_, &l_), MM_RESULT_NULL_PARAMETER);                      \
-        CHECK_RESULT(fn(list, 0, NULL, &l_), MM_RESULT_NULL_PARAMETER);                     \
-        last_error_is("`text_out` is NULL");                                                \
-        CHECK_RESULT(fn(list, n, &t_, &l_), MM_RESULT_INVALID_ARGUMENT);                    \
-        CHECK(strcmp(t_, "untouched") == 0 && l_ == 77);                                    \
-    } while (0)
-#define VALUE_MISUSE(type, fn, list, n, out_name)                                           \
-    do {                                                                                    \
-        type v_ = 77;                                                                       \
-        CHECK_RESULT(fn(NULL, 0, &v_), MM_RESULT_NULL_PARAMETER);                           \
+        type r_, before_;                                                                   \
+        memset(&r_, 0x55, sizeof r_);                                                       \
+        r_.struct_size = sizeof r_;                                                         \
+        before_ = r_;                                                                       \
+        CHECK_RESULT(fn(NULL, 0, &r_), MM_RESULT_NULL_PARAMETER);                           \
         CHECK_RESULT(fn(list, 0, NULL), MM_RESULT_NULL_PARAMETER);                          \
-        last_error_is("`" out_name "` is NULL");                                            \
-        CHECK_RESULT(fn(list, n, &v_), MM_RESULT_INVALID_ARGUMENT);                         \
-        CHECK(v_ == 77);                                                                    \
+        last_error_is("`row_out` is NULL");                                                 \
+        CHECK_RESULT(fn(list, n, &r_), MM_RESULT_INVALID_ARGUMENT);                         \
+        CHECK(memcmp(&r_, &before_, sizeof r_) == 0);                                       \
+        r_.struct_size = 4;                                                                 \
+        CHECK_RESULT(fn(list, n, &r_), MM_RESULT_INVALID_ARGUMENT);                         \
+        CHECK(r_.struct_size == 4);                                                         \
     } while (0)
 #define LEN_MISUSE(fn, list)                                                                \
     do {                                                                                    \
@@ -170,25 +166,14 @@ static void null_everywhere(void) {
     mm_poll_status status = MM_POLL_STATUS_FAILED;
     CHECK_RESULT(mm_batch_status(NULL, &status), MM_RESULT_NULL_PARAMETER);
     CHECK(status == MM_POLL_STATUS_FAILED);
-    TEXT_MISUSE(mm_translated_offsets_group, empty, 0);
-    TEXT_MISUSE(mm_translated_offsets_topic, empty, 0);
-    TEXT_MISUSE(mm_translated_offsets_metadata, empty, 0);
-    VALUE_MISUSE(int32_t, mm_translated_offsets_partition, empty, 0, "partition_out");
-    VALUE_MISUSE(int64_t, mm_translated_offsets_offset, empty, 0, "offset_out");
-    VALUE_MISUSE(int64_t, mm_translated_offsets_upstream_offset, empty, 0, "offset_out");
+    ROW_MISUSE(mm_translated_offset_row, mm_translated_offsets_row, empty, 0);
     LEN_MISUSE(mm_translated_offsets_len, empty);
     CHECK_RESULT(mm_translated_offsets_checkpoints_topic(NULL, &text, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_translated_offsets_checkpoints_topic(empty, NULL, NULL), MM_RESULT_NULL_PARAMETER);
 #define COUNTS(p) mm_translated_offsets_get_counts(empty, p)
     SIZED_MISUSE(mm_translation_counts, COUNTS);
     CHECK_RESULT(mm_translated_offsets_get_counts(NULL, NULL), MM_RESULT_NULL_PARAMETER);
-    TEXT_MISUSE(mm_failover_report_group, report, 0);
-    TEXT_MISUSE(mm_failover_report_topic, report, 0);
-    VALUE_MISUSE(int32_t, mm_failover_report_partition, report, 0, "partition_out");
-    VALUE_MISUSE(int64_t, mm_failover_report_translated_offset, report, 0, "offset_out");
-    VALUE_MISUSE(int64_t, mm_failover_report_current_offset, report, 0, "offset_out");
-    VALUE_MISUSE(int64_t, mm_failover_report_skipped, report, 0, "count_out");
-    VALUE_MISUSE(int64_t, mm_failover_report_reread, report, 0, "count_out");
+    ROW_MISUSE(mm_failover_row, mm_failover_report_row, report, 0);
     LEN_MISUSE(mm_failover_report_len, report);
 #define TOTALS(p) mm_failover_report_get_totals(report, p)
     SIZED_MISUSE(mm_failover_totals, TOTALS);
@@ -219,24 +204,16 @@ static void task_list_misuse(mm_task_t *task) {
     mm_partition_statuses_t *st = NULL;
     CHECK_OK(mm_task_partition_statuses(task, &st));
     LEN_MISUSE(mm_partition_statuses_len, st);
-    TEXT_MISUSE(mm_partition_statuses_group, st, 0);
+    ROW_MISUSE(mm_partition_status_row, mm_partition_statuses_row, st, 0);
+    mm_partition_status_row past = SIZED(mm_partition_status_row);
+    CHECK_RESULT(mm_partition_statuses_row(st, 0, &past), MM_RESULT_INVALID_ARGUMENT);
     last_error_is("index 0 is out of range: `statuses` has 0 items");
-    TEXT_MISUSE(mm_partition_statuses_topic, st, 0);
-    TEXT_MISUSE(mm_partition_statuses_reason, st, 0);
-    VALUE_MISUSE(int32_t, mm_partition_statuses_partition, st, 0, "partition_out");
-    CHECK_RESULT(mm_partition_statuses_last_checkpoint(NULL, 0, NULL, NULL, NULL, NULL), MM_RESULT_NULL_PARAMETER);
-    CHECK_RESULT(mm_partition_statuses_last_checkpoint(st, 0, NULL, NULL, NULL, NULL), MM_RESULT_INVALID_ARGUMENT);
     mm_partition_statuses_destroy(st);
     mm_partition_statuses_destroy(NULL);
     mm_group_sync_results_t *gs = NULL;
     CHECK_OK(mm_task_group_offset_sync_results(task, &gs));
     LEN_MISUSE(mm_group_sync_results_len, gs);
-    TEXT_MISUSE(mm_group_sync_results_group, gs, 0);
-    TEXT_MISUSE(mm_group_sync_results_topic, gs, 0);
-    TEXT_MISUSE(mm_group_sync_results_reason, gs, 0);
-    TEXT_MISUSE(mm_group_sync_results_error, gs, 0);
-    VALUE_MISUSE(int32_t, mm_group_sync_results_partition, gs, 0, "partition_out");
-    VALUE_MISUSE(int64_t, mm_group_sync_results_written_offset, gs, 0, "offset_out");
+    ROW_MISUSE(mm_group_sync_result_row, mm_group_sync_results_row, gs, 0);
     mm_group_sync_results_destroy(gs);
     mm_group_sync_results_destroy(NULL);
 #define STATS(p) mm_task_get_stats(task, p)
@@ -246,12 +223,7 @@ static void task_list_misuse(mm_task_t *task) {
 /* Batches: the accessors past the end of a real batch. */
 static void batch_misuse(mm_batch_t *b, size_t n) {
     LEN_MISUSE(mm_batch_len, b);
-    TEXT_MISUSE(mm_batch_group, b, n);
-    TEXT_MISUSE(mm_batch_topic, b, n);
-    TEXT_MISUSE(mm_batch_metadata, b, n);
-    VALUE_MISUSE(int32_t, mm_batch_partition, b, n, "partition_out");
-    VALUE_MISUSE(int64_t, mm_batch_upstream_offset, b, n, "offset_out");
-    VALUE_MISUSE(int64_t, mm_batch_downstream_offset, b, n, "offset_out");
+    ROW_MISUSE(mm_checkpoint_row, mm_batch_row, b, n);
     CHECK_RESULT(mm_batch_status(b, NULL), MM_RESULT_NULL_PARAMETER);
     mm_batch_destroy(NULL);
 }
@@ -323,9 +295,9 @@ static void failover_misuse(mm_embedded_t *e) {
     CHECK_RESULT(mm_translated_offsets_add(plan, "", "t", 0, 0, -1, ""), MM_RESULT_INVALID_ARGUMENT);
     CHECK(GET_VALUE(size_t, mm_translated_offsets_len, plan) == 0);
     CHECK_OK(mm_translated_offsets_add(plan, "g", "t", 0, 5, -1, ""));
-    const char *topic = NULL;
-    CHECK_RESULT(mm_translated_offsets_topic(plan, 1, &topic, NULL), MM_RESULT_INVALID_ARGUMENT);
-    CHECK(topic == NULL);
+    mm_translated_offset_row row = SIZED(mm_translated_offset_row);
+    CHECK_RESULT(mm_translated_offsets_row(plan, 1, &row), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(row.topic == NULL);
     last_error_is("index 1 is out of range: `translated` has 1 items");
     CHECK_RESULT(mm_failover_report(dead, plan, -2, &report), MM_RESULT_INVALID_ARGUMENT);
     t0 = now_ms();

@@ -11,6 +11,13 @@
 #   -Dit.test=TaskTest -Dfailsafe.failIfNoSpecifiedTests=false     one test class
 # Maven runs offline (-o) when everything is in the local repository already; when something is
 # missing there (a fresh machine, a new plugin), the run is repeated once online.
+#
+#   java/verify.sh --aarch64-pass -Dmm2.native.lib=... -Dmm2.native.lib.aarch64=...
+# is the second half CI runs once scripts/cross-aarch64.sh has built the linux-aarch64 library,
+# so the whole suite above need not wait minutes for that build: on the tree the full run left,
+# `mvn verify` repackages the jar with native/linux-aarch64 and runs only the tests that
+# read those files (NativeEntriesTest, and Aarch64JvmTest's aarch64 JVM under qemu), then checks
+# from failsafe's reports that they ran and none was skipped.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STARTED=$SECONDS
@@ -32,6 +39,25 @@ fi
 [ -x "${MM2_JAVAC22:-}" ] || die "no javac 22+ (MM2_JAVAC22='${MM2_JAVAC22:-}'): needed for META-INF/versions/22"
 [ -x "${MM2_JAVA22:-}" ] || die "no Java 22+ runtime (MM2_JAVA22='${MM2_JAVA22:-}')"
 export MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22
+
+if [ "${1:-}" = "--aarch64-pass" ]; then
+    shift
+    AARCH64_TESTS=(NativeEntriesTest Aarch64JvmTest)
+    step "mvn -o verify -Dit.test=${AARCH64_TESTS[*]} (the jar with linux-aarch64)"
+    rm -rf java/target/failsafe-reports
+    mvn -B -o -f java/pom.xml verify -Dit.test="$(IFS=,; echo "${AARCH64_TESTS[*]}")" "$@" \
+        || die "mvn verify of the aarch64 jar (reports: java/target/failsafe-reports/)"
+    # The emulated JVM runs in the JNI execution only (Aarch64JvmTest says so); the jar's entries
+    # are read in both.
+    for run in jni/NativeEntriesTest panama/NativeEntriesTest jni/Aarch64JvmTest; do
+        report="java/target/failsafe-reports/${run%%/*}/TEST-io.mm2checkpoint.test.${run#*/}.xml"
+        [ -f "$report" ] || die "${run#*/} did not run over ${run%%/*} ($report missing)"
+        grep -q 'skipped="0"' "$report" \
+            || die "${run#*/} was skipped over ${run%%/*}: the jar carries no linux-aarch64 files ($report)"
+    done
+    step "passed"
+    exit 0
+fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT

@@ -1,9 +1,9 @@
 //! `mm_batch_t`: the checkpoints one poll wrote (or that were read back from a checkpoints
-//! topic), with per-checkpoint accessors. The batch owns all its text.
+//! topic), read one row at a time (`mm_batch_row`). The batch owns all its text.
 
 use std::ffi::c_char;
 
-use super::boundary::{borrow, destroy, give, item, lend, mm_result, run, CText};
+use super::boundary::{borrow, copy_row, destroy, give, mm_result, row_text, run, CText, Growable};
 use mm2_checkpoint::checkpoint_task::PollStatus;
 use mm2_checkpoint::Checkpoint;
 
@@ -74,20 +74,6 @@ impl mm_batch_t {
     }
 }
 
-/// # Safety
-/// `batch` is NULL or a live batch.
-unsafe fn checkpoint<'a>(
-    batch: *const mm_batch_t,
-    index: usize,
-) -> Result<&'a Item, super::boundary::Failure> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        item(batch, "batch", index, |b: &'a mm_batch_t| {
-            b.items.as_slice()
-        })
-    }
-}
-
 /// Writes the number of checkpoints in the batch to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
@@ -120,119 +106,84 @@ pub unsafe extern "C" fn mm_batch_status(
     })
 }
 
-/// Consumer group of checkpoint `index`: writes to `*text_out` NUL-terminated text owned by the
-/// batch (valid until `mm_batch_destroy`) and, when `len_out` is not NULL, its length in bytes
-/// to `*len_out` (it tells text with an embedded NUL from a shorter one).
-/// `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the batch's length. Non-blocking, any
-/// thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch; `text_out` is NULL or valid for writing a pointer;
-/// `len_out` is NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_group(
-    batch: *const mm_batch_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&checkpoint(batch, index)?.group)) })
+/// One checkpoint of a batch, filled by `mm_batch_row`. Set `struct_size` to
+/// `sizeof(mm_checkpoint_row)` first; fields are only ever added at the end. Text is UTF-8,
+/// NUL-terminated, owned by the batch (valid until `mm_batch_destroy`), with its length in bytes
+/// beside it (it tells text with an embedded NUL from a shorter one).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mm_checkpoint_row {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
+    /// The consumer group (same name on both clusters).
+    pub group: *const c_char,
+    /// Length of `group` in bytes.
+    pub group_len: u64,
+    /// The target (renamed) topic.
+    pub topic: *const c_char,
+    /// Length of `topic` in bytes.
+    pub topic_len: u64,
+    /// The partition, the same number on both clusters.
+    pub partition: i64,
+    /// The group's committed offset on the source cluster.
+    pub upstream_offset: i64,
+    /// The translated offset on the target cluster.
+    pub downstream_offset: i64,
+    /// The source commit's metadata (often empty).
+    pub metadata: *const c_char,
+    /// Length of `metadata` in bytes.
+    pub metadata_len: u64,
 }
 
-/// Target (renamed) topic of checkpoint `index`, as `mm_batch_group` returns text.
-///
-/// # Safety
-/// As `mm_batch_group`.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_topic(
-    batch: *const mm_batch_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&checkpoint(batch, index)?.topic)) })
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_checkpoint_row {}
+const _: () = assert!(std::mem::size_of::<mm_checkpoint_row>() == 10 * 8);
+
+impl Item {
+    fn row(&self) -> mm_checkpoint_row {
+        let (group, group_len) = row_text(Some(&self.group));
+        let (topic, topic_len) = row_text(Some(&self.topic));
+        let (metadata, metadata_len) = row_text(Some(&self.metadata));
+        mm_checkpoint_row {
+            struct_size: 0,
+            group,
+            group_len,
+            topic,
+            topic_len,
+            partition: self.partition.into(),
+            upstream_offset: self.upstream_offset,
+            downstream_offset: self.downstream_offset,
+            metadata,
+            metadata_len,
+        }
+    }
 }
 
-/// The source commit's metadata of checkpoint `index` (often empty), as `mm_batch_group`
-/// returns text.
+/// Fills `*row_out` with checkpoint `index`, at most `row_out->struct_size` bytes of it (on
+/// return it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the
+/// batch's length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL
+/// (nothing written). Non-blocking, any thread.
 ///
 /// # Safety
-/// As `mm_batch_group`.
+/// `batch` is NULL or a live batch; `row_out` is NULL or valid for reading and writing
+/// `struct_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mm_batch_metadata(
+pub unsafe extern "C" fn mm_batch_row(
     batch: *const mm_batch_t,
     index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
+    row_out: *mut mm_checkpoint_row,
 ) -> mm_result {
     // SAFETY: this function's contract.
     run(|| unsafe {
-        lend(
-            text_out,
-            len_out,
-            || Ok(&checkpoint(batch, index)?.metadata),
+        copy_row(
+            batch,
+            "batch",
+            index,
+            |b: &mm_batch_t| b.items.as_slice(),
+            Item::row,
+            row_out,
         )
-    })
-}
-
-/// Writes the target partition of checkpoint `index` to `*partition_out`.
-/// `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch; `partition_out` is NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_partition(
-    batch: *const mm_batch_t,
-    index: usize,
-    partition_out: *mut i32,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(partition_out, "partition_out", || {
-            Ok(checkpoint(batch, index)?.partition)
-        })
-    })
-}
-
-/// Writes the group's committed offset on the source cluster, for checkpoint `index`, to
-/// `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
-/// thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch; `offset_out` is NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_upstream_offset(
-    batch: *const mm_batch_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            Ok(checkpoint(batch, index)?.upstream_offset)
-        })
-    })
-}
-
-/// Writes the translated offset on the target cluster, for checkpoint `index`, to
-/// `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
-/// thread.
-///
-/// # Safety
-/// `batch` is NULL or a live batch; `offset_out` is NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_batch_downstream_offset(
-    batch: *const mm_batch_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            Ok(checkpoint(batch, index)?.downstream_offset)
-        })
     })
 }
 

@@ -279,7 +279,8 @@ pub(crate) unsafe fn give<T>(
 ///
 /// # Safety
 /// Implementors are `#[repr(C)]`, start with a `u64` `struct_size` field, and have no padding
-/// (every field is 64 bits wide), so their bytes may be copied as they are.
+/// (every field is 64 bits wide: an integer, or a text pointer of a list row, which `ffi/mod.rs`
+/// keeps to 64-bit targets), so their bytes may be copied as they are.
 pub(crate) unsafe trait Growable: Copy {}
 
 /// The output of a growable struct: at most `size` bytes (the caller's `struct_size`, capped at
@@ -432,6 +433,38 @@ impl CText {
     pub(crate) fn len(&self) -> usize {
         self.0.len() - 1
     }
+}
+
+/// Text of a list row: a pointer to NUL-terminated UTF-8 owned by the list (valid until the
+/// list is destroyed) and its length in bytes without the NUL; NULL and 0 for a value the entry
+/// does not have.
+pub(crate) fn row_text(text: Option<&CText>) -> (*const c_char, u64) {
+    text.map_or((std::ptr::null(), 0), |t| (t.as_ptr(), t.len() as u64))
+}
+
+/// The body of every `mm_<list>_row`: checks `row_out` (a growable struct), finds item `index`
+/// of the list, and copies what fits of its row. Nothing is written on failure.
+///
+/// # Safety
+/// `list` as for [`borrow`]; `row_out` as for [`sized_out`].
+pub(crate) unsafe fn copy_row<'a, L, T, R: Growable>(
+    list: *const L,
+    name: &str,
+    index: usize,
+    items: impl FnOnce(&'a L) -> &'a [T],
+    row_of: impl FnOnce(&T) -> R,
+    row_out: *mut R,
+) -> Result<(), Failure>
+where
+    L: 'a,
+    T: 'a,
+{
+    // SAFETY: the caller's contract.
+    let row_out = unsafe { sized_out(row_out, "row_out") }?;
+    // SAFETY: the caller's contract.
+    let item = unsafe { item(list, name, index, items) }?;
+    row_out.write(row_of(item));
+    Ok(())
 }
 
 /// Looks up item `index` of a list handle.
@@ -734,6 +767,58 @@ mod tests {
         });
         assert_eq!(r, mm_result::InvalidArgument);
         assert_eq!(unset, [0, 7, 7]);
+    }
+
+    #[test]
+    fn a_list_row_is_copied_as_far_as_the_caller_said_and_only_for_an_index_in_range() {
+        struct List(Vec<u64>);
+        let list = List(vec![10, 20]);
+        let fill = |index: usize, out: &mut [u64]| {
+            // SAFETY: `list` is live; `out` holds at least `out[0]` bytes.
+            run(|| unsafe {
+                copy_row(
+                    &list,
+                    "list",
+                    index,
+                    |l: &List| l.0.as_slice(),
+                    |v| Grows {
+                        struct_size: 0,
+                        a: *v,
+                        b: v + 1,
+                    },
+                    out.as_mut_ptr().cast::<Grows>(),
+                )
+            })
+        };
+        let mut full = [24u64, 0, 0, 0x5555];
+        assert_eq!(fill(1, &mut full), mm_result::Ok);
+        assert_eq!(full, [24, 20, 21, 0x5555]);
+        // An older caller whose row ends after `a`.
+        let mut old = [16u64, 0, 0x5555];
+        assert_eq!(fill(0, &mut old), mm_result::Ok);
+        assert_eq!(old, [16, 10, 0x5555]);
+        // Past the end, or a NULL list: nothing written.
+        let mut past = [24u64, 7, 7];
+        assert_eq!(fill(2, &mut past), mm_result::InvalidArgument);
+        assert_eq!(past, [24, 7, 7]);
+        assert!(last_error_text().contains("index 2 is out of range: `list` has 2 items"));
+        // SAFETY: a NULL list is refused before anything is read.
+        let r = run(|| unsafe {
+            copy_row(
+                std::ptr::null::<List>(),
+                "list",
+                0,
+                |l: &List| l.0.as_slice(),
+                |v| Grows {
+                    struct_size: 0,
+                    a: *v,
+                    b: 0,
+                },
+                past.as_mut_ptr().cast::<Grows>(),
+            )
+        });
+        assert_eq!(r, mm_result::NullParameter);
+        assert_eq!(past, [24, 7, 7]);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::ffi::c_char;
 
 use super::boundary::{
-    borrow, destroy, give, into_handle, item, lend, mm_result, out, run, sized_out, CText, Failure,
+    borrow, copy_row, destroy, give, into_handle, mm_result, out, row_text, run, sized_out, CText,
     Growable,
 };
 use super::task::mm_task_t;
@@ -107,20 +107,6 @@ pub unsafe extern "C" fn mm_task_partition_statuses(
     })
 }
 
-/// # Safety
-/// `list` is NULL or a live list.
-unsafe fn status<'a>(
-    list: *const mm_partition_statuses_t,
-    index: usize,
-) -> Result<&'a Status, Failure> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        item(list, "statuses", index, |l: &'a mm_partition_statuses_t| {
-            l.items.as_slice()
-        })
-    }
-}
-
 /// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
@@ -138,122 +124,92 @@ pub unsafe extern "C" fn mm_partition_statuses_len(
     })
 }
 
-/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the list
-/// (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
-/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_partition_statuses_group(
-    statuses: *const mm_partition_statuses_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&status(statuses, index)?.group)) })
+/// One entry of a partition-status list, filled by `mm_partition_statuses_row`. Set
+/// `struct_size` to `sizeof(mm_partition_status_row)` first; fields are only ever added at the
+/// end. Text is UTF-8, NUL-terminated, owned by the list (valid until it is destroyed), with its
+/// length in bytes beside it; NULL (length 0) when the entry has no such value.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mm_partition_status_row {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
+    /// The consumer group.
+    pub group: *const c_char,
+    /// Length of `group` in bytes.
+    pub group_len: u64,
+    /// The upstream (source) topic.
+    pub topic: *const c_char,
+    /// Length of `topic` in bytes.
+    pub topic_len: u64,
+    /// The upstream partition.
+    pub partition: i64,
+    /// Why the last cycle wrote no checkpoint (e.g. `"no_offset_sync"`); NULL when it wrote one.
+    pub reason: *const c_char,
+    /// Length of `reason` in bytes.
+    pub reason_len: u64,
+    /// Upstream offset of the last checkpoint written; -1 when none was written yet.
+    pub last_upstream_offset: i64,
+    /// Downstream offset of the last checkpoint written; -1 when none was written yet.
+    pub last_downstream_offset: i64,
+    /// Metadata of the last checkpoint written; NULL when none was written yet.
+    pub last_metadata: *const c_char,
+    /// Length of `last_metadata` in bytes.
+    pub last_metadata_len: u64,
 }
 
-/// Upstream (source) topic of entry `index`, as `mm_partition_statuses_group` returns text.
-///
-/// # Safety
-/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_partition_statuses_topic(
-    statuses: *const mm_partition_statuses_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&status(statuses, index)?.topic)) })
-}
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_partition_status_row {}
+const _: () = assert!(std::mem::size_of::<mm_partition_status_row>() == 12 * 8);
 
-/// Writes the upstream partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_partition_statuses_partition(
-    statuses: *const mm_partition_statuses_t,
-    index: usize,
-    partition_out: *mut i32,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(partition_out, "partition_out", || {
-            Ok(status(statuses, index)?.partition)
-        })
-    })
-}
-
-/// Why the last cycle wrote no checkpoint for entry `index` (e.g. `"no_offset_sync"`), as
-/// `mm_partition_statuses_group` returns text. `MM_RESULT_NOT_FOUND` (nothing written) when it
-/// wrote one: then `mm_partition_statuses_last_checkpoint` has it.
-///
-/// # Safety
-/// `statuses` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_partition_statuses_reason(
-    statuses: *const mm_partition_statuses_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        lend(text_out, len_out, || {
-            status(statuses, index)?.reason.as_ref().ok_or_else(|| {
-                Failure::not_found(format!(
-                    "entry {index} has no reason: a checkpoint was written"
-                ))
-            })
-        })
-    })
-}
-
-/// Writes the last checkpoint written for entry `index`: its upstream offset, downstream offset
-/// and metadata (text owned by the list; its length goes to `metadata_len_out`). Each output
-/// pointer may be NULL when not wanted. `MM_RESULT_NOT_FOUND` (nothing written) when no
-/// checkpoint was written for the entry yet; `MM_RESULT_INVALID_ARGUMENT` when `index` is out
-/// of range; `MM_RESULT_NULL_PARAMETER` when `statuses` is NULL. Non-blocking, any thread.
-///
-/// # Safety
-/// `statuses` is NULL or a live list; each output is NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_partition_statuses_last_checkpoint(
-    statuses: *const mm_partition_statuses_t,
-    index: usize,
-    upstream_offset_out: *mut i64,
-    downstream_offset_out: *mut i64,
-    metadata_out: *mut *const c_char,
-    metadata_len_out: *mut usize,
-) -> mm_result {
-    run(|| {
-        // SAFETY: this function's contract.
-        let s = unsafe { status(statuses, index) }?;
-        let Some((up, down, metadata)) = &s.checkpoint else {
-            return Err(Failure::not_found(format!(
-                "no checkpoint was written for entry {index} yet"
-            )));
-        };
-        // SAFETY: this function's contract: each output is NULL or valid for writing.
-        unsafe {
-            if let Some(o) = upstream_offset_out.as_mut() {
-                *o = *up;
-            }
-            if let Some(o) = downstream_offset_out.as_mut() {
-                *o = *down;
-            }
-            if let Some(o) = metadata_out.as_mut() {
-                *o = metadata.as_ptr();
-            }
-            if let Some(len) = metadata_len_out.as_mut() {
-                *len = metadata.len();
-            }
+impl Status {
+    fn row(&self) -> mm_partition_status_row {
+        let (group, group_len) = row_text(Some(&self.group));
+        let (topic, topic_len) = row_text(Some(&self.topic));
+        let (reason, reason_len) = row_text(self.reason.as_ref());
+        let (last_metadata, last_metadata_len) =
+            row_text(self.checkpoint.as_ref().map(|(_, _, m)| m));
+        mm_partition_status_row {
+            struct_size: 0,
+            group,
+            group_len,
+            topic,
+            topic_len,
+            partition: self.partition.into(),
+            reason,
+            reason_len,
+            last_upstream_offset: self.checkpoint.as_ref().map_or(-1, |c| c.0),
+            last_downstream_offset: self.checkpoint.as_ref().map_or(-1, |c| c.1),
+            last_metadata,
+            last_metadata_len,
         }
-        Ok(())
+    }
+}
+
+/// Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+/// it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's
+/// length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL
+/// (nothing written). Non-blocking, any thread.
+///
+/// # Safety
+/// `statuses` is NULL or a live list; `row_out` is NULL or valid for reading and writing
+/// `struct_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_partition_statuses_row(
+    statuses: *const mm_partition_statuses_t,
+    index: usize,
+    row_out: *mut mm_partition_status_row,
+) -> mm_result {
+    // SAFETY: this function's contract.
+    run(|| unsafe {
+        copy_row(
+            statuses,
+            "statuses",
+            index,
+            |l: &mm_partition_statuses_t| l.items.as_slice(),
+            Status::row,
+            row_out,
+        )
     })
 }
 
@@ -317,20 +273,6 @@ pub unsafe extern "C" fn mm_task_group_offset_sync_results(
     })
 }
 
-/// # Safety
-/// `list` is NULL or a live list.
-unsafe fn sync_result<'a>(
-    list: *const mm_group_sync_results_t,
-    index: usize,
-) -> Result<&'a SyncResult, Failure> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        item(list, "results", index, |l: &'a mm_group_sync_results_t| {
-            l.items.as_slice()
-        })
-    }
-}
-
 /// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
@@ -348,130 +290,88 @@ pub unsafe extern "C" fn mm_group_sync_results_len(
     })
 }
 
-/// Target consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by
-/// the list (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
-/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
+/// One entry of a group-sync result list, filled by `mm_group_sync_results_row`. Set
+/// `struct_size` to `sizeof(mm_group_sync_result_row)` first; fields are only ever added at the
+/// end. Text is UTF-8, NUL-terminated, owned by the list (valid until it is destroyed), with its
+/// length in bytes beside it; NULL (length 0) when the entry has no such value.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mm_group_sync_result_row {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
+    /// The target consumer group.
+    pub group: *const c_char,
+    /// Length of `group` in bytes.
+    pub group_len: u64,
+    /// The target topic.
+    pub topic: *const c_char,
+    /// Length of `topic` in bytes.
+    pub topic_len: u64,
+    /// The target partition.
+    pub partition: i64,
+    /// The offset committed into the target group; -1 when none was written (`reason` says why).
+    pub written_offset: i64,
+    /// Why the entry was written or not (e.g. `"target_behind"`, `"group_active"`).
+    pub reason: *const c_char,
+    /// Length of `reason` in bytes.
+    pub reason_len: u64,
+    /// The broker's error when the write failed; NULL when it did not fail.
+    pub error: *const c_char,
+    /// Length of `error` in bytes.
+    pub error_len: u64,
+}
+
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_group_sync_result_row {}
+const _: () = assert!(std::mem::size_of::<mm_group_sync_result_row>() == 11 * 8);
+
+impl SyncResult {
+    fn row(&self) -> mm_group_sync_result_row {
+        let (group, group_len) = row_text(Some(&self.group));
+        let (topic, topic_len) = row_text(Some(&self.topic));
+        let (reason, reason_len) = row_text(Some(&self.reason));
+        let (error, error_len) = row_text(self.error.as_ref());
+        mm_group_sync_result_row {
+            struct_size: 0,
+            group,
+            group_len,
+            topic,
+            topic_len,
+            partition: self.partition.into(),
+            written_offset: self.written_offset.unwrap_or(-1),
+            reason,
+            reason_len,
+            error,
+            error_len,
+        }
+    }
+}
+
+/// Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+/// it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's
+/// length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL
+/// (nothing written). Non-blocking, any thread.
 ///
 /// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
+/// `results` is NULL or a live list; `row_out` is NULL or valid for reading and writing
+/// `struct_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_group(
+pub unsafe extern "C" fn mm_group_sync_results_row(
     results: *const mm_group_sync_results_t,
     index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
+    row_out: *mut mm_group_sync_result_row,
 ) -> mm_result {
     // SAFETY: this function's contract.
     run(|| unsafe {
-        lend(
-            text_out,
-            len_out,
-            || Ok(&sync_result(results, index)?.group),
+        copy_row(
+            results,
+            "results",
+            index,
+            |l: &mm_group_sync_results_t| l.items.as_slice(),
+            SyncResult::row,
+            row_out,
         )
-    })
-}
-
-/// Target topic of entry `index`, as `mm_group_sync_results_group` returns text.
-///
-/// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_topic(
-    results: *const mm_group_sync_results_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        lend(
-            text_out,
-            len_out,
-            || Ok(&sync_result(results, index)?.topic),
-        )
-    })
-}
-
-/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_partition(
-    results: *const mm_group_sync_results_t,
-    index: usize,
-    partition_out: *mut i32,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(partition_out, "partition_out", || {
-            Ok(sync_result(results, index)?.partition)
-        })
-    })
-}
-
-/// Writes the offset committed into the target group for entry `index` to `*offset_out`.
-/// `MM_RESULT_NOT_FOUND` (nothing written) when none was written (the reason says why);
-/// `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range.
-///
-/// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_written_offset(
-    results: *const mm_group_sync_results_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            sync_result(results, index)?.written_offset.ok_or_else(|| {
-                Failure::not_found(format!("no offset was written for entry {index}"))
-            })
-        })
-    })
-}
-
-/// Why entry `index` was written or not (e.g. `"target_behind"`, `"group_active"`), as
-/// `mm_group_sync_results_group` returns text.
-///
-/// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_reason(
-    results: *const mm_group_sync_results_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        lend(text_out, len_out, || {
-            Ok(&sync_result(results, index)?.reason)
-        })
-    })
-}
-
-/// The broker's error when writing entry `index` failed, as `mm_group_sync_results_group`
-/// returns text. `MM_RESULT_NOT_FOUND` (nothing written) when the write did not fail.
-///
-/// # Safety
-/// `results` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_group_sync_results_error(
-    results: *const mm_group_sync_results_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        lend(text_out, len_out, || {
-            sync_result(results, index)?
-                .error
-                .as_ref()
-                .ok_or_else(|| Failure::not_found(format!("entry {index} did not fail")))
-        })
     })
 }
 

@@ -36,3 +36,8 @@ pub mod remote_cluster_utils;
 pub mod stats;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod task;
+
+// The list row structs (`mm_*_row`) hold text pointers beside 64-bit numbers and are copied as
+// plain bytes (`boundary::Growable`): only sound without padding, i.e. with 64-bit pointers.
+#[cfg(not(target_pointer_width = "64"))]
+compile_error!("the C ABI's row structs assume 64-bit pointers");

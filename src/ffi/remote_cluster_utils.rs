@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int};
 
 use super::boundary::{
-    borrow, borrow_mut, destroy, give, into_handle, item, lend, mm_result, out, run, sized_out,
-    text, CText, Failure, Growable,
+    borrow, borrow_mut, copy_row, destroy, give, into_handle, lend, mm_result, out, row_text, run,
+    sized_out, text, CText, Failure, Growable,
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
@@ -334,23 +334,6 @@ pub unsafe extern "C" fn mm_translated_offsets_add(
     })
 }
 
-/// # Safety
-/// `list` is NULL or a live list.
-unsafe fn entry<'a>(
-    list: *const mm_translated_offsets_t,
-    index: usize,
-) -> Result<&'a Entry, Failure> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        item(
-            list,
-            "translated",
-            index,
-            |l: &'a mm_translated_offsets_t| l.entries.as_slice(),
-        )
-    }
-}
-
 /// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
@@ -368,120 +351,91 @@ pub unsafe extern "C" fn mm_translated_offsets_len(
     })
 }
 
-/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the list
-/// (valid until it is destroyed or added to) and, when `len_out` is not NULL, its length in bytes
-/// to `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_group(
-    translated: *const mm_translated_offsets_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&entry(translated, index)?.c_group)) })
+/// One entry of a list of translated offsets, filled by `mm_translated_offsets_row`. Set
+/// `struct_size` to `sizeof(mm_translated_offset_row)` first; fields are only ever added at the
+/// end. Text is UTF-8, NUL-terminated, owned by the list (valid until it is destroyed or
+/// changed by `mm_translated_offsets_add`), with its length in bytes beside it.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mm_translated_offset_row {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
+    /// The consumer group (same name on both clusters).
+    pub group: *const c_char,
+    /// Length of `group` in bytes.
+    pub group_len: u64,
+    /// The target topic, already renamed by the replication policy.
+    pub topic: *const c_char,
+    /// Length of `topic` in bytes.
+    pub topic_len: u64,
+    /// The partition.
+    pub partition: i64,
+    /// Where the group should resume on the target (the checkpoint's downstream offset).
+    pub offset: i64,
+    /// The group's committed offset on the source that this translates; -1 when unknown (an
+    /// entry added without it).
+    pub upstream_offset: i64,
+    /// The source commit's metadata.
+    pub metadata: *const c_char,
+    /// Length of `metadata` in bytes.
+    pub metadata_len: u64,
 }
 
-/// Target (renamed) topic of entry `index`, as `mm_translated_offsets_group` returns text.
-///
-/// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_topic(
-    translated: *const mm_translated_offsets_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&entry(translated, index)?.c_topic)) })
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_translated_offset_row {}
+const _: () = assert!(std::mem::size_of::<mm_translated_offset_row>() == 10 * 8);
+
+impl Entry {
+    fn row(&self) -> mm_translated_offset_row {
+        let (group, group_len) = row_text(Some(&self.c_group));
+        let (topic, topic_len) = row_text(Some(&self.c_topic));
+        let (metadata, metadata_len) = row_text(Some(&self.c_metadata));
+        mm_translated_offset_row {
+            struct_size: 0,
+            group,
+            group_len,
+            topic,
+            topic_len,
+            partition: self.topic_partition.partition.into(),
+            offset: self.translated.offset,
+            upstream_offset: self.translated.upstream_offset.max(-1),
+            metadata,
+            metadata_len,
+        }
+    }
 }
 
-/// The source commit's metadata of entry `index` (often empty), as
-/// `mm_translated_offsets_group` returns text.
+/// Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+/// it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's
+/// length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL
+/// (nothing written). Non-blocking, any thread.
 ///
 /// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
+/// `translated` is NULL or a live list; `row_out` is NULL or valid for reading and writing
+/// `struct_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_metadata(
+pub unsafe extern "C" fn mm_translated_offsets_row(
     translated: *const mm_translated_offsets_t,
     index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
+    row_out: *mut mm_translated_offset_row,
 ) -> mm_result {
     // SAFETY: this function's contract.
     run(|| unsafe {
-        lend(text_out, len_out, || {
-            Ok(&entry(translated, index)?.c_metadata)
-        })
-    })
-}
-
-/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_partition(
-    translated: *const mm_translated_offsets_t,
-    index: usize,
-    partition_out: *mut i32,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(partition_out, "partition_out", || {
-            Ok(entry(translated, index)?.topic_partition.partition)
-        })
-    })
-}
-
-/// Writes where the group should resume on the target for entry `index` (the checkpoint's
-/// downstream offset) to `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_offset(
-    translated: *const mm_translated_offsets_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            Ok(entry(translated, index)?.translated.offset)
-        })
-    })
-}
-
-/// Writes the group's committed offset on the source that entry `index` translates to
-/// `*offset_out`. `MM_RESULT_NOT_FOUND` (nothing written) when it is unknown (an entry added
-/// without it); `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking, any
-/// thread.
-///
-/// # Safety
-/// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_translated_offsets_upstream_offset(
-    translated: *const mm_translated_offsets_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            Some(entry(translated, index)?.translated.upstream_offset)
-                .filter(|o| *o >= 0)
-                .ok_or_else(|| Failure::not_found(format!("entry {index} has no upstream offset")))
-        })
+        copy_row(
+            translated,
+            "translated",
+            index,
+            |l: &mm_translated_offsets_t| l.entries.as_slice(),
+            Entry::row,
+            row_out,
+        )
     })
 }
 
 /// The checkpoints topic that was read (e.g. `"primary.checkpoints.internal"`; `""` for a list
-/// from `mm_translated_offsets_new`), as `mm_translated_offsets_group` returns text.
+/// from `mm_translated_offsets_new`), as text owned by the list
+/// (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes.
 ///
 /// # Safety
 /// `translated` is NULL or a live list; the outputs are NULL or valid for writing.
@@ -653,17 +607,6 @@ pub unsafe extern "C" fn mm_failover_report(
     })
 }
 
-/// # Safety
-/// `report` is NULL or a live report.
-unsafe fn row<'a>(report: *const mm_failover_report_t, index: usize) -> Result<&'a Row, Failure> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        item(report, "report", index, |r: &'a mm_failover_report_t| {
-            r.rows.as_slice()
-        })
-    }
-}
-
 /// Writes the number of entries to `*len_out`. Non-blocking, any thread.
 ///
 /// # Safety
@@ -681,127 +624,86 @@ pub unsafe extern "C" fn mm_failover_report_len(
     })
 }
 
-/// Consumer group of entry `index`: writes to `*text_out` NUL-terminated text owned by the
-/// report (valid until it is destroyed) and, when `len_out` is not NULL, its length in bytes to
-/// `*len_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_group(
-    report: *const mm_failover_report_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&row(report, index)?.group)) })
+/// One entry of a failover report, filled by `mm_failover_report_row`. Set `struct_size` to
+/// `sizeof(mm_failover_row)` first; fields are only ever added at the end. Text is UTF-8,
+/// NUL-terminated, owned by the report (valid until it is destroyed), with its length in bytes
+/// beside it.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mm_failover_row {
+    /// Set by the caller to the size of the struct it passes; on return, the bytes filled.
+    pub struct_size: u64,
+    /// The consumer group.
+    pub group: *const c_char,
+    /// Length of `group` in bytes.
+    pub group_len: u64,
+    /// The target topic.
+    pub topic: *const c_char,
+    /// Length of `topic` in bytes.
+    pub topic_len: u64,
+    /// The partition.
+    pub partition: i64,
+    /// The translated offset, where the group would resume.
+    pub translated_offset: i64,
+    /// The group's committed offset on the target now; -1 when it has none.
+    pub current_offset: i64,
+    /// Offsets a consumer of the group would jump over (translated ahead of current),
+    /// saturated at `INT64_MAX`.
+    pub skipped: i64,
+    /// Offsets a consumer of the group would read again (translated behind current), saturated
+    /// at `INT64_MAX`.
+    pub reread: i64,
 }
 
-/// Target topic of entry `index`, as `mm_failover_report_group` returns text.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_topic(
-    report: *const mm_failover_report_t,
-    index: usize,
-    text_out: *mut *const c_char,
-    len_out: *mut usize,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { lend(text_out, len_out, || Ok(&row(report, index)?.topic)) })
+// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
+unsafe impl Growable for mm_failover_row {}
+const _: () = assert!(std::mem::size_of::<mm_failover_row>() == 10 * 8);
+
+impl Row {
+    fn row(&self) -> mm_failover_row {
+        let (group, group_len) = row_text(Some(&self.group));
+        let (topic, topic_len) = row_text(Some(&self.topic));
+        mm_failover_row {
+            struct_size: 0,
+            group,
+            group_len,
+            topic,
+            topic_len,
+            partition: self.partition.into(),
+            translated_offset: self.translated_offset,
+            current_offset: self.current_offset.unwrap_or(-1),
+            skipped: self.skipped,
+            reread: self.reread,
+        }
+    }
 }
 
-/// Writes the target partition of entry `index` to `*partition_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
+/// Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+/// it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the
+/// report's length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is
+/// NULL (nothing written). Non-blocking, any thread.
 ///
 /// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
+/// `report` is NULL or a live report; `row_out` is NULL or valid for reading and writing
+/// `struct_size` bytes.
 #[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_partition(
+pub unsafe extern "C" fn mm_failover_report_row(
     report: *const mm_failover_report_t,
     index: usize,
-    partition_out: *mut i32,
+    row_out: *mut mm_failover_row,
 ) -> mm_result {
     // SAFETY: this function's contract.
     run(|| unsafe {
-        give(partition_out, "partition_out", || {
-            Ok(row(report, index)?.partition)
-        })
+        copy_row(
+            report,
+            "report",
+            index,
+            |r: &mm_failover_report_t| r.rows.as_slice(),
+            Row::row,
+            row_out,
+        )
     })
-}
-
-/// Writes the translated offset of entry `index` to `*offset_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_translated_offset(
-    report: *const mm_failover_report_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            Ok(row(report, index)?.translated_offset)
-        })
-    })
-}
-
-/// Writes the group's committed offset on the target for entry `index` when the report was made
-/// to `*offset_out`. `MM_RESULT_NOT_FOUND` (nothing written) when it had none (skipped and
-/// reread are then 0); `MM_RESULT_INVALID_ARGUMENT` when `index` is out of range. Non-blocking,
-/// any thread.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_current_offset(
-    report: *const mm_failover_report_t,
-    index: usize,
-    offset_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe {
-        give(offset_out, "offset_out", || {
-            row(report, index)?.current_offset.ok_or_else(|| {
-                Failure::not_found(format!(
-                    "entry {index} has no committed offset on the target"
-                ))
-            })
-        })
-    })
-}
-
-/// Writes the offsets a consumer of the group would jump over on entry `index` (translated
-/// ahead of current), saturated at `INT64_MAX`, to `*count_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_skipped(
-    report: *const mm_failover_report_t,
-    index: usize,
-    count_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { give(count_out, "count_out", || Ok(row(report, index)?.skipped)) })
-}
-
-/// Writes the offsets a consumer of the group would read again on entry `index` (translated
-/// behind current), saturated at `INT64_MAX`, to `*count_out`. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's length. Non-blocking, any thread.
-///
-/// # Safety
-/// `report` is NULL or a live report; the outputs are NULL or valid for writing.
-#[no_mangle]
-pub unsafe extern "C" fn mm_failover_report_reread(
-    report: *const mm_failover_report_t,
-    index: usize,
-    count_out: *mut i64,
-) -> mm_result {
-    // SAFETY: this function's contract.
-    run(|| unsafe { give(count_out, "count_out", || Ok(row(report, index)?.reread)) })
 }
 
 /// Fills `*totals_out` with the report's totals, at most `totals_out->struct_size` bytes of
@@ -942,21 +844,30 @@ mod tests {
         }
     }
 
-    /// Reads text through an accessor of the C ABI, checking its result.
-    fn text_of(f: impl FnOnce(*mut *const c_char, *mut usize) -> mm_result) -> String {
-        let (mut p, mut len) = (std::ptr::null(), 0usize);
-        assert_eq!(f(&mut p, &mut len), mm_result::Ok);
-        // SAFETY: the library's NUL-terminated text.
-        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
-        assert_eq!(s.len(), len);
-        s
+    /// Row `index` of a list of translated offsets, checking the result.
+    ///
+    /// # Safety
+    /// `list` is a live list.
+    unsafe fn row_of(
+        list: *const mm_translated_offsets_t,
+        index: usize,
+    ) -> mm_translated_offset_row {
+        // SAFETY: all-zero is a valid row (NULL text); the caller's contract for `list`.
+        let mut row: mm_translated_offset_row = unsafe { std::mem::zeroed() };
+        row.struct_size = std::mem::size_of::<mm_translated_offset_row>() as u64;
+        assert_eq!(
+            unsafe { mm_translated_offsets_row(list, index, &mut row) },
+            mm_result::Ok
+        );
+        row
     }
 
-    /// Reads a value through an accessor of the C ABI, checking its result.
-    fn value_of<T: Default>(f: impl FnOnce(*mut T) -> mm_result) -> T {
-        let mut v = T::default();
-        assert_eq!(f(&mut v), mm_result::Ok);
-        v
+    /// Text of a row field: NUL-terminated, and its length beside it.
+    fn text_of(p: *const c_char, len: u64) -> String {
+        // SAFETY: the library's NUL-terminated text, live with the list.
+        let s = unsafe { CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        assert_eq!(s.len() as u64, len);
+        s
     }
 
     #[test]
@@ -990,15 +901,18 @@ mod tests {
         assert_eq!(add("", "x", 0, 0), mm_result::InvalidArgument);
         // SAFETY: a live list; indices below its length unless said otherwise.
         unsafe {
-            let n = value_of(|o| mm_translated_offsets_len(list, o));
-            let got: Vec<(String, String, i32, i64, String)> = (0..n)
+            let mut n = 0usize;
+            assert_eq!(mm_translated_offsets_len(list, &mut n), mm_result::Ok);
+            let got: Vec<(String, String, i64, i64, String)> = (0..n)
                 .map(|i| {
+                    let row = row_of(list, i);
+                    assert_eq!(row.upstream_offset, -1, "added without an upstream offset");
                     (
-                        text_of(|t, l| mm_translated_offsets_group(list, i, t, l)),
-                        text_of(|t, l| mm_translated_offsets_topic(list, i, t, l)),
-                        value_of(|o| mm_translated_offsets_partition(list, i, o)),
-                        value_of(|o| mm_translated_offsets_offset(list, i, o)),
-                        text_of(|t, l| mm_translated_offsets_metadata(list, i, t, l)),
+                        text_of(row.group, row.group_len),
+                        text_of(row.topic, row.topic_len),
+                        row.partition,
+                        row.offset,
+                        text_of(row.metadata, row.metadata_len),
                     )
                 })
                 .collect();
@@ -1013,16 +927,13 @@ mod tests {
                 .map(|(g, t, p, o)| (g.to_string(), t.to_string(), *p, *o, format!("m{o}")))
                 .collect();
             assert_eq!(got, expected);
-            let mut untouched = 77i64;
+            let mut untouched = row_of(list, 0);
+            untouched.offset = 77;
             assert_eq!(
-                mm_translated_offsets_upstream_offset(list, 0, &mut untouched),
-                mm_result::NotFound
-            );
-            assert_eq!(
-                mm_translated_offsets_offset(list, n, &mut untouched),
+                mm_translated_offsets_row(list, n, &mut untouched),
                 mm_result::InvalidArgument
             );
-            assert_eq!(untouched, 77, "an output was written on failure");
+            assert_eq!(untouched.offset, 77, "the row was written on failure");
             let back = (*list).to_translated();
             assert_eq!(back.groups.len(), 2);
             assert_eq!(

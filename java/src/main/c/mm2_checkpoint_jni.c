@@ -11,8 +11,9 @@
  *   io.mm2checkpoint.Mm2Exception built by JniBinding.failure(code, message, kafkaCode) and thrown
  *   here, with mm_last_error's message and mm_last_error_kafka_code's code, read on the same thread
  *   right after the call (the library's one error channel);
- * - a value an entry does not have (MM_RESULT_NOT_FOUND from an optional accessor) crosses as -1,
- *   the "unknown offset" of Java's own API;
+ * - list rows (mm_<list>_row) cross through one native method, JniBinding.nRow, generated from
+ *   the header into mm2_checkpoint_rows.h (included at the end) by tests/bindings/generate.rs: a
+ *   field added to a row needs no change here;
  * - the log callback may run on any thread: a native thread is attached to the JVM as a daemon on
  *   its first record and detached by a pthread key destructor when it exits.
  */
@@ -118,19 +119,6 @@ static int check(JNIEnv *env, enum mm_result r) {
  * are passed by address and read here, after the call (C leaves argument order unspecified). */
 static jbyteArray text_of(JNIEnv *env, enum mm_result r, const char *const *s, const size_t *len) {
     return check(env, r) ? java_bytes(env, *s, *len) : NULL;
-}
-
-/* A number an accessor wrote; -1 for a value the entry does not have (MM_RESULT_NOT_FOUND). */
-static jlong number_of(JNIEnv *env, enum mm_result r, const int64_t *value) {
-    if (r == MM_RESULT_NOT_FOUND) {
-        return -1;
-    }
-    return check(env, r) ? (jlong)*value : -1;
-}
-
-/* As number_of, for an int32_t output. */
-static jlong number32_of(JNIEnv *env, enum mm_result r, const int32_t *value) {
-    return check(env, r) ? (jlong)*value : -1;
 }
 
 /* ---- log callback ------------------------------------------------------------------------- */
@@ -390,47 +378,6 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchLen(JNIEnv *env, 
     return (jlong)n;
 }
 
-JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nBatchText(JNIEnv *env, jclass cls, jlong batch,
-                                                                        jlong index, jint which) {
-    (void)cls;
-    size_t len = 0;
-    const char *s = NULL;
-    enum mm_result r;
-    switch (which) {
-    case 0:
-        r = mm_batch_group(ptr(batch), (size_t)index, &s, &len);
-        break;
-    case 1:
-        r = mm_batch_topic(ptr(batch), (size_t)index, &s, &len);
-        break;
-    default:
-        r = mm_batch_metadata(ptr(batch), (size_t)index, &s, &len);
-        break;
-    }
-    return text_of(env, r, &s, &len);
-}
-
-JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nBatchPartition(JNIEnv *env, jclass cls, jlong batch,
-                                                                       jlong index) {
-    (void)cls;
-    int32_t partition = -1;
-    return (jint)number32_of(env, mm_batch_partition(ptr(batch), (size_t)index, &partition), &partition);
-}
-
-JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchUpstreamOffset(JNIEnv *env, jclass cls,
-                                                                             jlong batch, jlong index) {
-    (void)cls;
-    int64_t offset = -1;
-    return number_of(env, mm_batch_upstream_offset(ptr(batch), (size_t)index, &offset), &offset);
-}
-
-JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDownstreamOffset(JNIEnv *env, jclass cls,
-                                                                               jlong batch, jlong index) {
-    (void)cls;
-    int64_t offset = -1;
-    return number_of(env, mm_batch_downstream_offset(ptr(batch), (size_t)index, &offset), &offset);
-}
-
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *env, jclass cls, jlong batch) {
     (void)env;
     (void)cls;
@@ -584,44 +531,13 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedLen(JNIEnv *
     return (jlong)n;
 }
 
-JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedText(JNIEnv *env, jclass cls,
-                                                                             jlong translated, jlong index,
-                                                                             jint which) {
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCheckpointsTopic(JNIEnv *env, jclass cls,
+                                                                                          jlong translated) {
     (void)cls;
     size_t len = 0;
     const char *s = NULL;
-    enum mm_result r;
-    switch (which) {
-    case 0:
-        r = mm_translated_offsets_group(ptr(translated), (size_t)index, &s, &len);
-        break;
-    case 1:
-        r = mm_translated_offsets_topic(ptr(translated), (size_t)index, &s, &len);
-        break;
-    case 2:
-        r = mm_translated_offsets_metadata(ptr(translated), (size_t)index, &s, &len);
-        break;
-    default:
-        r = mm_translated_offsets_checkpoints_topic(ptr(translated), &s, &len);
-        break;
-    }
+    enum mm_result r = mm_translated_offsets_checkpoints_topic(ptr(translated), &s, &len);
     return text_of(env, r, &s, &len);
-}
-
-JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedNumber(JNIEnv *env, jclass cls,
-                                                                          jlong translated, jlong index,
-                                                                          jint which) {
-    (void)cls;
-    int32_t partition = -1;
-    int64_t offset = -1;
-    switch (which) {
-    case 0:
-        return number32_of(env, mm_translated_offsets_partition(ptr(translated), (size_t)index, &partition), &partition);
-    case 1:
-        return number_of(env, mm_translated_offsets_offset(ptr(translated), (size_t)index, &offset), &offset);
-    default:
-        return number_of(env, mm_translated_offsets_upstream_offset(ptr(translated), (size_t)index, &offset), &offset);
-    }
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCounts(JNIEnv *env, jclass cls,
@@ -656,36 +572,6 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportLen(JNIEnv *env,
     size_t n = 0;
     check(env, mm_failover_report_len(ptr(report), &n));
     return (jlong)n;
-}
-
-JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nReportText(JNIEnv *env, jclass cls, jlong report,
-                                                                         jlong index, jint which) {
-    (void)cls;
-    size_t len = 0;
-    const char *s = NULL;
-    enum mm_result r = which == 0 ? mm_failover_report_group(ptr(report), (size_t)index, &s, &len)
-                                  : mm_failover_report_topic(ptr(report), (size_t)index, &s, &len);
-    return text_of(env, r, &s, &len);
-}
-
-JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportNumber(JNIEnv *env, jclass cls, jlong report,
-                                                                      jlong index, jint which) {
-    (void)cls;
-    size_t i = (size_t)index;
-    int32_t partition = -1;
-    int64_t v = -1;
-    switch (which) {
-    case 0:
-        return number32_of(env, mm_failover_report_partition(ptr(report), i, &partition), &partition);
-    case 1:
-        return number_of(env, mm_failover_report_translated_offset(ptr(report), i, &v), &v);
-    case 2:
-        return number_of(env, mm_failover_report_current_offset(ptr(report), i, &v), &v);
-    case 3:
-        return number_of(env, mm_failover_report_skipped(ptr(report), i, &v), &v);
-    default:
-        return number_of(env, mm_failover_report_reread(ptr(report), i, &v), &v);
-    }
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportTotals(JNIEnv *env, jclass cls, jlong report,
@@ -779,3 +665,7 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterDestroy(JNIEnv *e
     (void)cls;
     mm_offset_sync_writer_destroy(ptr(writer));
 }
+
+/* ---- list rows (generated) ---------------------------------------------------------------- */
+
+#include "mm2_checkpoint_rows.h"

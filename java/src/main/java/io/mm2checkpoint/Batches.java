@@ -13,9 +13,9 @@ final class Batches {
             int n = b.batchLen(batch);
             List<Checkpoint> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                out.add(new Checkpoint(b.batchGroup(batch, i), b.batchTopic(batch, i), b.batchPartition(batch, i),
-                        b.batchUpstreamOffset(batch, i), b.batchDownstreamOffset(batch, i),
-                        b.batchMetadata(batch, i)));
+                NativeRows.CheckpointRow row = NativeRows.checkpoint(b, batch, i);
+                out.add(new Checkpoint(row.group(), row.topic(), Math.toIntExact(row.partition()),
+                        row.upstreamOffset(), row.downstreamOffset(), row.metadata()));
             }
             return out;
         } finally {

@@ -127,33 +127,13 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
-    public String batchGroup(long batch, int index) {
-        return NativeText.decode(nBatchText(batch, index, 0));
-    }
-
-    @Override
-    public String batchTopic(long batch, int index) {
-        return NativeText.decode(nBatchText(batch, index, 1));
-    }
-
-    @Override
-    public String batchMetadata(long batch, int index) {
-        return NativeText.decode(nBatchText(batch, index, 2));
-    }
-
-    @Override
-    public int batchPartition(long batch, int index) {
-        return nBatchPartition(batch, index);
-    }
-
-    @Override
-    public long batchUpstreamOffset(long batch, int index) {
-        return nBatchUpstreamOffset(batch, index);
-    }
-
-    @Override
-    public long batchDownstreamOffset(long batch, int index) {
-        return nBatchDownstreamOffset(batch, index);
+    public String[] row(NativeRows.Kind kind, long list, int index, long[] numbers) {
+        byte[][] texts = nRow(kind.id(), list, index, numbers);
+        String[] out = new String[texts.length];
+        for (int i = 0; i < texts.length; i++) {
+            out[i] = NativeText.decode(texts[i]);
+        }
+        return out;
     }
 
     @Override
@@ -229,38 +209,8 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
-    public String translatedGroup(long translated, int index) {
-        return NativeText.decode(nTranslatedText(translated, index, 0));
-    }
-
-    @Override
-    public String translatedTopic(long translated, int index) {
-        return NativeText.decode(nTranslatedText(translated, index, 1));
-    }
-
-    @Override
-    public String translatedMetadata(long translated, int index) {
-        return NativeText.decode(nTranslatedText(translated, index, 2));
-    }
-
-    @Override
     public String translatedCheckpointsTopic(long translated) {
-        return NativeText.decode(nTranslatedText(translated, 0, 3));
-    }
-
-    @Override
-    public int translatedPartition(long translated, int index) {
-        return (int) nTranslatedNumber(translated, index, 0);
-    }
-
-    @Override
-    public long translatedOffset(long translated, int index) {
-        return nTranslatedNumber(translated, index, 1);
-    }
-
-    @Override
-    public long translatedUpstreamOffset(long translated, int index) {
-        return nTranslatedNumber(translated, index, 2);
+        return NativeText.decode(nTranslatedCheckpointsTopic(translated));
     }
 
     @Override
@@ -283,41 +233,6 @@ final class JniBinding implements NativeBinding {
     @Override
     public int reportLen(long report) {
         return Math.toIntExact(nReportLen(report));
-    }
-
-    @Override
-    public String reportGroup(long report, int index) {
-        return NativeText.decode(nReportText(report, index, 0));
-    }
-
-    @Override
-    public String reportTopic(long report, int index) {
-        return NativeText.decode(nReportText(report, index, 1));
-    }
-
-    @Override
-    public int reportPartition(long report, int index) {
-        return (int) nReportNumber(report, index, 0);
-    }
-
-    @Override
-    public long reportTranslatedOffset(long report, int index) {
-        return nReportNumber(report, index, 1);
-    }
-
-    @Override
-    public long reportCurrentOffset(long report, int index) {
-        return nReportNumber(report, index, 2);
-    }
-
-    @Override
-    public long reportSkipped(long report, int index) {
-        return nReportNumber(report, index, 3);
-    }
-
-    @Override
-    public long reportReread(long report, int index) {
-        return nReportNumber(report, index, 4);
     }
 
     @Override
@@ -433,16 +348,14 @@ final class JniBinding implements NativeBinding {
 
     private static native long nBatchLen(long batch);
 
-    /** {@code which}: 0 group, 1 topic, 2 metadata. */
-    private static native byte[] nBatchText(long batch, long index, int which);
-
-    private static native int nBatchPartition(long batch, long index);
-
-    private static native long nBatchUpstreamOffset(long batch, long index);
-
-    private static native long nBatchDownstreamOffset(long batch, long index);
-
     private static native void nBatchDestroy(long batch);
+
+    /**
+     * Row {@code index} of a list through the row function of {@code kind} ({@link NativeRows.Kind#id}):
+     * its numbers into {@code numbers}, its texts returned (null for text the entry does not have).
+     * Generated from the header into mm2_checkpoint_rows.h.
+     */
+    private static native byte[][] nRow(int kind, long list, long index, long[] numbers);
 
     private static native long nEmbeddedNew();
 
@@ -472,11 +385,7 @@ final class JniBinding implements NativeBinding {
 
     private static native long nTranslatedLen(long translated);
 
-    /** {@code which}: 0 group, 1 topic, 2 metadata, 3 the checkpoints topic ({@code index} unused). */
-    private static native byte[] nTranslatedText(long translated, long index, int which);
-
-    /** {@code which}: 0 partition, 1 offset, 2 upstream offset. */
-    private static native long nTranslatedNumber(long translated, long index, int which);
+    private static native byte[] nTranslatedCheckpointsTopic(long translated);
 
     private static native void nTranslatedCounts(long translated, long[] out);
 
@@ -485,12 +394,6 @@ final class JniBinding implements NativeBinding {
     private static native long nFailoverReport(long targetConf, long translated, int timeoutMs);
 
     private static native long nReportLen(long report);
-
-    /** {@code which}: 0 group, 1 topic. */
-    private static native byte[] nReportText(long report, long index, int which);
-
-    /** {@code which}: 0 partition, 1 translated, 2 current, 3 skipped, 4 reread. */
-    private static native long nReportNumber(long report, long index, int which);
 
     private static native void nReportTotals(long report, long[] out);
 

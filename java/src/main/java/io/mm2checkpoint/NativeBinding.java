@@ -2,7 +2,8 @@ package io.mm2checkpoint;
 
 /**
  * The C ABI of {@code libmm2_checkpoint.so} in Java types, one method per C function (pointers
- * are {@code long} addresses, text is {@link String}). Two implementations: {@code PanamaBinding}
+ * are {@code long} addresses, text is {@link String}), except list rows: every
+ * {@code mm_<list>_row} goes through {@link #row}, driven by the generated {@link NativeRows}. Two implementations: {@code PanamaBinding}
  * (java.lang.foreign, Java 22+) and {@link JniBinding} (a thin C bridge, Java 17+). Everything
  * above this interface — lifetimes, records, exceptions, logging — is shared Java code, so both
  * bindings behave the same by construction.
@@ -74,19 +75,15 @@ interface NativeBinding {
 
     int batchLen(long batch);
 
-    String batchGroup(long batch, int index);
-
-    String batchTopic(long batch, int index);
-
-    String batchMetadata(long batch, int index);
-
-    int batchPartition(long batch, int index);
-
-    long batchUpstreamOffset(long batch, int index);
-
-    long batchDownstreamOffset(long batch, int index);
-
     void batchDestroy(long batch);
+
+    /**
+     * {@code mm_<list>_row} for a row kind: row {@code index} of {@code list}, its numbers written
+     * to {@code numbers} and its texts returned, both in the order {@code kind} lists them (a
+     * text is null when the entry does not have it). The one way list data crosses; {@link
+     * NativeRows} (generated from the header) turns the values into records.
+     */
+    String[] row(NativeRows.Kind kind, long list, int index, long[] numbers);
 
     long embeddedNew();
 
@@ -117,18 +114,6 @@ interface NativeBinding {
 
     int translatedLen(long translated);
 
-    String translatedGroup(long translated, int index);
-
-    String translatedTopic(long translated, int index);
-
-    String translatedMetadata(long translated, int index);
-
-    int translatedPartition(long translated, int index);
-
-    long translatedOffset(long translated, int index);
-
-    long translatedUpstreamOffset(long translated, int index);
-
     String translatedCheckpointsTopic(long translated);
 
     /** {@code mm_translated_offsets_get_counts}: records read, malformed, negative offset. */
@@ -140,21 +125,6 @@ interface NativeBinding {
     long failoverReport(long targetConf, long translated, int timeoutMs);
 
     int reportLen(long report);
-
-    String reportGroup(long report, int index);
-
-    String reportTopic(long report, int index);
-
-    int reportPartition(long report, int index);
-
-    long reportTranslatedOffset(long report, int index);
-
-    /** -1 when the group has no committed offset on the target. */
-    long reportCurrentOffset(long report, int index);
-
-    long reportSkipped(long report, int index);
-
-    long reportReread(long report, int index);
 
     /**
      * {@code mm_failover_report_get_totals}: partitions, without current offset, skipped,

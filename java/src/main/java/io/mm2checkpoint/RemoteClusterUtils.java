@@ -111,9 +111,9 @@ public final class RemoteClusterUtils {
         int n = b.translatedLen(t);
         List<TranslatedOffset> offsets = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            offsets.add(new TranslatedOffset(b.translatedGroup(t, i), b.translatedTopic(t, i),
-                    b.translatedPartition(t, i), b.translatedOffset(t, i), b.translatedUpstreamOffset(t, i),
-                    b.translatedMetadata(t, i)));
+            NativeRows.TranslatedOffsetRow row = NativeRows.translatedOffset(b, t, i);
+            offsets.add(new TranslatedOffset(row.group(), row.topic(), Math.toIntExact(row.partition()),
+                    row.offset(), row.upstreamOffset(), row.metadata()));
         }
         long[] counts = b.translatedCounts(t);
         return new TranslatedOffsets(b.translatedCheckpointsTopic(t), offsets, counts[0], counts[1], counts[2]);
@@ -123,10 +123,11 @@ public final class RemoteClusterUtils {
         int n = b.reportLen(r);
         List<PartitionFailover> partitions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            long current = b.reportCurrentOffset(r, i);
-            partitions.add(new PartitionFailover(b.reportGroup(r, i), b.reportTopic(r, i), b.reportPartition(r, i),
-                    b.reportTranslatedOffset(r, i), current < 0 ? OptionalLong.empty() : OptionalLong.of(current),
-                    b.reportSkipped(r, i), b.reportReread(r, i)));
+            NativeRows.FailoverRow row = NativeRows.failover(b, r, i);
+            long current = row.currentOffset();
+            partitions.add(new PartitionFailover(row.group(), row.topic(), Math.toIntExact(row.partition()),
+                    row.translatedOffset(), current < 0 ? OptionalLong.empty() : OptionalLong.of(current),
+                    row.skipped(), row.reread()));
         }
         long[] totals = b.reportTotals(r);
         return new FailoverReport(partitions, unsigned(totals[2]), unsigned(totals[3]), totals[1]);

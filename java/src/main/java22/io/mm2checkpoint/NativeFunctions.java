@@ -19,29 +19,14 @@ final class NativeFunctions {
     static final Function MM_BATCH_DESTROY =
             new Function("mm_batch_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
-    static final Function MM_BATCH_DOWNSTREAM_OFFSET =
-            new Function("mm_batch_downstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_BATCH_GROUP =
-            new Function("mm_batch_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
     static final Function MM_BATCH_LEN =
             new Function("mm_batch_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_BATCH_METADATA =
-            new Function("mm_batch_metadata", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_BATCH_PARTITION =
-            new Function("mm_batch_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    static final Function MM_BATCH_ROW =
+            new Function("mm_batch_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_BATCH_STATUS =
             new Function("mm_batch_status", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-
-    static final Function MM_BATCH_TOPIC =
-            new Function("mm_batch_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_BATCH_UPSTREAM_OFFSET =
-            new Function("mm_batch_upstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_CONF_COUNT =
             new Function("mm_conf_count", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
@@ -100,59 +85,26 @@ final class NativeFunctions {
     static final Function MM_FAILOVER_REPORT =
             new Function("mm_failover_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
 
-    static final Function MM_FAILOVER_REPORT_CURRENT_OFFSET =
-            new Function("mm_failover_report_current_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
     static final Function MM_FAILOVER_REPORT_DESTROY =
             new Function("mm_failover_report_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_GET_TOTALS =
             new Function("mm_failover_report_get_totals", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_FAILOVER_REPORT_GROUP =
-            new Function("mm_failover_report_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
     static final Function MM_FAILOVER_REPORT_LEN =
             new Function("mm_failover_report_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_FAILOVER_REPORT_PARTITION =
-            new Function("mm_failover_report_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_FAILOVER_REPORT_REREAD =
-            new Function("mm_failover_report_reread", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_FAILOVER_REPORT_SKIPPED =
-            new Function("mm_failover_report_skipped", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_FAILOVER_REPORT_TOPIC =
-            new Function("mm_failover_report_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_FAILOVER_REPORT_TRANSLATED_OFFSET =
-            new Function("mm_failover_report_translated_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    static final Function MM_FAILOVER_REPORT_ROW =
+            new Function("mm_failover_report_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_GROUP_SYNC_RESULTS_DESTROY =
             new Function("mm_group_sync_results_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
-    static final Function MM_GROUP_SYNC_RESULTS_ERROR =
-            new Function("mm_group_sync_results_error", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_GROUP_SYNC_RESULTS_GROUP =
-            new Function("mm_group_sync_results_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
     static final Function MM_GROUP_SYNC_RESULTS_LEN =
             new Function("mm_group_sync_results_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_GROUP_SYNC_RESULTS_PARTITION =
-            new Function("mm_group_sync_results_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_GROUP_SYNC_RESULTS_REASON =
-            new Function("mm_group_sync_results_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_GROUP_SYNC_RESULTS_TOPIC =
-            new Function("mm_group_sync_results_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_GROUP_SYNC_RESULTS_WRITTEN_OFFSET =
-            new Function("mm_group_sync_results_written_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    static final Function MM_GROUP_SYNC_RESULTS_ROW =
+            new Function("mm_group_sync_results_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_LAST_ERROR =
             new Function("mm_last_error", FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_LONG));
@@ -187,23 +139,11 @@ final class NativeFunctions {
     static final Function MM_PARTITION_STATUSES_DESTROY =
             new Function("mm_partition_statuses_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 
-    static final Function MM_PARTITION_STATUSES_GROUP =
-            new Function("mm_partition_statuses_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_PARTITION_STATUSES_LAST_CHECKPOINT =
-            new Function("mm_partition_statuses_last_checkpoint", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
-
     static final Function MM_PARTITION_STATUSES_LEN =
             new Function("mm_partition_statuses_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_PARTITION_STATUSES_PARTITION =
-            new Function("mm_partition_statuses_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_PARTITION_STATUSES_REASON =
-            new Function("mm_partition_statuses_reason", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_PARTITION_STATUSES_TOPIC =
-            new Function("mm_partition_statuses_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    static final Function MM_PARTITION_STATUSES_ROW =
+            new Function("mm_partition_statuses_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_RESULT_STR =
             new Function("mm_result_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -262,29 +202,14 @@ final class NativeFunctions {
     static final Function MM_TRANSLATED_OFFSETS_GET_COUNTS =
             new Function("mm_translated_offsets_get_counts", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
-    static final Function MM_TRANSLATED_OFFSETS_GROUP =
-            new Function("mm_translated_offsets_group", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
     static final Function MM_TRANSLATED_OFFSETS_LEN =
             new Function("mm_translated_offsets_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-
-    static final Function MM_TRANSLATED_OFFSETS_METADATA =
-            new Function("mm_translated_offsets_metadata", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_NEW =
             new Function("mm_translated_offsets_new", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
-    static final Function MM_TRANSLATED_OFFSETS_OFFSET =
-            new Function("mm_translated_offsets_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_TRANSLATED_OFFSETS_PARTITION =
-            new Function("mm_translated_offsets_partition", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
-
-    static final Function MM_TRANSLATED_OFFSETS_TOPIC =
-            new Function("mm_translated_offsets_topic", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
-
-    static final Function MM_TRANSLATED_OFFSETS_UPSTREAM_OFFSET =
-            new Function("mm_translated_offsets_upstream_offset", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+    static final Function MM_TRANSLATED_OFFSETS_ROW =
+            new Function("mm_translated_offsets_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
     static final Function MM_VERSION =
             new Function("mm_version", FunctionDescriptor.of(ADDRESS));

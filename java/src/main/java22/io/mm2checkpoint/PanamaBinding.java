@@ -48,6 +48,8 @@ final class PanamaBinding implements NativeBinding {
         "syncs_failed", "promotions", "pending", "delayed", "outstanding", "closed"};
 
     private final SymbolLookup symbols;
+    /** The row function of each {@link NativeRows.Kind}, by id, bound on first use. */
+    private final java.util.Map<Integer, MethodHandle> rowFunctions = new java.util.concurrent.ConcurrentHashMap<>();
     private final MethodHandle version;
     private final MethodHandle resultStr;
     private final MethodHandle lastError;
@@ -69,12 +71,6 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle taskMetricsJson;
     private final MethodHandle batchStatus;
     private final MethodHandle batchLen;
-    private final MethodHandle batchGroup;
-    private final MethodHandle batchTopic;
-    private final MethodHandle batchMetadata;
-    private final MethodHandle batchPartition;
-    private final MethodHandle batchUpstreamOffset;
-    private final MethodHandle batchDownstreamOffset;
     private final MethodHandle batchDestroy;
     private final MethodHandle embeddedNew;
     private final MethodHandle embeddedDestroy;
@@ -88,24 +84,11 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle translatedNew;
     private final MethodHandle translatedAdd;
     private final MethodHandle translatedLen;
-    private final MethodHandle translatedGroup;
-    private final MethodHandle translatedTopic;
-    private final MethodHandle translatedMetadata;
-    private final MethodHandle translatedPartition;
-    private final MethodHandle translatedOffset;
-    private final MethodHandle translatedUpstreamOffset;
     private final MethodHandle translatedCheckpointsTopic;
     private final MethodHandle translatedGetCounts;
     private final MethodHandle translatedDestroy;
     private final MethodHandle failoverReport;
     private final MethodHandle reportLen;
-    private final MethodHandle reportGroup;
-    private final MethodHandle reportTopic;
-    private final MethodHandle reportPartition;
-    private final MethodHandle reportTranslatedOffset;
-    private final MethodHandle reportCurrentOffset;
-    private final MethodHandle reportSkipped;
-    private final MethodHandle reportReread;
     private final MethodHandle reportGetTotals;
     private final MethodHandle reportDestroy;
     private final MethodHandle writerNew;
@@ -148,12 +131,6 @@ final class PanamaBinding implements NativeBinding {
         taskMetricsJson = bind(MM_TASK_METRICS_JSON);
         batchStatus = bind(MM_BATCH_STATUS);
         batchLen = bind(MM_BATCH_LEN);
-        batchGroup = bind(MM_BATCH_GROUP);
-        batchTopic = bind(MM_BATCH_TOPIC);
-        batchMetadata = bind(MM_BATCH_METADATA);
-        batchPartition = bind(MM_BATCH_PARTITION);
-        batchUpstreamOffset = bind(MM_BATCH_UPSTREAM_OFFSET);
-        batchDownstreamOffset = bind(MM_BATCH_DOWNSTREAM_OFFSET);
         batchDestroy = bind(MM_BATCH_DESTROY);
         embeddedNew = bind(MM_EMBEDDED_NEW);
         embeddedDestroy = bind(MM_EMBEDDED_DESTROY);
@@ -167,24 +144,11 @@ final class PanamaBinding implements NativeBinding {
         translatedNew = bind(MM_TRANSLATED_OFFSETS_NEW);
         translatedAdd = bind(MM_TRANSLATED_OFFSETS_ADD);
         translatedLen = bind(MM_TRANSLATED_OFFSETS_LEN);
-        translatedGroup = bind(MM_TRANSLATED_OFFSETS_GROUP);
-        translatedTopic = bind(MM_TRANSLATED_OFFSETS_TOPIC);
-        translatedMetadata = bind(MM_TRANSLATED_OFFSETS_METADATA);
-        translatedPartition = bind(MM_TRANSLATED_OFFSETS_PARTITION);
-        translatedOffset = bind(MM_TRANSLATED_OFFSETS_OFFSET);
-        translatedUpstreamOffset = bind(MM_TRANSLATED_OFFSETS_UPSTREAM_OFFSET);
         translatedCheckpointsTopic = bind(MM_TRANSLATED_OFFSETS_CHECKPOINTS_TOPIC);
         translatedGetCounts = bind(MM_TRANSLATED_OFFSETS_GET_COUNTS);
         translatedDestroy = bind(MM_TRANSLATED_OFFSETS_DESTROY);
         failoverReport = bind(MM_FAILOVER_REPORT);
         reportLen = bind(MM_FAILOVER_REPORT_LEN);
-        reportGroup = bind(MM_FAILOVER_REPORT_GROUP);
-        reportTopic = bind(MM_FAILOVER_REPORT_TOPIC);
-        reportPartition = bind(MM_FAILOVER_REPORT_PARTITION);
-        reportTranslatedOffset = bind(MM_FAILOVER_REPORT_TRANSLATED_OFFSET);
-        reportCurrentOffset = bind(MM_FAILOVER_REPORT_CURRENT_OFFSET);
-        reportSkipped = bind(MM_FAILOVER_REPORT_SKIPPED);
-        reportReread = bind(MM_FAILOVER_REPORT_REREAD);
         reportGetTotals = bind(MM_FAILOVER_REPORT_GET_TOTALS);
         reportDestroy = bind(MM_FAILOVER_REPORT_DESTROY);
         writerNew = bind(MM_OFFSET_SYNC_WRITER_NEW);
@@ -439,72 +403,28 @@ final class PanamaBinding implements NativeBinding {
         return length(batchLen, batch);
     }
 
-    @Override
-    public String batchGroup(long batch, int index) {
-        return listText(batchGroup, batch, index, "mm_batch_group");
-    }
-
-    @Override
-    public String batchTopic(long batch, int index) {
-        return listText(batchTopic, batch, index, "mm_batch_topic");
-    }
-
-    @Override
-    public String batchMetadata(long batch, int index) {
-        return listText(batchMetadata, batch, index, "mm_batch_metadata");
-    }
-
-    /** Text of a list entry (batch, translation, report) with its length, so an embedded NUL survives. */
-    private String listText(MethodHandle accessor, long list, int index, String name) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment text = arena.allocate(ADDRESS);
-            MemorySegment len = arena.allocate(JAVA_LONG);
-            check((int) accessor.invokeExact(ptr(list), (long) index, text, len), name);
-            return text(text.get(ADDRESS, 0), len.get(JAVA_LONG, 0));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    @Override
-    public int batchPartition(long batch, int index) {
-        return intAt(batchPartition, batch, index);
-    }
-
-    @Override
-    public long batchUpstreamOffset(long batch, int index) {
-        return longAt(batchUpstreamOffset, batch, index);
-    }
-
-    @Override
-    public long batchDownstreamOffset(long batch, int index) {
-        return longAt(batchDownstreamOffset, batch, index);
-    }
-
-    /** An {@code mm_result f(const list *, size_t index, int32_t *out)} accessor. */
-    private int intAt(MethodHandle accessor, long list, int index) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((int) accessor.invokeExact(ptr(list), (long) index, out));
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
     /**
-     * An {@code mm_result f(const list *, size_t index, int64_t *out)} accessor; -1 (Java's
-     * "unknown offset") for a value the entry does not have ({@code NOT_FOUND}).
+     * Reads a row through the function of {@code kind} (bound once per kind): the struct's size
+     * and field offsets come from {@link NativeLayout}, the field names from the generated
+     * {@link NativeRows.Kind}, so a field added to a row needs nothing here.
      */
-    private long longAt(MethodHandle accessor, long list, int index) {
+    @Override
+    public String[] row(NativeRows.Kind kind, long list, int index, long[] numbers) {
+        MethodHandle function = rowFunctions.computeIfAbsent(kind.id(), id -> bind(PanamaRows.function(id)));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_LONG);
-            int r = (int) accessor.invokeExact(ptr(list), (long) index, out);
-            if (r == Mm2Exception.NOT_FOUND) {
-                return -1;
+            MemorySegment row = sized(arena, kind.struct());
+            check((int) function.invokeExact(ptr(list), (long) index, row), kind.function());
+            for (int i = 0; i < kind.numbers().length; i++) {
+                numbers[i] = row.get(JAVA_LONG, NativeLayout.offset(kind.struct(), kind.numbers()[i]));
             }
-            check(r);
-            return out.get(JAVA_LONG, 0);
+            String[] texts = new String[kind.texts().length];
+            for (int i = 0; i < texts.length; i++) {
+                String field = kind.texts()[i];
+                MemorySegment pointer = row.get(ADDRESS, NativeLayout.offset(kind.struct(), field));
+                long length = row.get(JAVA_LONG, NativeLayout.offset(kind.struct(), field + "_len"));
+                texts[i] = pointer.address() == 0 ? null : text(pointer, length);
+            }
+            return texts;
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -656,36 +576,6 @@ final class PanamaBinding implements NativeBinding {
     }
 
     @Override
-    public String translatedGroup(long translated, int index) {
-        return listText(translatedGroup, translated, index, "mm_translated_offsets_group");
-    }
-
-    @Override
-    public String translatedTopic(long translated, int index) {
-        return listText(translatedTopic, translated, index, "mm_translated_offsets_topic");
-    }
-
-    @Override
-    public String translatedMetadata(long translated, int index) {
-        return listText(translatedMetadata, translated, index, "mm_translated_offsets_metadata");
-    }
-
-    @Override
-    public int translatedPartition(long translated, int index) {
-        return intAt(translatedPartition, translated, index);
-    }
-
-    @Override
-    public long translatedOffset(long translated, int index) {
-        return longAt(translatedOffset, translated, index);
-    }
-
-    @Override
-    public long translatedUpstreamOffset(long translated, int index) {
-        return longAt(translatedUpstreamOffset, translated, index);
-    }
-
-    @Override
     public String translatedCheckpointsTopic(long translated) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment text = arena.allocate(ADDRESS);
@@ -727,41 +617,6 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public int reportLen(long report) {
         return length(reportLen, report);
-    }
-
-    @Override
-    public String reportGroup(long report, int index) {
-        return listText(reportGroup, report, index, "mm_failover_report_group");
-    }
-
-    @Override
-    public String reportTopic(long report, int index) {
-        return listText(reportTopic, report, index, "mm_failover_report_topic");
-    }
-
-    @Override
-    public int reportPartition(long report, int index) {
-        return intAt(reportPartition, report, index);
-    }
-
-    @Override
-    public long reportTranslatedOffset(long report, int index) {
-        return longAt(reportTranslatedOffset, report, index);
-    }
-
-    @Override
-    public long reportCurrentOffset(long report, int index) {
-        return longAt(reportCurrentOffset, report, index);
-    }
-
-    @Override
-    public long reportSkipped(long report, int index) {
-        return longAt(reportSkipped, report, index);
-    }
-
-    @Override
-    public long reportReread(long report, int index) {
-        return longAt(reportReread, report, index);
     }
 
     @Override
