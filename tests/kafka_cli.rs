@@ -92,8 +92,13 @@ fn the_checkpoint_and_offset_sync_formatters_print_the_records_the_library_write
             "0",
             "--offset",
             "earliest",
+            // Each topic holds one record: the tool exits once it has printed it. The idle
+            // timeout only bounds a failure (5 s was too short for a loaded CI machine, where
+            // the tool's JVM and first fetch took longer and it gave up before the record).
+            "--max-messages",
+            "1",
             "--timeout-ms",
-            "5000",
+            "60000",
             "--formatter",
             &format!("org.apache.kafka.connect.mirror.formatters.{class}"),
         ])
