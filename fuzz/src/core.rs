@@ -2,6 +2,8 @@
 
 #[path = "../../src/core/checkpoint.rs"]
 pub mod checkpoint;
+#[path = "../../src/core/consumer_offsets.rs"]
+pub mod consumer_offsets;
 #[path = "../../src/core/error.rs"]
 pub mod error;
 #[path = "../../src/core/offset_sync.rs"]

@@ -5,6 +5,8 @@
 pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
+pub mod committed_offsets;
+pub mod consumer_offsets;
 pub mod error;
 pub(crate) mod fast_hash;
 pub mod filters;
