@@ -91,12 +91,39 @@ run_one() {
     local name="$1" exe="$2" began rc=0
     shift 2
     began=$SECONDS
-    "$exe" "$@" >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
+    touch "$OUT/$name.started"
+    # Core dumps on, so that a native crash leaves its threads' stacks for crash_report (issue
+    # 24: a binary once died of SIGSEGV with nothing in its log, and never again on demand).
+    (ulimit -c unlimited 2>/dev/null || true; exec "$exe" "$@") >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
     echo "$rc $((SECONDS - began))" >"$OUT/$name.rc"
+    if [ "$rc" -gt 128 ]; then
+        crash_report "$name" "$exe" "$rc" >>"$OUT/$name.log" 2>&1
+    fi
     {
         echo "---- $name ($exe): exit $rc, $((SECONDS - began)) s"
         cat "$OUT/$name.log"
     } | flock "$OUT/print.lock" cat
+}
+
+# crash_report NAME EXE RC: for a binary killed by a signal, every thread's backtrace from the
+# core dump the kernel wrote into the package root (core_pattern `core` or `core.PID`; with a
+# piped core_pattern, such as systemd-coredump's, it says where to look instead). The core is
+# moved to target/test-binaries/NAME.core for a later look.
+crash_report() {
+    local name="$1" exe="$2" rc="$3" core
+    echo "---- $name: killed by signal $((rc - 128)); core_pattern: $(cat /proc/sys/kernel/core_pattern 2>/dev/null)"
+    core="$(find "$ROOT" -maxdepth 1 -name 'core*' -type f -newer "$OUT/$name.started" 2>/dev/null | head -1)"
+    if [ -z "$core" ]; then
+        echo "no core dump in $ROOT (ulimit -c: $(ulimit -c))"
+        return
+    fi
+    mv "$core" "$OUT/$name.core"
+    if command -v gdb >/dev/null; then
+        timeout 300 gdb -batch -nx -ex 'info threads' -ex 'thread apply all bt 40' "$exe" "$OUT/$name.core" 2>&1 \
+            | grep -v '^\[New LWP\|^warning: ' || true
+    else
+        echo "gdb not found: the core is $OUT/$name.core"
+    fi
 }
 
 running=0
