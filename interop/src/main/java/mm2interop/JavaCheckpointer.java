@@ -4,12 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.connector.ConnectorContext;
 import org.apache.kafka.connect.mirror.MirrorCheckpointConnector;
 import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
@@ -95,13 +93,22 @@ final class JavaCheckpointer implements AutoCloseable {
                 List<SourceRecord> records = task.poll();
                 long polledAt = System.nanoTime();
                 if (records != null) {
+                    // Sent as WorkerSourceTask sends them: all at once, each acknowledged through
+                    // commitRecord from the producer's callback; the flush makes a cycle count
+                    // only once every record of it is written.
                     for (SourceRecord r : records) {
                         onRecord.accept(r, polledAt);
-                        RecordMetadata md = producer.send(new ProducerRecord<>(r.topic(), r.kafkaPartition(),
-                                r.timestamp(), (byte[]) r.key(), (byte[]) r.value())).get(30, TimeUnit.SECONDS);
-                        task.commitRecord(r, md);
-                        emitted.incrementAndGet();
+                        producer.send(new ProducerRecord<>(r.topic(), r.kafkaPartition(), r.timestamp(),
+                                (byte[]) r.key(), (byte[]) r.value()), (md, e) -> {
+                                    if (e != null) {
+                                        errors.add(e);
+                                    } else {
+                                        task.commitRecord(r, md);
+                                        emitted.incrementAndGet();
+                                    }
+                                });
                     }
+                    producer.flush();
                 }
                 cycles.incrementAndGet();
             }
