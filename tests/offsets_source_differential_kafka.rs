@@ -13,6 +13,8 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use rdkafka::admin::{AdminClient, AdminOptions};
@@ -87,9 +89,19 @@ impl Side {
     }
 }
 
+/// Notes a step on stderr at once, past libtest's capture (which shows a test's output only when
+/// the test ends), so that a run that dies shows how far it got (issue 24: one run died of
+/// SIGSEGV after 219 s with nothing in its log).
+fn phase(step: &str) {
+    static STARTED: OnceLock<Instant> = OnceLock::new();
+    let at = STARTED.get_or_init(Instant::now).elapsed().as_secs_f64();
+    let _ = writeln!(std::io::stderr(), "[differential {at:6.1} s] {step}");
+}
+
 /// Polls both sides until both ran `cycles` more cycles and `done` holds for both; panics
 /// with the difference when `WAIT` passes.
 fn settle(poll: &mut Side, stream: &mut Side, what: &str, done: impl Fn(&Latest) -> bool) {
+    phase(&format!("{what}: waiting for identical checkpoints"));
     let (p0, s0) = (poll.cycles, stream.cycles);
     let deadline = Instant::now() + WAIT;
     loop {
@@ -100,6 +112,10 @@ fn settle(poll: &mut Side, stream: &mut Side, what: &str, done: impl Fn(&Latest)
             && done(&poll.latest)
             && poll.latest == stream.latest
         {
+            phase(&format!(
+                "{what}: identical ({} entries)",
+                poll.latest.len()
+            ));
             return;
         }
         if Instant::now() > deadline {
@@ -115,6 +131,7 @@ fn settle(poll: &mut Side, stream: &mut Side, what: &str, done: impl Fn(&Latest)
                 .filter(|(k, v)| poll.latest.get(*k) != Some(*v))
                 .take(10)
                 .collect();
+            phase(&format!("{what}: not identical within {WAIT:?}, failing"));
             panic!(
                 "{what}: not identical within {WAIT:?} ({} vs {} entries, done {}); poll only {only_poll:#?}; stream only {only_stream:#?}",
                 poll.latest.len(),
@@ -151,6 +168,7 @@ fn synced(bootstrap: &str, names: &FlowNames, group: &str) -> Vec<Option<i64>> {
 #[test]
 fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
     support::runtime::install_logger();
+    phase("creating topics and offset syncs");
     let names = FlowNames::shared();
     names.create_source_topics(2);
     names.create_target_topics(2, true);
@@ -174,8 +192,10 @@ fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
     let first: Vec<(String, Vec<(i32, i64)>)> = (0..GROUPS)
         .map(|i| (format!("g{i}"), vec![((i % 2) as i32, [10, 60, 70][i % 3])]))
         .collect();
+    phase("committing 1,000 groups");
     commit_all(&names, &first);
 
+    phase("starting both tasks");
     let mut poll = Side::start(&names, &names.t, "poll");
     let mut stream = Side::start(&names, &names.s, "consumer-offsets-topic");
     settle(&mut poll, &mut stream, "1,000 groups", |l| {
@@ -183,6 +203,7 @@ fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
     });
 
     // Churn while both run.
+    phase("churn: rewinds, deletions, new groups, KIP-848, transactions");
     let rewound: Vec<(String, Vec<(i32, i64)>)> = (0..20)
         .map(|i| (format!("g{}", i * 3 + 1), vec![((i * 3 + 1) % 2, 5)]))
         .collect();
@@ -227,6 +248,7 @@ fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
     // Identical synced offsets on both targets, for a sample of every kind of group.
     let mut sample: Vec<String> = (0..30).map(|i| format!("g{}", i * 33)).collect();
     sample.extend(["new0", "new19", "kip848", "txn", "g1", "g4"].map(String::from));
+    phase("comparing synced target offsets");
     for g in &sample {
         wait_until(WAIT, &format!("identical synced offsets for {g}"), || {
             poll.poll();
@@ -244,8 +266,10 @@ fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
     );
     let fell_back = support::runtime::warnings_mentioning("falling back to `poll`");
     assert!(fell_back.is_empty(), "{fell_back:#?}");
+    phase("stopping both tasks");
     poll.task.stop().unwrap();
     stream.task.stop().unwrap();
+    phase("stopped");
 }
 
 /// A KIP-848 member of this flow's `group` commits `offset` on partition 0 and leaves.
