@@ -23,7 +23,8 @@
 # Prints one line per measurement; BENCHMARKS.md "Offsets source" has the tables.
 #
 # Knobs: MM2_BENCH_PROFILE (cargo profile of our binaries, default release; they are built
-# first), MM2_BENCH_JAVA_HEAP (the checkpointing JVM's -Xmx, default 2g),
+# first), MM2_BENCH_COST_PROFILE (the profile of part 2's examples/checkpoint, default the
+# same; built when part 2 starts), MM2_BENCH_JAVA_HEAP (the checkpointing JVM's -Xmx, default 2g),
 # MM2_BENCH_READY_SECONDS (longest wait for a checkpointer's first full cycle, default 1200),
 # MM2_BENCH_PARTS (default latency,cost: which of the two to run).
 set -euo pipefail
@@ -50,12 +51,15 @@ trap cleanup EXIT
 log() { echo "bench-offsets-source: $(date -u +%T) $*" >&2; }
 result() { echo "$*" | tee -a "$WORK/results.txt"; }
 
-if [ "$PROFILE" = release ]; then
-    cargo build --release --all-features --example checkpoint --example bench >&2
-    BIN=target/release/examples
-else
-    BIN="target/$PROFILE/examples"
-fi
+# examples_of PROFILE: builds the two examples in PROFILE (unless debug, which scripts/test.sh
+# and `cargo test` build) and prints their directory.
+examples_of() {
+    if [ "$1" = release ]; then
+        cargo build --release --all-features --example checkpoint --example bench >&2
+    fi
+    echo "target/$1/examples"
+}
+BIN="$(examples_of "$PROFILE")"
 "$JAVAC" -nowarn -d "$WORK/classes" -cp "$LIBS/*" $(find interop/src/main/java -name '*.java') 2>&1 \
     | grep -v '^Note:' >&2 || true
 CP="$WORK/classes:$ROOT/interop/src/main/resources:$LIBS/*"
@@ -90,6 +94,7 @@ fi
 [[ $PARTS == *,cost,* ]] || exit 0
 
 # ------------------------------------------------------------------ 2. cost
+BIN="$(examples_of "${MM2_BENCH_COST_PROFILE:-$PROFILE}")"
 JMX="$(free_port)"
 start_broker SRC "$JMX"
 start_broker TGT
