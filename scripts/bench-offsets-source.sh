@@ -17,7 +17,8 @@
 #    - CPU seconds of the checkpointing process (utime + stime from /proc/PID/stat, every
 #      thread), per minute;
 #    - requests to the source broker, per minute: the sum over request types of the broker's
-#      kafka.network RequestMetrics RequestsPerSec Count (JMX), the source broker's idle rate
+#      kafka.network RequestMetrics RequestsPerSec Count (JMX; a Fetch once, not again as
+#      FetchConsumer), the source broker's idle rate
 #      over a window of the same length (measured first, nothing connected) subtracted. The
 #      target is another broker, so writes of checkpoints are not counted.
 # Prints one line per measurement; BENCHMARKS.md "Offsets source" has the tables.

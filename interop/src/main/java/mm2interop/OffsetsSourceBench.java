@@ -47,7 +47,9 @@ import org.apache.kafka.connect.source.SourceRecord;
  * latency is from just before the commit request to the return of the task's poll that
  * returned the group's checkpoint of 60. One broker plays both clusters.</li>
  * <li>{@code requests JMX_PORT}: the source broker's request count, the sum of the Count of
- * every {@code kafka.network:type=RequestMetrics,name=RequestsPerSec} MBean.</li>
+ * every {@code kafka.network:type=RequestMetrics,name=RequestsPerSec} MBean but FetchConsumer
+ * and FetchFollower (the broker counts each Fetch under one of them too); then the count per
+ * request type.</li>
  * </ul>
  */
 public final class OffsetsSourceBench {
@@ -224,8 +226,13 @@ public final class OffsetsSourceBench {
             for (ObjectName n : mbs.queryNames(
                     new ObjectName("kafka.network:type=RequestMetrics,name=RequestsPerSec,*"), null)) {
                 long count = ((Number) mbs.getAttribute(n, "Count")).longValue();
-                total += count;
-                byType.merge(n.getKeyProperty("request"), count, Long::sum);
+                String type = n.getKeyProperty("request");
+                // The broker counts every Fetch twice: as Fetch and as FetchConsumer or
+                // FetchFollower (by sender); the total counts it once.
+                if (!type.equals("FetchConsumer") && !type.equals("FetchFollower")) {
+                    total += count;
+                }
+                byType.merge(type, count, Long::sum);
             }
             StringBuilder out = new StringBuilder("total=" + total);
             byType.forEach((k, v) -> out.append(' ').append(k).append('=').append(v));
