@@ -53,7 +53,6 @@ mod group_discovery;
 mod group_fetch_failures;
 mod group_offset_sync;
 mod startup;
-mod stream_source;
 mod task_metrics;
 
 use checkpoint_cycle::run_cycle;
@@ -266,8 +265,6 @@ struct Poller {
     source_admins: Vec<Admin>,
     producer: Option<CheckpointProducer>,
     next_cycle: Option<Instant>,
-    /// The `__consumer_offsets` stream (`group.offsets.source = consumer-offsets-topic`).
-    stream: stream_source::StreamSource,
 }
 
 /// A checkpoint task: `start`, then `poll` repeatedly, then `stop`. All methods take `&self`;
@@ -508,27 +505,17 @@ impl CheckpointTask {
             Some(false) => return Ok(PollOutcome::status(PollStatus::NotReady)),
             Some(true) => {}
         }
-        poller.stream.ensure_started(shared);
         let due = *poller.next_cycle.get_or_insert_with(Instant::now);
-        // Groups just adopted from another process get their cycle now, not an interval later;
-        // so do commits the stream brought (a cycle over the changed groups only).
+        // Groups just adopted from another process get their cycle now, not an interval later.
         let adopted = || shared.adopted_since_cycle();
-        let committed = || poller.stream.has_changes();
-        match shared
-            .signal
-            .wait_until(deadline.min(due), || adopted() || committed())
-        {
+        match shared.signal.wait_until(deadline.min(due), adopted) {
             None => return Ok(PollOutcome::status(PollStatus::Stopped)),
-            Some(_) if Instant::now() < due && !adopted() && !committed() => {
+            Some(_) if Instant::now() < due && !adopted() => {
                 return Ok(PollOutcome::status(PollStatus::NotDue))
             }
             Some(_) => {}
         }
-        let full = Instant::now() >= due || adopted();
-        poller.stream.set_partial(!full);
-        if full {
-            poller.next_cycle = Some(Instant::now() + shared.emit_interval);
-        }
+        poller.next_cycle = Some(Instant::now() + shared.emit_interval);
         #[cfg(feature = "internals")]
         shared.faults.hit(faults::Fault::PollPanics);
         match run_cycle(shared, poller) {
@@ -586,7 +573,6 @@ impl CheckpointTask {
         if let Some(c) = coordination {
             c.close();
         }
-        poller.stream.close();
         poller.source_admins.clear();
         poller.producer = None;
         let took = began.elapsed();
@@ -785,7 +771,6 @@ impl Shared {
             RecordError::NegativeStringLength { .. } => "negative string length",
             RecordError::StringTooLong { .. } => "string too long",
             RecordError::Tombstone { .. } => "tombstone",
-            RecordError::Malformed { .. } => "malformed field",
         };
         if lock(&self.skip_causes_logged).insert(format!("{topic}: {kind}")) {
             log::warn!(
