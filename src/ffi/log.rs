@@ -91,6 +91,24 @@ fn c_text(s: &str) -> CString {
     CString::new(s.replace('\0', "\\0")).unwrap_or_default()
 }
 
+/// The target a log callback sees: the module path as it was before the layers became crates
+/// (issue 20), so that `mm2_checkpoint` still names every message of the library for a C
+/// filter, a Java logger or a log4j category: `mm2_checkpoint_core::x` is reported as
+/// `mm2_checkpoint::core::x`, `mm2_checkpoint_ffi::x` as `mm2_checkpoint::ffi::x`.
+fn reported_target(target: &str) -> String {
+    for (krate, layer) in [
+        ("mm2_checkpoint_core", "mm2_checkpoint::core"),
+        ("mm2_checkpoint_ffi", "mm2_checkpoint::ffi"),
+    ] {
+        if let Some(rest) = target.strip_prefix(krate) {
+            if rest.is_empty() || rest.starts_with("::") {
+                return format!("{layer}{rest}");
+            }
+        }
+    }
+    target.to_string()
+}
+
 fn deliver(record: &log::Record<'_>) {
     let sink = SINK
         .read()
@@ -98,7 +116,7 @@ fn deliver(record: &log::Record<'_>) {
     let Some(sink) = sink.as_ref() else {
         return;
     };
-    let target = c_text(record.target());
+    let target = c_text(&reported_target(record.target()));
     let message = c_text(&record.args().to_string());
     IN_CALLBACK.with(|f| f.set(true));
     // SAFETY: a callback the user installed with the contract of `mm_set_log_callback`; both
@@ -212,6 +230,32 @@ pub unsafe extern "C" fn mm_set_log_callback(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_layer_crates_report_their_targets_under_mm2_checkpoint() {
+        use super::reported_target;
+        assert_eq!(
+            reported_target("mm2_checkpoint_core::mirror_checkpoint_config"),
+            "mm2_checkpoint::core::mirror_checkpoint_config"
+        );
+        assert_eq!(
+            reported_target("mm2_checkpoint_core"),
+            "mm2_checkpoint::core"
+        );
+        assert_eq!(
+            reported_target("mm2_checkpoint_ffi::task"),
+            "mm2_checkpoint::ffi::task"
+        );
+        assert_eq!(
+            reported_target("mm2_checkpoint::runtime::checkpoint_task"),
+            "mm2_checkpoint::runtime::checkpoint_task"
+        );
+        assert_eq!(
+            reported_target("mm2_checkpoint_corex"),
+            "mm2_checkpoint_corex"
+        );
+        assert_eq!(reported_target("librdkafka"), "librdkafka");
+    }
+
     use super::*;
     use std::ffi::CStr;
 

@@ -18,6 +18,8 @@
  *   its first record and detached by a pthread key destructor when it exits.
  */
 #define _GNU_SOURCE
+/* The Java API binds the mock clusters too (EmbeddedClusters), declared only on request. */
+#define MM2_CHECKPOINT_EMBEDDED
 #include <jni.h>
 #include <pthread.h>
 #include <stdint.h>
