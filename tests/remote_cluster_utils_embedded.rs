@@ -196,3 +196,43 @@ fn both_calls_give_up_with_timed_out_within_their_timeout_instead_of_returning_p
     assert!(took < timeout + Duration::from_millis(700), "{took:?}");
     assert_eq!(diagnostics::live_clients(), 0);
 }
+
+/// A group's coordinator that moves (`NotCoordinator`) or is briefly unavailable while its
+/// offsets are fetched, as around a broker restart. librdkafka's admin client answered these
+/// by queueing a coordinator query on a consumer group that an admin client does not have
+/// (librdkafka issue 5040) and took the whole process down; the fetch is now retried on the
+/// group's new coordinator and the report is complete.
+#[test]
+fn a_coordinator_that_moves_while_offsets_are_fetched_is_retried_not_a_crash() {
+    use rdkafka_sys::types::{RDKafkaApiKey, RDKafkaRespErr};
+    let _g = serial();
+    let c = EmbeddedClusters::new().unwrap();
+    c.create_topic(Side::Target, CHECKPOINTS, 1).unwrap();
+    c.create_topic(Side::Target, "primary.orders", 1).unwrap();
+    c.produce(Side::Target, CHECKPOINTS, &[checkpoint("app", 0, 5, 5)])
+        .unwrap();
+    c.commit_offsets(Side::Target, "app", &[("primary.orders", 0, 3, "")])
+        .unwrap();
+    let target = settings(&c.bootstrap(Side::Target));
+    let translated = translate_offsets(
+        &target,
+        "primary",
+        &ReplicationPolicy::default(),
+        &GroupSelector::one("app"),
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    c.inject_request_errors(
+        Side::Target,
+        RDKafkaApiKey::OffsetFetch,
+        &[
+            RDKafkaRespErr::RD_KAFKA_RESP_ERR_NOT_COORDINATOR,
+            RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE,
+        ],
+    );
+    let report = failover_report(&target, &translated, Duration::from_secs(30)).unwrap();
+    assert_eq!(report.partitions.len(), 1, "{report:?}");
+    let p = &report.partitions[0];
+    assert_eq!((p.current_offset, p.skipped, p.reread), (Some(3), 2, 0));
+    assert_eq!(diagnostics::live_clients(), 0);
+}

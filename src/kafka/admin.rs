@@ -6,7 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use rdkafka::producer::{BaseProducer, Producer};
+use rdkafka::client::{Client, ClientContext};
+use rdkafka::error::KafkaError;
+use rdkafka::types::RDKafkaType;
 
 use super::client_log::ClientLog;
 use super::{client_config, WakeableClient};
@@ -14,7 +16,7 @@ use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
 use crate::kafka::failure::{self, client_creation_error};
 use crate::kafka::librdkafka::{
-    self, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
+    self, batch, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
 use crate::kafka::stop_signal::StopSignal;
 use crate::TopicPartition;
@@ -57,8 +59,15 @@ pub(crate) enum TopicCreation {
 }
 
 /// An admin connection to one cluster.
+///
+/// The handle is a consumer-type client whose consumer group is closed as soon as it exists,
+/// never joined. librdkafka (2.12, issue 5040) answers a group-level `NotCoordinator` or
+/// `CoordinatorNotAvailable` in a committed-offsets fetch by queueing a coordinator query on the
+/// handle's consumer group; a handle without one (a producer, as admin clients usually are)
+/// dereferences NULL on librdkafka's own thread and takes the process down, which a broker
+/// restart is enough to trigger. A closed group drops that query.
 pub(crate) struct Admin {
-    handle: WakeableClient<BaseProducer<ClientLog>>,
+    handle: WakeableClient<Client<ClientLog>>,
     signal: StopSignal,
     request_timeout: Duration,
     next_tag: u64,
@@ -67,6 +76,26 @@ pub(crate) struct Admin {
     deadline: Option<Instant>,
     /// The most committed-offset requests ever outstanding at once on this handle.
     max_in_flight_seen: usize,
+}
+
+/// Committed-offset answers that mean "ask the group's coordinator again": it moved, is
+/// starting, or is loading the group. Java's admin client retries these within its API timeout.
+fn coordinator_not_ready(e: &NativeError) -> bool {
+    use rdkafka::error::RDKafkaErrorCode as C;
+    matches!(
+        e.code,
+        C::NotCoordinator | C::CoordinatorNotAvailable | C::CoordinatorLoadInProgress
+    )
+}
+
+/// Wait before asking again after the `attempt`-th coordinator answer (1-based): Java's
+/// `retry.backoff.ms` (100 ms), doubling, at most its `retry.backoff.max.ms` (1 s).
+fn coordinator_backoff(attempt: u32) -> Duration {
+    Duration::from_millis(
+        100u64
+            .saturating_mul(1 << attempt.saturating_sub(1).min(4))
+            .min(1000),
+    )
 }
 
 impl Admin {
@@ -78,15 +107,32 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let handle: BaseProducer<ClientLog> = client_config(settings)
-            .create_with_context(ClientLog::new(settings))
-            .map_err(|e| {
-                client_creation_error(format!("creating the {role} for cluster `{cluster}`"), e)
-            })?;
-        let handle = WakeableClient::new(handle, role, signal, |h, grant| {
-            Some(QueueHandle::new_queue(h.client(), grant))
+        let creating = || format!("creating the {role} for cluster `{cluster}`");
+        let mut config = client_config(settings);
+        // The group only has to exist (see the type's comment); it is closed below, before
+        // librdkafka has a broker to look its coordinator up on.
+        if config.get("group.id").is_none() {
+            config.set("group.id", format!("mm2-checkpoint-{role}"));
+        }
+        config.set("enable.auto.commit", "false");
+        let native = config
+            .create_native_config()
+            .map_err(|e| client_creation_error(creating(), e))?;
+        librdkafka::route_served_logs::<ClientLog>(&native);
+        let client = Client::new(
+            &config,
+            native,
+            RDKafkaType::RD_KAFKA_CONSUMER,
+            ClientLog::new(settings),
+        )
+        .map_err(|e| client_creation_error(creating(), e))?;
+        librdkafka::close_unused_group(&client)
+            .map_err(|e| Error::kafka(format!("closing the unused group of the {role}"), e))?;
+        let handle = WakeableClient::new(client, role, signal, |h, grant| {
+            Some(QueueHandle::new_queue(h, grant))
         })
-        .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?;
+        .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?
+        .with_events(batch::main_queue);
         Ok(Admin {
             handle,
             signal: signal.clone(),
@@ -153,8 +199,19 @@ impl Admin {
     }
 
     fn serve_events(&self) {
-        // Error and log events land on the handle's main queue; serve them so they do not pile up.
-        self.handle.call(|h| h.poll(Duration::ZERO));
+        // Error and log events land on the handle's main queue; serve them so they do not pile
+        // up. Client errors (e.g. all brokers down) are logged, as for every client; what they
+        // mean for a request shows in its own answer.
+        let Some(main) = self.handle.events() else {
+            return;
+        };
+        self.handle.call(|h| {
+            let mut errors = Vec::new();
+            batch::client_events(h, main, &mut errors);
+            for e in errors {
+                h.context().error(KafkaError::Global(e.code), &e.message);
+            }
+        });
     }
 
     /// Committed offsets of each group (all partitions, or only `partitions`), with at most
@@ -198,22 +255,39 @@ impl Admin {
                 .collect()
         });
         let max_in_flight = max_in_flight.max(1);
-        let mut in_flight: HashMap<u64, usize> = HashMap::with_capacity(max_in_flight);
+        // tag → (group index, attempt, when its first attempt was sent)
+        let mut in_flight: HashMap<u64, (usize, u32, Instant)> =
+            HashMap::with_capacity(max_in_flight);
+        // Groups whose coordinator was not ready, to ask again: (due, index, attempt, first sent).
+        let mut again: Vec<(Instant, usize, u32, Instant)> = Vec::new();
         let mut next = 0usize;
         let deadline_per_request = self.request_timeout + Duration::from_secs(1);
         let mut last_progress = Instant::now();
-        while next < groups.len() || !in_flight.is_empty() {
+        while next < groups.len() || !in_flight.is_empty() || !again.is_empty() {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
             }
-            while next < groups.len() && in_flight.len() < max_in_flight {
+            let now = Instant::now();
+            while in_flight.len() < max_in_flight {
+                let due = again.iter().position(|(at, ..)| *at <= now);
+                let (index, attempt, first) = match due {
+                    Some(i) => {
+                        let (_, index, attempt, first) = again.swap_remove(i);
+                        (index, attempt, first)
+                    }
+                    None if next < groups.len() => {
+                        next += 1;
+                        (next - 1, 1, now)
+                    }
+                    None => break,
+                };
                 let tag = self.tag();
                 let timeout = self.request_timeout;
-                let group = groups[next].as_str();
+                let group = groups[index].as_str();
                 let queue = self.handle.queue();
                 self.handle.call(|h| {
                     librdkafka::submit_list_group_offsets(
-                        h.client(),
+                        h,
                         queue,
                         group,
                         raw.as_deref(),
@@ -221,33 +295,32 @@ impl Admin {
                         timeout,
                     )
                 });
-                in_flight.insert(tag, next);
-                next += 1;
+                in_flight.insert(tag, (index, attempt, first));
                 self.max_in_flight_seen = self.max_in_flight_seen.max(in_flight.len());
             }
-            let now = Instant::now();
+            let outstanding = in_flight.len() + again.len() + groups.len() - next;
             if self.deadline.is_some_and(|d| now >= d) {
                 return Err(Error::TimedOut(format!(
-                    "fetching committed offsets of {} groups on cluster `{}`",
-                    in_flight.len() + groups.len() - next,
+                    "fetching committed offsets of {outstanding} groups on cluster `{}`",
                     self.cluster
                 )));
             }
             if now.duration_since(last_progress) >= deadline_per_request {
                 return Err(Error::TimedOut(format!(
-                    "fetching committed offsets of {} groups on cluster `{}`",
-                    in_flight.len(),
+                    "fetching committed offsets of {outstanding} groups on cluster `{}`",
                     self.cluster
                 )));
             }
             self.serve_events();
-            let slice = self
-                .cap(now + Duration::from_millis(500))
-                .saturating_duration_since(now);
+            let mut wake = now + Duration::from_millis(500);
+            if let Some(due) = again.iter().map(|(at, ..)| *at).min() {
+                wake = wake.min(due);
+            }
+            let slice = self.cap(wake).saturating_duration_since(now);
             let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), slice) else {
                 continue;
             };
-            let Some(index) = in_flight.remove(&r.tag) else {
+            let Some((index, attempt, first)) = in_flight.remove(&r.tag) else {
                 continue;
             };
             last_progress = Instant::now();
@@ -256,6 +329,22 @@ impl Admin {
                 AdminOutcome::Failed(e) => Err(e),
                 other => Err(unreadable(format!("unexpected admin result {other:?}"))),
             };
+            if let Err(e) = &result {
+                let due = last_progress + coordinator_backoff(attempt);
+                let within =
+                    due < first + self.request_timeout && self.deadline.map_or(true, |d| due < d);
+                if coordinator_not_ready(e) && within {
+                    log::info!(
+                        "fetching committed offsets of group `{}` on cluster `{}`: {e}; asking \
+                         its coordinator again (attempt {})",
+                        groups[index],
+                        self.cluster,
+                        attempt + 1
+                    );
+                    again.push((due, index, attempt + 1, first));
+                    continue;
+                }
+            }
             if !each(index, result) {
                 return Ok(());
             }
@@ -275,9 +364,8 @@ impl Admin {
             .map(|(tp, o)| (tp.topic.clone(), tp.partition, o.offset, o.metadata.clone()))
             .collect();
         let (queue, timeout) = (self.handle.queue(), self.request_timeout);
-        self.handle.call(|h| {
-            librdkafka::submit_alter_group_offsets(h.client(), queue, group, &raw, tag, timeout)
-        });
+        self.handle
+            .call(|h| librdkafka::submit_alter_group_offsets(h, queue, group, &raw, tag, timeout));
         match self.wait_for(tag, "altering group offsets")? {
             AdminOutcome::GroupOffsets(gs) => {
                 let mut out = Vec::new();
@@ -318,7 +406,7 @@ impl Admin {
         let tag = self.tag();
         let (queue, timeout) = (self.handle.queue(), self.request_timeout);
         self.handle
-            .call(|h| librdkafka::submit_describe_groups(h.client(), queue, groups, tag, timeout));
+            .call(|h| librdkafka::submit_describe_groups(h, queue, groups, tag, timeout));
         match self.wait_for(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
             AdminOutcome::Failed(e) => Err(request_failed(
@@ -340,7 +428,7 @@ impl Admin {
         let tag = self.tag();
         let (queue, timeout) = (self.handle.queue(), self.request_timeout);
         self.handle
-            .call(|h| librdkafka::submit_list_groups(h.client(), queue, tag, timeout));
+            .call(|h| librdkafka::submit_list_groups(h, queue, tag, timeout));
         match self.wait_for(tag, "listing groups")? {
             AdminOutcome::GroupListing { groups, errors } => {
                 if let (true, Some(e)) = (groups.is_empty(), errors.first()) {
@@ -389,7 +477,7 @@ impl Admin {
         self.handle
             .call(|h| {
                 librdkafka::submit_create_topic(
-                    h.client(),
+                    h,
                     queue,
                     topic,
                     partitions,
@@ -456,4 +544,36 @@ fn committed_from(groups: Vec<GroupOffsets>) -> GroupOffsetsResult {
         out.insert(tp, committed);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rdkafka::error::RDKafkaErrorCode as C;
+
+    #[test]
+    fn coordinator_answers_are_asked_again_after_a_doubling_backoff_capped_at_a_second() {
+        let waits: Vec<u64> = (1..=7)
+            .map(|a| coordinator_backoff(a).as_millis() as u64)
+            .collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1000, 1000, 1000]);
+        let e = |code| NativeError {
+            code,
+            message: String::new(),
+        };
+        for code in [
+            C::NotCoordinator,
+            C::CoordinatorNotAvailable,
+            C::CoordinatorLoadInProgress,
+        ] {
+            assert!(coordinator_not_ready(&e(code)), "{code:?}");
+        }
+        for code in [
+            C::GroupAuthorizationFailed,
+            C::OperationTimedOut,
+            C::UnknownTopicOrPartition,
+        ] {
+            assert!(!coordinator_not_ready(&e(code)), "{code:?}");
+        }
+    }
 }

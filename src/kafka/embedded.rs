@@ -72,6 +72,18 @@ impl EmbeddedClusters {
         self.cluster(side).bootstrap_servers()
     }
 
+    /// Makes one side's broker answer its next requests of kind `api` with `errors`, one error
+    /// per request in order (then normally again): a failover drill's coordinator move, leader
+    /// change or outage, on demand.
+    pub fn inject_request_errors(
+        &self,
+        side: Side,
+        api: rdkafka_sys::types::RDKafkaApiKey,
+        errors: &[rdkafka_sys::types::RDKafkaRespErr],
+    ) {
+        self.cluster(side).request_errors(api, errors);
+    }
+
     /// Creates a topic through the mock API (the mock broker has no CreateTopics).
     pub fn create_topic(&self, side: Side, topic: &str, partitions: i32) -> Result<(), Error> {
         self.cluster(side)

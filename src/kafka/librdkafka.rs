@@ -91,6 +91,17 @@ impl NativeError {
     }
 }
 
+impl NativeError {
+    /// Whether librdkafka gave up waiting itself (its request or operation timeout ran out),
+    /// as opposed to a broker's answer.
+    pub fn is_local_timeout(&self) -> bool {
+        matches!(
+            self.code,
+            RDKafkaErrorCode::OperationTimedOut | RDKafkaErrorCode::MessageTimedOut
+        )
+    }
+}
+
 impl std::fmt::Display for NativeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} ({:?})", self.message, self.code)
@@ -256,6 +267,45 @@ pub fn consumer_assign_from_start<C: ClientContext>(
     // SAFETY: live client.
     unsafe { rd::rd_kafka_poll_set_consumer(client.native_ptr()) };
     batch::assign_from_start_apart(client, topic, partition)
+}
+
+/// Longest wait for a consumer group that never joined to close (it needs one turn of
+/// librdkafka's main thread): only a hang guard.
+const UNUSED_GROUP_CLOSE_LIMIT: Duration = Duration::from_secs(10);
+
+/// Closes the consumer group of a consumer-type client that has never subscribed, assigned or
+/// committed, so there is nothing to wait for: afterwards the group takes no part in the
+/// client's life and librdkafka drops whatever is queued for it. Admin requests keep working.
+pub fn close_unused_group<C: ClientContext>(client: &Client<C>) -> Result<(), NativeError> {
+    // SAFETY: live client; the reply queue is ours and destroyed before returning, which
+    // discards the close's reply if it is still on it.
+    unsafe {
+        let rk = client.native_ptr();
+        let replies = rd::rd_kafka_queue_new(rk);
+        let result = (|| {
+            let e = rd::rd_kafka_consumer_close_queue(rk, replies);
+            if let Some(err) = NativeError::from_error_t(e) {
+                rd::rd_kafka_error_destroy(e);
+                return Err(err);
+            }
+            let began = Instant::now();
+            while rd::rd_kafka_consumer_closed(rk) == 0 {
+                if began.elapsed() >= UNUSED_GROUP_CLOSE_LIMIT {
+                    return Err(NativeError {
+                        code: RDKafkaErrorCode::OperationTimedOut,
+                        message: "the unused consumer group did not close".into(),
+                    });
+                }
+                let ev = rd::rd_kafka_queue_poll(replies, 10);
+                if !ev.is_null() {
+                    rd::rd_kafka_event_destroy(ev);
+                }
+            }
+            Ok(())
+        })();
+        rd::rd_kafka_queue_destroy(replies);
+        result
+    }
 }
 
 /// Makes a client built from `config` by rust-rdkafka's `Client::new` with context `C` hand the

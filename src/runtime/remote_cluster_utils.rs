@@ -276,8 +276,9 @@ fn distance(translated: i64, current: Option<i64>) -> (u64, u64) {
 
 /// Fetches every translated group's committed offsets on the target (batched, at most
 /// [`MAX_OFFSET_FETCHES_IN_FLIGHT`] requests in flight) and reports, per partition, how far the
-/// translated offset is from the current one. Changes nothing. Bounded by `timeout`; a group
-/// whose offsets cannot be fetched fails the whole call (naming the group).
+/// translated offset is from the current one. Changes nothing. Bounded by `timeout` (reaching
+/// it, whichever request is waiting, is an [`Error::TimedOut`]); a group whose offsets cannot be
+/// fetched fails the whole call (naming the group).
 pub fn failover_report(
     target_settings: &BTreeMap<String, String>,
     translated: &TranslatedOffsets,
@@ -309,10 +310,14 @@ pub fn failover_report(
     let mut report = FailoverReport::default();
     for (group, result) in fetched {
         let current = result.map_err(|e| {
-            Error::kafka(
-                format!("fetching the committed offsets of group `{group}` on the target"),
-                e,
-            )
+            let what = format!("fetching the committed offsets of group `{group}` on the target");
+            // librdkafka's own request timeout is the caller's budget: running out of it is the
+            // documented timeout, not a broker's error.
+            if e.is_local_timeout() {
+                Error::TimedOut(format!("{what}: {e}"))
+            } else {
+                Error::kafka(what, e)
+            }
         })?;
         let Some(offsets) = translated.groups.get(&group) else {
             continue;
