@@ -89,13 +89,6 @@ impl ClientContext for ClientLog {
     }
 }
 
-/// Admin handles are producers that never produce: no delivery reports.
-impl rdkafka::producer::ProducerContext for ClientLog {
-    type DeliveryOpaque = ();
-
-    fn delivery(&self, _: &rdkafka::message::DeliveryResult<'_>, _: Self::DeliveryOpaque) {}
-}
-
 /// syslog level (as in librdkafka's log events) → rust-rdkafka's level.
 pub(crate) fn syslog_level(level: i32) -> RDKafkaLogLevel {
     match level {
