@@ -48,7 +48,8 @@
 # (a file that gets one line per JVM start or restart: time, tag, port), MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
 # java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
-# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores).
+# takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores),
+# MM2_KAFKA_JMX_PORT (serve the broker's JMX on that port of 127.0.0.1, no authentication).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -107,6 +108,16 @@ jvm_flags() {
     # Marks our brokers in `ps` so scripts/test.sh can find any this tree left behind, and
     # which of its stages started them (MM2_BROKER_TAG at start, kept in the handle dir).
     echo "-Dmm2.broker.root=$ROOT -Dmm2.broker.tag=$(cat "$1/tag" 2>/dev/null)"
+}
+
+# With MM2_KAFKA_JMX_PORT, the broker's MBeans (e.g. kafka.network RequestMetrics, counted by
+# scripts/bench-offsets-source.sh) on that port of 127.0.0.1, without authentication: loopback only.
+jmx_flags() {
+    [ -n "${MM2_KAFKA_JMX_PORT:-}" ] || return 0
+    local p="$MM2_KAFKA_JMX_PORT"
+    echo "-Dcom.sun.management.jmxremote.port=$p -Dcom.sun.management.jmxremote.rmi.port=$p"
+    echo "-Dcom.sun.management.jmxremote.host=127.0.0.1 -Djava.rmi.server.hostname=127.0.0.1"
+    echo "-Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false"
 }
 
 write_log4j() {
@@ -205,7 +216,7 @@ launch() {
     mark="$(wc -l <"$dir/broker.log")"
     # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
     # shellcheck disable=SC2046
-    (exec "$java" $(jvm_flags "$dir") -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
+    (exec "$java" $(jvm_flags "$dir") $(jmx_flags) -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
         </dev/null >>"$dir/broker.log" 2>&1) &
     pid=$!
     echo "$pid" >"$dir/pid"

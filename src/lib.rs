@@ -28,16 +28,18 @@ pub(crate) mod kafka;
 mod runtime;
 
 pub use crate::core::{
-    checkpoint, checkpoint_rules, checkpoint_store, error, filters, group_assignment,
-    group_coordination, mirror_checkpoint_config, offset_sync, offset_sync_store, properties,
-    replication_policy, topic_partition, wire,
+    checkpoint, checkpoint_rules, checkpoint_store, committed_offsets, consumer_offsets, error,
+    filters, group_assignment, group_coordination, mirror_checkpoint_config, offset_sync,
+    offset_sync_store, properties, replication_policy, topic_partition, wire,
 };
 pub use crate::kafka::{diagnostics, stop_signal};
 
 /// The test-only mock clusters. Not a stable API; only with the `embedded` feature.
 #[cfg(feature = "embedded")]
 pub use crate::kafka::embedded;
-pub use crate::runtime::{checkpoint_task, metrics, offset_sync_writer, remote_cluster_utils};
+pub use crate::runtime::{
+    checkpoint_task, group_offsets_stream, metrics, offset_sync_writer, remote_cluster_utils,
+};
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
 #[cfg(feature = "internals")]

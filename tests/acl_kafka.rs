@@ -447,3 +447,55 @@ fn without_read_on_one_target_group_that_group_is_not_committed_with_the_reason_
     assert_eq!(f.target_commit("b"), None);
     task.stop().unwrap();
 }
+
+#[test]
+fn with_mm2s_acls_but_none_on_consumer_offsets_the_stream_source_falls_back_to_poll_with_a_warning()
+{
+    install_logger();
+    let f = Flow::new(true);
+    f.commit(&["a"]);
+    f.grant(&ALL_NEEDS, &[("a", DESCRIBE)]);
+    let task = f.task(&[("group.offsets.source", "consumer-offsets-topic")]);
+    // Checkpoints keep coming, from today's path.
+    f.checkpointed(&task, &["a"]);
+    let warned = support::runtime::warnings_mentioning("falling back to `poll`");
+    assert!(
+        warned.iter().any(|l| l
+            .message
+            .contains("READ and DESCRIBE on topic `__consumer_offsets`")
+            && l.message.contains(&format!("`{}`", f.names.source_alias))),
+        "a warning naming the ACL and this flow's source: {warned:#?}"
+    );
+    task.stop().unwrap();
+}
+
+#[test]
+fn with_describe_but_no_read_on_consumer_offsets_the_stream_source_falls_back_once_denied() {
+    install_logger();
+    let f = Flow::new(true);
+    f.commit(&["a"]);
+    f.grant(&ALL_NEEDS, &[("a", DESCRIBE)]);
+    let kafka = SecureKafka::with_authorizer();
+    grant(
+        &kafka.admin_settings(),
+        &SecureKafka::acl_user(f.user),
+        &[Acl::new(
+            Resource::Topic("__consumer_offsets".to_owned()),
+            Operation::Describe,
+        )],
+    );
+    let task = f.task(&[("group.offsets.source", "consumer-offsets-topic")]);
+    // The stream starts (the metadata is allowed), its first Fetch is denied, and the task
+    // goes on with today's path.
+    f.checkpointed(&task, &["a"]);
+    wait_for(WAIT, "the fallback warning naming the ACL", || {
+        support::runtime::warnings_mentioning("falling back to `poll`")
+            .into_iter()
+            .find(|l| {
+                l.message
+                    .contains("READ and DESCRIBE on topic `__consumer_offsets`")
+                    && l.message.contains(&format!("`{}`", f.names.source_alias))
+            })
+    });
+    task.stop().unwrap();
+}

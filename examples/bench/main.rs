@@ -7,8 +7,10 @@
 //! ```
 //!
 //! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
-//! (item 3, Kafka), `stop` (item 4, Kafka and a closed port); item 5 is the growth table built
-//! from them; `metrics` (issue 23, mock cluster) the cost of the task's metrics. The Kafka broker comes from scripts/kafka-broker.sh (tests/support/broker.rs).
+//! (item 3, Kafka), `latency` (issue 24: commit → checkpoint latency per offsets source, Kafka),
+//! `stop` (item 4, Kafka and a closed port); item 5 is the growth table built from them;
+//! `metrics` (issue 23, mock cluster) the cost of the task's metrics. The Kafka broker comes
+//! from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
 
@@ -22,6 +24,7 @@ mod support;
 
 mod alloc;
 mod cycle;
+mod latency;
 mod load;
 mod metrics;
 mod stats;
@@ -60,7 +63,7 @@ impl Opts {
                 "--bench" => {} // cargo bench passes this to every target
                 other => {
                     eprintln!(
-                        "usage: bench [--quick] [--only store,load,cycle,stop,metrics] (got {other})"
+                        "usage: bench [--quick] [--only store,load,cycle,latency,stop,metrics] (got {other})"
                     );
                     std::process::exit(2);
                 }
@@ -204,7 +207,9 @@ fn main() {
         }
     }
 
-    let needs_broker = ["load", "cycle", "stop"].iter().any(|s| opts.wants(s));
+    let needs_broker = ["load", "cycle", "stop", "latency"]
+        .iter()
+        .any(|s| opts.wants(s));
     let kafka = needs_broker.then(support::Broker::start);
     let mut stop_inputs = stop::StopInputs {
         load_records: 0,
@@ -253,6 +258,9 @@ fn main() {
                 ]);
                 stop_inputs.cycle_groups = Some((r.groups, r.first.median()));
             }
+        }
+        if opts.wants("latency") {
+            latency::run(&opts, kafka, &mut table);
         }
         if opts.wants("stop") {
             if stop_inputs.load_records == 0 {

@@ -1,25 +1,19 @@
 //! Feeds arbitrary key/value bytes to every record decoder and to the Java-compatible UTF-8
 //! decoder. Nothing may panic, and whatever decodes must survive an encode/decode round trip.
 //!
-//! Input layout: byte 0 picks which parts are present (bit 0 clear = key present, bit 1 clear =
-//! value present, so tombstones are reached), bytes 1-2 give the split point between key and
-//! value (big-endian, taken modulo the remaining length + 1), the rest is split there.
+//! Input layout: see `key_and_value`.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use mm2_checkpoint_decoders::wire::java_utf8_lossy;
-use mm2_checkpoint_decoders::{Checkpoint, OffsetSync};
+use mm2_checkpoint_decoders::{key_and_value, Checkpoint, OffsetSync};
 
 fuzz_target!(|data: &[u8]| {
     check_utf8(data);
-    let [flags, hi, lo, rest @ ..] = data else {
+    let Some((key, value)) = key_and_value(data) else {
         return;
     };
-    let split = usize::from(u16::from_be_bytes([*hi, *lo])) % (rest.len() + 1);
-    let (key, value) = rest.split_at(split);
-    let key = (flags & 1 == 0).then_some(key);
-    let value = (flags & 2 == 0).then_some(value);
 
     if let Ok(sync) = OffsetSync::decode(key, value) {
         // Lossy decoding can triple a string's size, so re-encoding may legitimately fail.

@@ -8,4 +8,20 @@
 
 #![allow(missing_docs)]
 
-pub use mm2_checkpoint_core::{wire, Checkpoint, OffsetSync, TopicPartition};
+pub use mm2_checkpoint_core::{consumer_offsets, wire, Checkpoint, OffsetSync, TopicPartition};
+
+/// Splits a fuzz input into a record's key and value: byte 0 picks which parts are present
+/// (bit 0 clear = key present, bit 1 clear = value present, so tombstones are reached), bytes
+/// 1-2 give the split point (big-endian, taken modulo the remaining length + 1), the rest is
+/// split there. `None` for inputs shorter than 3 bytes.
+pub fn key_and_value(data: &[u8]) -> Option<(Option<&[u8]>, Option<&[u8]>)> {
+    let [flags, hi, lo, rest @ ..] = data else {
+        return None;
+    };
+    let split = usize::from(u16::from_be_bytes([*hi, *lo])) % (rest.len() + 1);
+    let (key, value) = rest.split_at(split);
+    Some((
+        (flags & 1 == 0).then_some(key),
+        (flags & 2 == 0).then_some(value),
+    ))
+}

@@ -33,6 +33,14 @@ pub enum RecordError {
         /// Its UTF-8 length.
         length: usize,
     },
+    /// A field's bytes break its type's rules (a varint too long, a null where none may be).
+    #[error("field `{field}` is malformed: {reason}")]
+    Malformed {
+        /// Name of the field.
+        field: &'static str,
+        /// Which rule the bytes break.
+        reason: &'static str,
+    },
     /// The key or value is absent (a tombstone); MM2 never writes these.
     #[error("record has no {part} (tombstone)")]
     Tombstone {

@@ -28,6 +28,8 @@
 pub mod checkpoint;
 pub mod checkpoint_rules;
 pub mod checkpoint_store;
+pub mod committed_offsets;
+pub mod consumer_offsets;
 pub mod error;
 // For the layers above (the task's hash maps, the offset-sync writer's queue), not an API.
 #[doc(hidden)]

@@ -42,6 +42,12 @@ impl<'a> WireStr<'a> {
     }
 }
 
+/// Bytes an unsigned varint of `value` takes on the wire (1 to 5).
+pub fn unsigned_varint_len(value: u32) -> usize {
+    let bits = 32 - value.leading_zeros() as usize;
+    bits.div_ceil(7).max(1)
+}
+
 /// Builds one encoded struct in a buffer sized exactly up front, as Java sizes its `ByteBuffer`.
 #[derive(Debug)]
 pub struct Writer {
@@ -79,6 +85,20 @@ impl Writer {
         let len = i16::try_from(value.0.len()).unwrap_or(i16::MAX);
         self.put_i16(len);
         self.buf.extend_from_slice(value.0.as_bytes());
+    }
+
+    /// Appends an unsigned varint (see [`Reader::read_unsigned_varint`]).
+    pub fn put_unsigned_varint(&mut self, mut value: u32) {
+        while value >= 0x80 {
+            self.buf.push((value as u8 & 0x7f) | 0x80);
+            value >>= 7;
+        }
+        self.buf.push(value as u8);
+    }
+
+    /// Appends raw bytes (a compact string's or a tagged field's body).
+    pub fn put_bytes(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
     }
 
     /// Returns the encoded bytes.
@@ -174,6 +194,66 @@ impl<'a> Reader<'a> {
             Ok(text) => Cow::Borrowed(text),
             Err(_) => Cow::Owned(java_utf8_lossy(bytes)),
         })
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Reads an unsigned varint (Kafka's `UNSIGNED_VARINT`: 7 bits a byte, least significant
+    /// group first, at most 5 bytes for 32 bits), the length and count prefix of the flexible
+    /// versions (KIP-482).
+    pub fn read_unsigned_varint(&mut self, field: &'static str) -> Result<u32, RecordError> {
+        let mut value: u32 = 0;
+        for index in 0..5 {
+            let [byte] = self.take_array::<1>(field)?;
+            let bits = u32::from(byte & 0x7f);
+            // The fifth byte holds the top 4 bits of a u32; anything above is Kafka's
+            // "varint is too long" error, not a value to wrap.
+            if index == 4 && bits > 0x0f {
+                return Err(RecordError::Malformed {
+                    field,
+                    reason: "unsigned varint longer than 32 bits",
+                });
+            }
+            value |= bits << (7 * index);
+            if byte & 0x80 == 0 {
+                return Ok(value);
+            }
+        }
+        Err(RecordError::Malformed {
+            field,
+            reason: "unsigned varint longer than 5 bytes",
+        })
+    }
+
+    /// Reads a non-null `COMPACT_STRING` (flexible versions): an unsigned varint holding the
+    /// byte length plus one, then the bytes. Length 0 is null, which a non-nullable field may
+    /// not hold. Decoded like [`read_str`](Self::read_str).
+    pub fn read_compact_str(&mut self, field: &'static str) -> Result<Cow<'a, str>, RecordError> {
+        let encoded = self.read_unsigned_varint(field)?;
+        let Some(len) = encoded.checked_sub(1) else {
+            return Err(RecordError::Malformed {
+                field,
+                reason: "null in a non-nullable string",
+            });
+        };
+        let bytes = self.take(field, len as usize)?;
+        Ok(match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => Cow::Owned(java_utf8_lossy(bytes)),
+        })
+    }
+
+    /// Skips a flexible version's tagged-field section: a count, then for each field its tag,
+    /// its size and that many bytes. Returns how many fields were skipped. None of the fields
+    /// Kafka has tagged so far matters to a reader of committed offsets, so all are skipped.
+    pub fn skip_tagged_fields(&mut self, field: &'static str) -> Result<u32, RecordError> {
+        let count = self.read_unsigned_varint(field)?;
+        for _ in 0..count {
+            self.read_unsigned_varint(field)?;
+            let size = self.read_unsigned_varint(field)?;
+            self.take(field, size as usize)?;
+        }
+        Ok(count)
     }
 }
 
@@ -381,6 +461,60 @@ mod tests {
     fn reader_decodes_malformed_string_bytes_lossily() {
         let mut reader = Reader::new(&[0, 3, 0xed, 0xa0, 0x80]);
         assert_eq!(reader.read_string("topic").unwrap(), "\u{FFFD}");
+    }
+
+    #[test]
+    fn unsigned_varints_match_kafka_byte_for_byte() {
+        let cases: &[(u32, &str)] = &[
+            (0, "00"),
+            (1, "01"),
+            (127, "7f"),
+            (128, "8001"),
+            (200, "c801"),
+            (16384, "808001"),
+            (u32::MAX, "ffffffff0f"),
+        ];
+        for (value, bytes) in cases {
+            let bytes = hex(bytes);
+            assert_eq!(unsigned_varint_len(*value), bytes.len(), "{value}");
+            let mut writer = Writer::with_size(bytes.len());
+            writer.put_unsigned_varint(*value);
+            assert_eq!(writer.finish(), bytes, "{value}");
+            let mut reader = Reader::new(&bytes);
+            assert_eq!(reader.read_unsigned_varint("n"), Ok(*value));
+            assert_eq!(reader.remaining(), 0);
+        }
+    }
+
+    #[test]
+    fn unsigned_varints_past_32_bits_are_malformed_and_cut_ones_truncated() {
+        for bytes in ["ffffffff1f", "8080808080"] {
+            assert!(matches!(
+                Reader::new(&hex(bytes)).read_unsigned_varint("n"),
+                Err(RecordError::Malformed { field: "n", .. })
+            ));
+        }
+        assert!(matches!(
+            Reader::new(&hex("8080")).read_unsigned_varint("n"),
+            Err(RecordError::Truncated { field: "n", .. })
+        ));
+    }
+
+    #[test]
+    fn compact_strings_and_tagged_fields_are_read_and_skipped() {
+        let bytes = hex("03 6869 02 05 03 010203 c801 00 ff");
+        let mut reader = Reader::new(&bytes);
+        assert_eq!(reader.read_compact_str("s").unwrap(), "hi");
+        assert_eq!(reader.skip_tagged_fields("tags"), Ok(2));
+        assert_eq!(reader.remaining(), 1);
+        assert!(matches!(
+            Reader::new(&hex("00")).read_compact_str("s"),
+            Err(RecordError::Malformed { field: "s", .. })
+        ));
+        assert!(matches!(
+            Reader::new(&hex("01 05 09 01")).skip_tagged_fields("tags"),
+            Err(RecordError::Truncated { field: "tags", .. })
+        ));
     }
 
     proptest! {

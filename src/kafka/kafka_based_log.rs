@@ -130,33 +130,7 @@ impl KafkaBasedLog {
         role: &'static str,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let mut config = client_config(settings);
-        // librdkafka's consumer poll needs a group handle; the group is never joined (assign,
-        // not subscribe) and nothing is committed.
-        if config.get("group.id").is_none() {
-            config.set("group.id", format!("mm2-checkpoint-{role}"));
-        }
-        config
-            .set("enable.auto.commit", "false")
-            .set("enable.auto.offset.store", "false")
-            .set("enable.partition.eof", "true")
-            .set("auto.offset.reset", "earliest");
-        reader_defaults(&mut config);
-        let creating = || format!("creating the {role} for `{topic}`");
-        let native = config
-            .create_native_config()
-            .map_err(|e| client_creation_error(creating(), e))?;
-        librdkafka::route_served_logs::<ClientLog>(&native);
-        let client = Client::new(
-            &config,
-            native,
-            RDKafkaType::RD_KAFKA_CONSUMER,
-            ClientLog::new(settings),
-        )
-        .map_err(|e| client_creation_error(creating(), e))?;
-        let consumer = WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
-            .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))?
-            .with_events(batch::main_queue);
+        let consumer = open_reader_client(settings, topic, role, signal)?;
         consumer
             .call(|c| batch::assign_from_start_apart(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
@@ -172,7 +146,46 @@ impl KafkaBasedLog {
             buf: BatchBuffer::new(BATCH),
         })
     }
+}
 
+/// A consumer of `topic` for an internal-topic reader (role `role`): never joins its group, never
+/// commits, reports partition EOFs, and keeps its main queue apart for batch reads. Not assigned.
+pub(crate) fn open_reader_client(
+    settings: &BTreeMap<String, String>,
+    topic: &str,
+    role: &'static str,
+    signal: &StopSignal,
+) -> Result<WakeableClient<Client<ClientLog>>, Error> {
+    let mut config = client_config(settings);
+    // librdkafka's consumer poll needs a group handle; the group is never joined (assign,
+    // not subscribe) and nothing is committed.
+    if config.get("group.id").is_none() {
+        config.set("group.id", format!("mm2-checkpoint-{role}"));
+    }
+    config
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("enable.partition.eof", "true")
+        .set("auto.offset.reset", "earliest");
+    reader_defaults(&mut config);
+    let creating = || format!("creating the {role} for `{topic}`");
+    let native = config
+        .create_native_config()
+        .map_err(|e| client_creation_error(creating(), e))?;
+    librdkafka::route_served_logs::<ClientLog>(&native);
+    let client = Client::new(
+        &config,
+        native,
+        RDKafkaType::RD_KAFKA_CONSUMER,
+        ClientLog::new(settings),
+    )
+    .map_err(|e| client_creation_error(creating(), e))?;
+    WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
+        .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))
+        .map(|consumer| consumer.with_events(batch::main_queue))
+}
+
+impl KafkaBasedLog {
     /// Makes read-to-end report, while client errors keep it waiting, "`cluster` unreachable
     /// for N s: <librdkafka's error>" into `status`, and clear it once the topic answers.
     pub(crate) fn report_retries(&mut self, status: &RetryStatus, cluster: String) {
@@ -367,7 +380,7 @@ impl KafkaBasedLog {
                         step.records += 1;
                         step.last_offset = Some(offset);
                     }
-                    Batched::PartitionEof => step.eof = true,
+                    Batched::PartitionEof { .. } => step.eof = true,
                     Batched::Error(e) => step.errors.push(e),
                 }
             }
@@ -463,7 +476,7 @@ impl KafkaBasedLog {
 ///   record by record is slower than one Fetch fills the queue, so with the default a large
 ///   offset-syncs topic loaded at about a tenth of the speed the broker delivers (1M records:
 ///   ≈ 7 s, mostly idle, against ≈ 2 s with 10 ms; BENCHMARKS.md "Start-up load").
-fn reader_defaults(config: &mut ClientConfig) {
+pub(crate) fn reader_defaults(config: &mut ClientConfig) {
     for (key, value) in [
         ("fetch.wait.max.ms", "100"),
         ("fetch.queue.backoff.ms", "10"),
@@ -479,11 +492,11 @@ fn reader_defaults(config: &mut ClientConfig) {
 /// coordinator, and a broker with an authorizer denies that to a principal without DESCRIBE on
 /// the group. Reading an assigned partition needs no group ACL (Java's KafkaBasedLog has no
 /// group at all), so such an error changes nothing and must not fail the read.
-fn concerns_unused_group(code: RDKafkaErrorCode) -> bool {
+pub(crate) fn concerns_unused_group(code: RDKafkaErrorCode) -> bool {
     code == RDKafkaErrorCode::GroupAuthorizationFailed
 }
 
-fn is_missing_topic(code: RDKafkaErrorCode) -> bool {
+pub(crate) fn is_missing_topic(code: RDKafkaErrorCode) -> bool {
     matches!(
         code,
         RDKafkaErrorCode::UnknownTopicOrPartition

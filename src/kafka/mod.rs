@@ -6,6 +6,7 @@ mod access_checker;
 pub(crate) mod admin;
 pub(crate) mod checkpoint_producer;
 pub(crate) mod client_log;
+pub(crate) mod consumer_offsets_reader;
 pub(crate) mod coordination_consumer;
 pub mod diagnostics;
 #[cfg(feature = "embedded")]

@@ -3,6 +3,7 @@
 //! failover translation and the offset-sync writer.
 
 pub mod checkpoint_task;
+pub mod group_offsets_stream;
 pub mod metrics;
 pub mod offset_sync_writer;
 pub mod remote_cluster_utils;

@@ -41,6 +41,7 @@ pub(super) const TASK_COORDINATION_GROUP_ID: &str = "task.coordination.group.id"
 pub(super) const TASK_COORDINATION_TOPIC: &str = "task.coordination.topic";
 pub(super) const TASK_COORDINATION_PARTITIONS: &str = "task.coordination.partitions";
 pub(super) const OFFSET_LAG_MAX: &str = "offset.lag.max";
+pub(super) const GROUP_OFFSETS_SOURCE: &str = "group.offsets.source";
 pub(super) const STATISTICS_INTERVAL_MS: &str = "statistics.interval.ms";
 pub(super) const BOOTSTRAP_SERVERS: &str = "bootstrap.servers";
 pub(super) const CLIENT_ID: &str = "client.id";
@@ -80,6 +81,7 @@ pub(super) const CHECKPOINT_KEYS: &[&str] = &[
     keys::TASK_COORDINATION_TOPIC,
     keys::TASK_COORDINATION_PARTITIONS,
     keys::OFFSET_LAG_MAX,
+    keys::GROUP_OFFSETS_SOURCE,
     keys::STATISTICS_INTERVAL_MS,
 ];
 

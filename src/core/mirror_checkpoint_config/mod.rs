@@ -148,11 +148,36 @@ pub struct MirrorCheckpointConfig {
     /// `offset.lag.max` (default 100): how stale an offset sync may get before a new one is
     /// written (source side).
     pub offset_lag_max: i64,
+    /// `group.offsets.source` (our extension, default `poll`): where committed group offsets
+    /// come from.
+    pub group_offsets_source: GroupOffsetsSource,
     /// `statistics.interval.ms` (our extension, default 0 = off, at most 86400000 as in
     /// librdkafka): period of the metrics listener (C: the statistics callback). `None` when off.
     pub statistics_interval: Option<Duration>,
     /// Client settings, by layer.
     pub clients: ClientSettings,
+}
+
+/// Where the task learns the source groups' committed offsets (`group.offsets.source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroupOffsetsSource {
+    /// `poll`: ask the source for every group's committed offsets once per checkpoint interval,
+    /// as MM2 does.
+    #[default]
+    Poll,
+    /// `consumer-offsets-topic`: read the source's `__consumer_offsets` topic as a stream and
+    /// translate each commit as it arrives.
+    ConsumerOffsetsTopic,
+}
+
+impl GroupOffsetsSource {
+    /// The value as written in the configuration.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupOffsetsSource::Poll => "poll",
+            GroupOffsetsSource::ConsumerOffsetsTopic => "consumer-offsets-topic",
+        }
+    }
 }
 
 /// Refuses a NUL character in a key or value: C and librdkafka would cut the text there.
@@ -329,6 +354,10 @@ impl MirrorCheckpointConfig {
             ("offset-syncs-consumer", self.offset_syncs_consumer_config()),
             ("offset-syncs-admin", self.offset_syncs_admin_config()),
             ("coordination-consumer", self.coordination_consumer_config()),
+            (
+                "consumer-offsets-consumer",
+                self.consumer_offsets_consumer_config(),
+            ),
         ];
         for (client, settings) in clients {
             for (key, value) in &settings {
@@ -502,6 +531,19 @@ impl MirrorCheckpointConfig {
             ClientKind::Consumer,
             "checkpoints-target-consumer",
         )
+    }
+
+    /// The consumer of the source's `__consumer_offsets` topic when `group.offsets.source =
+    /// consumer-offsets-topic` (role `consumer-offsets-source-consumer`; ours). It reads only
+    /// committed transactions, so an aborted transactional offset commit never counts.
+    pub fn consumer_offsets_consumer_config(&self) -> BTreeMap<String, String> {
+        let mut props = self.client_config(
+            Cluster::Source,
+            ClientKind::Consumer,
+            "consumer-offsets-source-consumer",
+        );
+        props.insert("isolation.level".to_string(), "read_committed".to_string());
+        props
     }
 
     /// A consumer on the source cluster (role `checkpoint-source-consumer`; ours, MM2's

@@ -7,6 +7,7 @@ use super::client_settings::Cluster;
 use super::keys;
 use super::ConfigWarning;
 use super::Flat;
+use super::GroupOffsetsSource;
 use super::MirrorCheckpointConfig;
 use super::Setting;
 use super::Shape;
@@ -340,6 +341,20 @@ impl Reader<'_> {
             .integer(keys::OFFSET_LAG_MAX, 100i64, "long (Java 64-bit integer)")?
             .value;
 
+        let source = self.string(keys::GROUP_OFFSETS_SOURCE, "poll");
+        // Case-sensitive like MM2's `ValidString.in` checks (`offset-syncs.topic.location`).
+        let group_offsets_source = match source.value.as_str() {
+            "poll" => GroupOffsetsSource::Poll,
+            "consumer-offsets-topic" => GroupOffsetsSource::ConsumerOffsetsTopic,
+            other => {
+                return Err(ConfigError::new(
+                    &source.written,
+                    format!(
+                        "must be `poll` or `consumer-offsets-topic` (lower case), got `{other}`"
+                    ),
+                ))
+            }
+        };
         let statistics_interval = self.statistics_interval()?;
 
         let mut clients = ClientSettings::default();
@@ -376,6 +391,7 @@ impl Reader<'_> {
             task_count,
             offset_lag_max,
             task_assignment: TaskAssignment::Static,
+            group_offsets_source,
             statistics_interval,
             clients,
         };

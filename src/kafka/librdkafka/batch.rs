@@ -34,12 +34,25 @@ pub fn assign_from_start_apart<C: ClientContext>(
     topic: &str,
     partition: i32,
 ) -> Result<(), NativeError> {
+    assign_partitions_from_start_apart(client, topic, &[partition])
+}
+
+/// [`assign_from_start_apart`] for several partitions of `topic` at once (an assignment replaces
+/// the previous one, so they must be given together).
+pub fn assign_partitions_from_start_apart<C: ClientContext>(
+    client: &Client<C>,
+    topic: &str,
+    partitions: &[i32],
+) -> Result<(), NativeError> {
     let t = c_string(topic);
+    let size = i32::try_from(partitions.len()).unwrap_or(i32::MAX);
     // SAFETY: live client; the list is destroyed after assign copies it.
     unsafe {
-        let list = rd::rd_kafka_topic_partition_list_new(1);
-        let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), partition);
-        (*tp).offset = 0;
+        let list = rd::rd_kafka_topic_partition_list_new(size);
+        for partition in partitions {
+            let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), *partition);
+            (*tp).offset = 0;
+        }
         let err = rd::rd_kafka_assign(client.native_ptr(), list);
         rd::rd_kafka_topic_partition_list_destroy(list);
         match NativeError::from_code(err) {
@@ -92,7 +105,10 @@ pub enum Batched<'a> {
         value: Option<&'a [u8]>,
     },
     /// The consumer reached the end of the partition (the Fetch high watermark).
-    PartitionEof,
+    PartitionEof {
+        /// The partition.
+        partition: i32,
+    },
     /// A per-partition consumer error.
     Error(NativeError),
 }
@@ -190,7 +206,9 @@ unsafe fn batched<'a>(msg: &'a rd::rd_kafka_message_t) -> Batched<'a> {
             key: borrowed(msg.key, msg.key_len),
             value: borrowed(msg.payload, msg.len),
         },
-        rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF => Batched::PartitionEof,
+        rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF => Batched::PartitionEof {
+            partition: msg.partition,
+        },
         code => {
             let mut e = NativeError::from_code(code).unwrap_or(NativeError {
                 code: code.into(),

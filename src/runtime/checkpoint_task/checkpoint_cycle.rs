@@ -13,7 +13,8 @@ use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::task_metrics::{CycleEnd, Delivered};
 use super::{
-    now_ms, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT, OFFSET_FETCH_CONNECTIONS,
+    now_ms, stream_source, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT,
+    OFFSET_FETCH_CONNECTIONS,
 };
 use crate::core::checkpoint_rules::checkpoints_for_group;
 use crate::core::error::Error;
@@ -159,8 +160,20 @@ pub(super) fn run_cycle_inner(
 ) -> Result<Vec<Checkpoint>, Error> {
     let c = &shared.config;
     shared.counters.cycles.fetch_add(1, Ordering::SeqCst);
+    let streamed = poller.stream.take_groups();
+    let from_stream = streamed.is_some();
+    // The stream keeps every group the filter takes; a fixed `task.assigned.groups` list or
+    // this task's share of them is applied here, as discovery applies it to the listing.
     let groups = decisions::cycle_groups(
-        shared.groups_snapshot(),
+        streamed.map_or_else(
+            || shared.groups_snapshot(),
+            |s| {
+                s.groups
+                    .into_iter()
+                    .filter(|g| shared.accepts_group(g))
+                    .collect()
+            },
+        ),
         c.assigned_groups.is_some(),
         |g| shared.should_handle_group(g),
         |g| shared.cycle_may_emit(g),
@@ -190,6 +203,7 @@ pub(super) fn run_cycle_inner(
     let Poller {
         source_admins,
         producer: Some(producer),
+        stream,
         ..
     } = poller
     else {
@@ -199,7 +213,7 @@ pub(super) fn run_cycle_inner(
     let mut injected = shared.faults.injected_error(ErrorPoint::CycleGroupOffsets);
     let mut empty = Vec::new();
     let mut failed = None;
-    let fetched = fetch_streamed(source_admins, &groups, None, |index, result| {
+    let mut each = |index: usize, result: GroupOffsetsResult| {
         let result = match injected.take() {
             Some(e) => Err(e),
             None => result,
@@ -215,11 +229,32 @@ pub(super) fn run_cycle_inner(
                 false
             }
         }
-    });
+    };
+    let fetched = match stream.usable().filter(|_| from_stream) {
+        Some(stream) => {
+            for (index, result) in stream_source::committed(stream, &groups)
+                .into_iter()
+                .enumerate()
+            {
+                if !each(index, result) {
+                    break;
+                }
+            }
+            Ok(())
+        }
+        None => fetch_streamed(source_admins, &groups, None, &mut each),
+    };
     if let Some(e) = failed {
         return Err(e);
     }
     fetched?;
+    // A group the stream keeps nothing for has no commits: asking the source again for it (as
+    // for a listing that came back empty) would only repeat that.
+    if from_stream {
+        for group in std::mem::take(&mut empty) {
+            write.take(&group, Ok(BTreeMap::new()))?;
+        }
+    }
     if !empty.is_empty() {
         let known = known_partitions(shared);
         if known.is_empty() {

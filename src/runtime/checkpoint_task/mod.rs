@@ -53,6 +53,7 @@ mod group_discovery;
 mod group_fetch_failures;
 mod group_offset_sync;
 mod startup;
+mod stream_source;
 mod task_metrics;
 
 use checkpoint_cycle::run_cycle;
@@ -265,6 +266,8 @@ struct Poller {
     source_admins: Vec<Admin>,
     producer: Option<CheckpointProducer>,
     next_cycle: Option<Instant>,
+    /// The `__consumer_offsets` stream (`group.offsets.source = consumer-offsets-topic`).
+    stream: stream_source::StreamSource,
 }
 
 /// A checkpoint task: `start`, then `poll` repeatedly, then `stop`. All methods take `&self`;
@@ -505,17 +508,27 @@ impl CheckpointTask {
             Some(false) => return Ok(PollOutcome::status(PollStatus::NotReady)),
             Some(true) => {}
         }
+        poller.stream.ensure_started(shared);
         let due = *poller.next_cycle.get_or_insert_with(Instant::now);
-        // Groups just adopted from another process get their cycle now, not an interval later.
+        // Groups just adopted from another process get their cycle now, not an interval later;
+        // so do commits the stream brought (a cycle over the changed groups only).
         let adopted = || shared.adopted_since_cycle();
-        match shared.signal.wait_until(deadline.min(due), adopted) {
+        let committed = || poller.stream.has_changes();
+        match shared
+            .signal
+            .wait_until(deadline.min(due), || adopted() || committed())
+        {
             None => return Ok(PollOutcome::status(PollStatus::Stopped)),
-            Some(_) if Instant::now() < due && !adopted() => {
+            Some(_) if Instant::now() < due && !adopted() && !committed() => {
                 return Ok(PollOutcome::status(PollStatus::NotDue))
             }
             Some(_) => {}
         }
-        poller.next_cycle = Some(Instant::now() + shared.emit_interval);
+        let full = Instant::now() >= due || adopted();
+        poller.stream.set_partial(!full);
+        if full {
+            poller.next_cycle = Some(Instant::now() + shared.emit_interval);
+        }
         #[cfg(feature = "internals")]
         shared.faults.hit(faults::Fault::PollPanics);
         match run_cycle(shared, poller) {
@@ -573,6 +586,7 @@ impl CheckpointTask {
         if let Some(c) = coordination {
             c.close();
         }
+        poller.stream.close();
         poller.source_admins.clear();
         poller.producer = None;
         let took = began.elapsed();
@@ -771,6 +785,7 @@ impl Shared {
             RecordError::NegativeStringLength { .. } => "negative string length",
             RecordError::StringTooLong { .. } => "string too long",
             RecordError::Tombstone { .. } => "tombstone",
+            RecordError::Malformed { .. } => "malformed field",
         };
         if lock(&self.skip_causes_logged).insert(format!("{topic}: {kind}")) {
             log::warn!(

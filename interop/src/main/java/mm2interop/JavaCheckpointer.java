@@ -4,12 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.connector.ConnectorContext;
 import org.apache.kafka.connect.mirror.MirrorCheckpointConnector;
 import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
@@ -29,9 +27,21 @@ final class JavaCheckpointer implements AutoCloseable {
     private final Thread poller;
     private volatile boolean stopping;
     private final java.util.concurrent.atomic.AtomicLong cycles = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong emitted = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.function.BiConsumer<SourceRecord, Long> onRecord;
     final List<Throwable> errors = new CopyOnWriteArrayList<>();
 
     JavaCheckpointer(Map<String, String> connectorProps, String targetBootstrap) throws Exception {
+        this(connectorProps, targetBootstrap, (record, polledAt) -> { });
+    }
+
+    /**
+     * As above; {@code onRecord} sees every record the task returns, with the System.nanoTime()
+     * at which the poll that returned it came back (on the poll thread, before it is produced).
+     */
+    JavaCheckpointer(Map<String, String> connectorProps, String targetBootstrap,
+            java.util.function.BiConsumer<SourceRecord, Long> onRecord) throws Exception {
+        this.onRecord = onRecord;
         connector.initialize(new ConnectorContext() {
             @Override
             public void requestTaskReconfiguration() {
@@ -68,6 +78,11 @@ final class JavaCheckpointer implements AutoCloseable {
         return cycles.get();
     }
 
+    /** Checkpoint records produced to the target so far. */
+    long emitted() {
+        return emitted.get();
+    }
+
     String assignedGroups() {
         return connector.taskConfigs(1).get(0).get("task.assigned.groups");
     }
@@ -76,12 +91,24 @@ final class JavaCheckpointer implements AutoCloseable {
         try {
             while (!stopping) {
                 List<SourceRecord> records = task.poll();
+                long polledAt = System.nanoTime();
                 if (records != null) {
+                    // Sent as WorkerSourceTask sends them: all at once, each acknowledged through
+                    // commitRecord from the producer's callback; the flush makes a cycle count
+                    // only once every record of it is written.
                     for (SourceRecord r : records) {
-                        RecordMetadata md = producer.send(new ProducerRecord<>(r.topic(), r.kafkaPartition(),
-                                r.timestamp(), (byte[]) r.key(), (byte[]) r.value())).get(30, TimeUnit.SECONDS);
-                        task.commitRecord(r, md);
+                        onRecord.accept(r, polledAt);
+                        producer.send(new ProducerRecord<>(r.topic(), r.kafkaPartition(), r.timestamp(),
+                                (byte[]) r.key(), (byte[]) r.value()), (md, e) -> {
+                                    if (e != null) {
+                                        errors.add(e);
+                                    } else {
+                                        task.commitRecord(r, md);
+                                        emitted.incrementAndGet();
+                                    }
+                                });
                     }
+                    producer.flush();
                 }
                 cycles.incrementAndGet();
             }

@@ -1,0 +1,149 @@
+//! The checkpoint task with `group.offsets.source = consumer-offsets-topic` on real brokers: a
+//! commit is translated and checkpointed as it arrives, not at the next interval, and the values
+//! are those of MM2's rules. (The commit → checkpoint latency is measured by the benchmark,
+//! BENCHMARKS.md "Offsets source"; this test pins correctness only.)
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
+use mm2_checkpoint::{Checkpoint, TopicPartition};
+
+use support::names::FlowNames;
+use support::runtime::produce_syncs;
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// A flow with offset syncs 0 → 0 and 50 → 50 on both partitions of its topic.
+fn flow() -> FlowNames {
+    let names = FlowNames::shared();
+    names.create_source_topics(2);
+    names.create_target_topics(2, true);
+    let syncs = [
+        names.sync(0, 0, 0),
+        names.sync(0, 50, 50),
+        names.sync(1, 0, 0),
+        names.sync(1, 50, 50),
+    ];
+    produce_syncs(&names.s, &names.syncs, &syncs, false);
+    names
+}
+
+/// Polls `task` until `done` holds for the checkpoints seen so far (latest per group and
+/// partition); panics if the task ends or `WAIT` passes.
+fn poll_until(
+    task: &CheckpointTask,
+    seen: &mut BTreeMap<(String, TopicPartition), Checkpoint>,
+    what: &str,
+    done: impl Fn(&BTreeMap<(String, TopicPartition), Checkpoint>) -> bool,
+) {
+    let deadline = Instant::now() + WAIT;
+    while !done(seen) {
+        let out = task.poll(Duration::from_millis(200)).unwrap();
+        assert!(
+            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
+            "task ended: {out:?}, fatal {:?}",
+            task.fatal_error()
+        );
+        for cp in out.checkpoints {
+            seen.insert(
+                (cp.consumer_group_id.clone(), cp.topic_partition.clone()),
+                cp,
+            );
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what} within {WAIT:?}: saw {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn commits_are_checkpointed_as_they_arrive_not_at_the_next_interval() {
+    let names = flow();
+    let before = names.group("before");
+    names.commit("before", &[(0, 60, "")]);
+    let groups = format!("{}-.*", names.source_alias);
+    // An hour between full cycles: after the first, only the stream can trigger one.
+    let task = CheckpointTask::new(names.config(&[
+        ("group.offsets.source", "consumer-offsets-topic"),
+        ("emit.checkpoints.interval.seconds", "3600"),
+        ("groups", &groups),
+    ]))
+    .unwrap();
+    task.start().unwrap();
+    let mut seen = BTreeMap::new();
+    let remote0 = TopicPartition::new(&names.remote, 0);
+    let remote1 = TopicPartition::new(&names.remote, 1);
+    poll_until(&task, &mut seen, "the first cycle's checkpoint", |s| {
+        s.contains_key(&(before.clone(), remote0.clone()))
+    });
+    assert_eq!(
+        seen[&(before.clone(), remote0.clone())],
+        names.cp("before", 0, 60, 51)
+    );
+
+    names.commit("live", &[(0, 70, "meta"), (1, 10, "")]);
+    let live = names.group("live");
+    poll_until(&task, &mut seen, "the live group's checkpoints", |s| {
+        s.contains_key(&(live.clone(), remote0.clone()))
+            && s.contains_key(&(live.clone(), remote1.clone()))
+    });
+    let mut with_meta = names.cp("live", 0, 70, 51);
+    with_meta.metadata = "meta".into();
+    assert_eq!(seen[&(live.clone(), remote0.clone())], with_meta);
+    assert_eq!(
+        seen[&(live.clone(), remote1.clone())],
+        names.cp("live", 1, 10, 1)
+    );
+
+    // A newer commit of the same group that moves its translated offset is checkpointed too,
+    // through the same rules.
+    names.commit("live", &[(1, 55, "")]);
+    poll_until(&task, &mut seen, "the newer commit's checkpoint", |s| {
+        s.get(&(live.clone(), remote1.clone()))
+            .is_some_and(|cp| cp.upstream_offset == 55)
+    });
+    assert_eq!(
+        seen[&(live.clone(), remote1.clone())],
+        names.cp("live", 1, 55, 51)
+    );
+    task.stop().unwrap();
+}
+
+#[test]
+fn a_fixed_group_list_limits_what_the_stream_checkpoints() {
+    let names = flow();
+    names.commit("other", &[(0, 60, "")]);
+    names.commit("mine", &[(0, 60, "")]);
+    let groups = format!("{}-.*", names.source_alias);
+    let task = CheckpointTask::new(names.config(&[
+        ("group.offsets.source", "consumer-offsets-topic"),
+        ("groups", &groups),
+        ("task.assigned.groups", &names.group("mine")),
+    ]))
+    .unwrap();
+    task.start().unwrap();
+    let mut seen = BTreeMap::new();
+    let remote0 = TopicPartition::new(&names.remote, 0);
+    let mine = names.group("mine");
+    poll_until(&task, &mut seen, "the assigned group's checkpoint", |s| {
+        s.contains_key(&(mine.clone(), remote0.clone()))
+    });
+    // Five more full cycles (1 s interval): by then the stream, which keeps the other group
+    // too, drives the cycles; the other group is still never checkpointed.
+    let mut cycles = 0;
+    while cycles < 5 {
+        let out = task.poll(Duration::from_millis(500)).unwrap();
+        if out.status == PollStatus::CycleDone {
+            cycles += 1;
+        }
+        assert!(
+            out.checkpoints.iter().all(|c| c.consumer_group_id == mine),
+            "{out:?}"
+        );
+    }
+    task.stop().unwrap();
+}
