@@ -53,7 +53,8 @@ options:
 
 environment:
   RUST_LOG             env_logger filter for the library's log lines, e.g. `info` or
-                       `warn,mm2_checkpoint=debug,librdkafka=info`";
+                       `warn,mm2_checkpoint=debug,mm2_checkpoint_core=debug,librdkafka=info`
+                       (the core layer logs under mm2_checkpoint_core)";
 
 /// What the command line asked for.
 #[derive(Debug, Default)]

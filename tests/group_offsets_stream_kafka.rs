@@ -6,6 +6,7 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::{RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use rdkafka::admin::{AdminClient, AdminOptions};
@@ -23,6 +24,14 @@ use support::kafka::{client_config, partition_count};
 use support::*;
 
 const WAIT: Duration = Duration::from_secs(60);
+
+/// The live-client count is process-wide: the test that counts holds this for writing, every
+/// test that opens clients holds it for reading (so those still run in parallel).
+static CLIENTS: RwLock<()> = RwLock::new(());
+
+fn opening_clients() -> RwLockReadGuard<'static, ()> {
+    CLIENTS.read().unwrap_or_else(|e| e.into_inner())
+}
 
 /// A stream over the shared source broker, keeping groups that start with `prefix`.
 fn stream(bootstrap: &str, prefix: &str) -> GroupOffsetsStream {
@@ -141,6 +150,7 @@ impl TransactionalCommitter {
 
 #[test]
 fn classic_kip848_and_committed_transactional_offsets_are_kept_and_aborted_ones_never() {
+    let _clients = opening_clients();
     let bootstrap = shared().bootstrap();
     let prefix = unique("stream-kinds");
     let topic = format!("{prefix}-orders");
@@ -187,6 +197,7 @@ fn classic_kip848_and_committed_transactional_offsets_are_kept_and_aborted_ones_
 
 #[test]
 fn rewinds_are_followed_and_deleted_groups_are_dropped() {
+    let _clients = opening_clients();
     let bootstrap = shared().bootstrap();
     let prefix = unique("stream-churn");
     let topic = format!("{prefix}-orders");
@@ -225,6 +236,7 @@ fn coordinator_partition(group: &str, partitions: i32) -> i32 {
 
 #[test]
 fn groups_and_topics_outside_the_filters_are_never_kept() {
+    let _clients = opening_clients();
     let bootstrap = shared().bootstrap();
     let prefix = unique("stream-filter");
     let topic = format!("{prefix}-orders");
@@ -252,6 +264,7 @@ fn groups_and_topics_outside_the_filters_are_never_kept() {
 
 #[test]
 fn stop_wakes_the_reader_joins_its_thread_and_closes_its_consumer() {
+    let _counting = CLIENTS.write().unwrap_or_else(|e| e.into_inner());
     let bootstrap = shared().bootstrap();
     let prefix = unique("stream-stop");
     let clients_before = diagnostics::live_clients();
