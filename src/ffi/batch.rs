@@ -3,7 +3,7 @@
 
 use std::ffi::c_char;
 
-use super::boundary::{borrow, copy_row, destroy, give, mm_result, row_text, run, CText, Growable};
+use super::boundary::{borrow, copy_row, destroy, give, growable, mm_result, row_text, run, CText};
 use mm2_checkpoint::checkpoint_task::PollStatus;
 use mm2_checkpoint::Checkpoint;
 
@@ -136,9 +136,7 @@ pub struct mm_checkpoint_row {
     pub metadata_len: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_checkpoint_row {}
-const _: () = assert!(std::mem::size_of::<mm_checkpoint_row>() == 10 * 8);
+growable!(unsafe mm_checkpoint_row, 10);
 
 impl Item {
     fn row(&self) -> mm_checkpoint_row {

@@ -283,6 +283,20 @@ pub(crate) unsafe fn give<T>(
 /// keeps to 64-bit targets), so their bytes may be copied as they are.
 pub(crate) unsafe trait Growable: Copy {}
 
+/// `growable!(unsafe T, N)`: declares the library-filled struct `T` [`Growable`] and proves at
+/// compile time that it is exactly `N` 64-bit words, so that with `N` fields no padding can hide
+/// in it. `unsafe` at the call site: the caller still vouches for `#[repr(C)]` and the leading
+/// `u64 struct_size`, which the struct's definition beside it shows.
+macro_rules! growable {
+    (unsafe $ty:ty, $fields:expr) => {
+        // SAFETY: repr(C) and the u64 size first, as the call site vouches; every field 64 bits
+        // wide, as the size check proves.
+        unsafe impl $crate::boundary::Growable for $ty {}
+        const _: () = assert!(::std::mem::size_of::<$ty>() == $fields * 8);
+    };
+}
+pub(crate) use growable;
+
 /// The output of a growable struct: at most `size` bytes (the caller's `struct_size`, capped at
 /// the library's own size) are written.
 pub(crate) struct SizedOut<'a, T> {

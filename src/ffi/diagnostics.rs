@@ -4,8 +4,8 @@
 use std::ffi::c_char;
 
 use super::boundary::{
-    borrow, copy_row, destroy, give, into_handle, mm_result, out, row_text, run, sized_out, CText,
-    Growable,
+    borrow, copy_row, destroy, give, growable, into_handle, mm_result, out, row_text, run,
+    sized_out, CText,
 };
 use super::task::mm_task_t;
 use mm2_checkpoint::diagnostics;
@@ -27,9 +27,7 @@ pub struct mm_diagnostics {
     pub concurrent_client_access: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_diagnostics {}
-const _: () = assert!(std::mem::size_of::<mm_diagnostics>() == 4 * 8);
+growable!(unsafe mm_diagnostics, 4);
 
 /// Fills `*diagnostics_out` with the process-wide counters, at most
 /// `diagnostics_out->struct_size` bytes of them (on return it holds the bytes filled).
@@ -158,9 +156,7 @@ pub struct mm_partition_status_row {
     pub last_metadata_len: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_partition_status_row {}
-const _: () = assert!(std::mem::size_of::<mm_partition_status_row>() == 12 * 8);
+growable!(unsafe mm_partition_status_row, 12);
 
 impl Status {
     fn row(&self) -> mm_partition_status_row {
@@ -322,9 +318,7 @@ pub struct mm_group_sync_result_row {
     pub error_len: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_group_sync_result_row {}
-const _: () = assert!(std::mem::size_of::<mm_group_sync_result_row>() == 11 * 8);
+growable!(unsafe mm_group_sync_result_row, 11);
 
 impl SyncResult {
     fn row(&self) -> mm_group_sync_result_row {

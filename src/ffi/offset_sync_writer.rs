@@ -8,7 +8,7 @@ use std::ffi::c_char;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use super::boundary::{
-    borrow, destroy, into_handle, mm_result, out, run, sized_out, text, Failure, Growable,
+    borrow, destroy, growable, into_handle, mm_result, out, run, sized_out, text, Failure,
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
@@ -50,9 +50,7 @@ pub struct mm_offset_sync_writer_stats {
     pub closed: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_offset_sync_writer_stats {}
-const _: () = assert!(std::mem::size_of::<mm_offset_sync_writer_stats>() == 10 * 8);
+growable!(unsafe mm_offset_sync_writer_stats, 10);
 
 impl mm_offset_sync_writer_stats {
     fn new(s: &OffsetSyncWriterStats, closed: bool) -> Self {

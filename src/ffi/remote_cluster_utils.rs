@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int};
 
 use super::boundary::{
-    borrow, borrow_mut, copy_row, destroy, give, into_handle, lend, mm_result, out, row_text, run,
-    sized_out, text, CText, Failure, Growable,
+    borrow, borrow_mut, copy_row, destroy, give, growable, into_handle, lend, mm_result, out,
+    row_text, run, sized_out, text, CText, Failure,
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
@@ -116,9 +116,7 @@ pub struct mm_translation_counts {
     pub negative_offset_records: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_translation_counts {}
-const _: () = assert!(std::mem::size_of::<mm_translation_counts>() == 4 * 8);
+growable!(unsafe mm_translation_counts, 4);
 
 /// Translated offsets: one entry per group and **target** topic-partition (the topic already
 /// renamed, ready for a consumer's seek or commit), ordered by group, topic, partition. Made by
@@ -382,9 +380,7 @@ pub struct mm_translated_offset_row {
     pub metadata_len: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_translated_offset_row {}
-const _: () = assert!(std::mem::size_of::<mm_translated_offset_row>() == 10 * 8);
+growable!(unsafe mm_translated_offset_row, 10);
 
 impl Entry {
     fn row(&self) -> mm_translated_offset_row {
@@ -508,9 +504,7 @@ pub struct mm_failover_totals {
     pub reread: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_failover_totals {}
-const _: () = assert!(std::mem::size_of::<mm_failover_totals>() == 5 * 8);
+growable!(unsafe mm_failover_totals, 5);
 
 struct Row {
     group: CText,
@@ -656,9 +650,7 @@ pub struct mm_failover_row {
     pub reread: i64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_failover_row {}
-const _: () = assert!(std::mem::size_of::<mm_failover_row>() == 10 * 8);
+growable!(unsafe mm_failover_row, 10);
 
 impl Row {
     fn row(&self) -> mm_failover_row {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::batch::{mm_batch_t, mm_poll_status};
 use super::boundary::{
-    borrow, copy_out, free_handle, into_handle, mm_result, out, run, sized_out, Failure, Growable,
+    borrow, copy_out, free_handle, growable, into_handle, mm_result, out, run, sized_out, Failure,
 };
 use super::conf::mm_conf_t;
 use super::log::refuse_in_log_callback;
@@ -67,9 +67,7 @@ pub struct mm_task_stats {
     pub group_fetches_denied: u64,
 }
 
-// SAFETY: repr(C), starts with the u64 size, every field 64 bits wide (checked below).
-unsafe impl Growable for mm_task_stats {}
-const _: () = assert!(std::mem::size_of::<mm_task_stats>() == 13 * 8);
+growable!(unsafe mm_task_stats, 13);
 
 fn micros(d: Option<Duration>) -> i64 {
     d.map_or(-1, |d| i64::try_from(d.as_micros()).unwrap_or(i64::MAX))
