@@ -488,7 +488,17 @@ fn with_describe_but_no_read_on_consumer_offsets_the_stream_source_falls_back_on
     // The stream starts (the metadata is allowed), its first Fetch is denied, and the task
     // goes on with today's path.
     f.checkpointed(&task, &["a"]);
+    // The task sees the stream's failure at its next cycle (a second apart here), so it is
+    // polled until then: the denial may come after the first checkpoints did.
     wait_for(WAIT, "the fallback warning naming the ACL", || {
+        let out = task
+            .poll(Duration::from_millis(200))
+            .unwrap_or_else(|e| panic!("poll: {e}"));
+        assert!(
+            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
+            "task ended: {out:?}, fatal {:?}",
+            task.fatal_error()
+        );
         support::runtime::warnings_mentioning("falling back to `poll`")
             .into_iter()
             .find(|l| {

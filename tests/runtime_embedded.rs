@@ -254,6 +254,43 @@ fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_
     assert_task_clean(&task);
 }
 
+/// The default path asks the source for each group's committed offsets; when the group's
+/// coordinator has moved or is not up yet (as around a broker restart), librdkafka 2.12's admin
+/// client crashed the process (librdkafka issue 5040). The task asks again and checkpoints as
+/// usual, and each retry is an info line naming the group.
+#[test]
+fn a_source_group_coordinator_that_moves_is_asked_again_and_the_checkpoints_are_unchanged() {
+    use rdkafka_sys::types::{RDKafkaApiKey, RDKafkaRespErr};
+    install_logger();
+    let c = clusters();
+    c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)])
+        .unwrap();
+    c.commit_offsets(Side::Source, "g1", &[("orders", 0, 150, "")])
+        .unwrap();
+    c.inject_request_errors(
+        Side::Source,
+        RDKafkaApiKey::OffsetFetch,
+        &[
+            RDKafkaRespErr::RD_KAFKA_RESP_ERR_NOT_COORDINATOR,
+            RDKafkaRespErr::RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE,
+            RDKafkaRespErr::RD_KAFKA_RESP_ERR_NOT_COORDINATOR,
+        ],
+    );
+    let task = CheckpointTask::new(config(&c, &[("task.assigned.groups", "g1")])).unwrap();
+    task.start().unwrap();
+    let batch = sorted(poll_until_emitted(&task, EMIT_WAIT));
+    assert_eq!(batch, vec![cp("g1", 0, 150, 91, "")]);
+    assert_eq!(task.fatal_error(), None);
+    let retries: Vec<_> = support::runtime::captured_logs()
+        .into_iter()
+        .filter(|l| l.message.contains("asking its coordinator again"))
+        .filter(|l| l.message.contains("group `g1`"))
+        .collect();
+    assert_eq!(retries.len(), 3, "{retries:#?}");
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert_task_clean(&task);
+}
+
 #[test]
 fn restarted_task_never_emits_a_lower_downstream_offset_for_an_unchanged_upstream_offset() {
     install_logger();

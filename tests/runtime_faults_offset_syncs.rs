@@ -74,7 +74,12 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     let down = Instant::now();
     while down.elapsed() < Duration::from_secs(3) {
         let out = task.poll(Duration::from_millis(500)).unwrap();
-        assert_eq!(out.status, PollStatus::NotReady, "{out:?}");
+        assert_eq!(
+            out.status,
+            PollStatus::NotReady,
+            "{out:?}, fatal {:?}",
+            task.fatal_error()
+        );
     }
     assert!(!task.stats().initialized);
     source.restart();
