@@ -8,13 +8,12 @@ use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, ClientContext};
 use rdkafka::error::KafkaError;
-use rdkafka::types::RDKafkaType;
 
 use super::client_log::ClientLog;
-use super::{client_config, WakeableClient};
+use super::{consumer_client, unjoined_group_config, WakeableClient};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
-use crate::kafka::failure::{self, client_creation_error};
+use crate::kafka::failure;
 use crate::kafka::librdkafka::{
     self, batch, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
@@ -108,24 +107,10 @@ impl Admin {
         signal: &StopSignal,
     ) -> Result<Self, Error> {
         let creating = || format!("creating the {role} for cluster `{cluster}`");
-        let mut config = client_config(settings);
         // The group only has to exist (see the type's comment); it is closed below, before
         // librdkafka has a broker to look its coordinator up on.
-        if config.get("group.id").is_none() {
-            config.set("group.id", format!("mm2-checkpoint-{role}"));
-        }
-        config.set("enable.auto.commit", "false");
-        let native = config
-            .create_native_config()
-            .map_err(|e| client_creation_error(creating(), e))?;
-        librdkafka::route_served_logs::<ClientLog>(&native);
-        let client = Client::new(
-            &config,
-            native,
-            RDKafkaType::RD_KAFKA_CONSUMER,
-            ClientLog::new(settings),
-        )
-        .map_err(|e| client_creation_error(creating(), e))?;
+        let config = unjoined_group_config(settings, role);
+        let client = consumer_client(&config, settings, creating, |_| {})?;
         librdkafka::close_unused_group(&client)
             .map_err(|e| Error::kafka(format!("closing the unused group of the {role}"), e))?;
         let handle = WakeableClient::new(client, role, signal, |h, grant| {

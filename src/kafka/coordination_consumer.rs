@@ -14,12 +14,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::Client;
-use rdkafka::types::RDKafkaType;
 
-use super::client_config;
 use super::client_log::ClientLog;
-use super::failure::client_creation_error;
 use super::wakeable_client::WakeableClient;
+use super::{client_config, consumer_client};
 use crate::core::error::Error;
 use crate::kafka::librdkafka::group::{self as native, GroupPolled};
 use crate::kafka::librdkafka::QueueHandle;
@@ -72,18 +70,9 @@ impl CoordinationConsumer {
             .set("enable.partition.eof", "false")
             .set("auto.offset.reset", "latest");
         let creating = || format!("creating the coordination consumer of group `{group_id}`");
-        let native_config = config
-            .create_native_config()
-            .map_err(|e| client_creation_error(creating(), e))?;
-        native::enable_rebalance_events(&native_config);
-        crate::kafka::librdkafka::route_served_logs::<ClientLog>(&native_config);
-        let client = Client::new(
-            &config,
-            native_config,
-            RDKafkaType::RD_KAFKA_CONSUMER,
-            ClientLog::new(settings),
-        )
-        .map_err(|e| client_creation_error(creating(), e))?;
+        let client = consumer_client(&config, settings, creating, |native| {
+            native::enable_rebalance_events(native)
+        })?;
         let consumer = WakeableClient::new(
             client,
             "coordination-target-consumer",

@@ -24,14 +24,12 @@ use std::time::{Duration, Instant};
 use rdkafka::client::Client;
 use rdkafka::config::ClientConfig;
 use rdkafka::error::RDKafkaErrorCode;
-use rdkafka::types::RDKafkaType;
 
 use super::client_log::ClientLog;
-use super::{client_config, WakeableClient};
+use super::{consumer_client, unjoined_group_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
-    classify, client_creation_error, kafka_error, protocol_mismatch, suppressed_repeats, Retry,
-    RetryStatus, STARTUP,
+    classify, kafka_error, protocol_mismatch, suppressed_repeats, Retry, RetryStatus, STARTUP,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
@@ -156,30 +154,16 @@ pub(crate) fn open_reader_client(
     role: &'static str,
     signal: &StopSignal,
 ) -> Result<WakeableClient<Client<ClientLog>>, Error> {
-    let mut config = client_config(settings);
-    // librdkafka's consumer poll needs a group handle; the group is never joined (assign,
-    // not subscribe) and nothing is committed.
-    if config.get("group.id").is_none() {
-        config.set("group.id", format!("mm2-checkpoint-{role}"));
-    }
+    // librdkafka's consumer poll needs a group handle; the group is never joined (assign, not
+    // subscribe) and nothing is committed.
+    let mut config = unjoined_group_config(settings, role);
     config
-        .set("enable.auto.commit", "false")
         .set("enable.auto.offset.store", "false")
         .set("enable.partition.eof", "true")
         .set("auto.offset.reset", "earliest");
     reader_defaults(&mut config);
     let creating = || format!("creating the {role} for `{topic}`");
-    let native = config
-        .create_native_config()
-        .map_err(|e| client_creation_error(creating(), e))?;
-    librdkafka::route_served_logs::<ClientLog>(&native);
-    let client = Client::new(
-        &config,
-        native,
-        RDKafkaType::RD_KAFKA_CONSUMER,
-        ClientLog::new(settings),
-    )
-    .map_err(|e| client_creation_error(creating(), e))?;
+    let client = consumer_client(&config, settings, creating, |_| {})?;
     WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
         .ok_or_else(|| Error::kafka(format!("reading `{topic}`"), "no consumer queue"))
         .map(|consumer| consumer.with_events(batch::main_queue))

@@ -39,6 +39,45 @@ pub(crate) fn client_config(settings: &BTreeMap<String, String>) -> ClientConfig
     c
 }
 
+/// Settings for a consumer-type client whose consumer group is never joined and never
+/// committed to: librdkafka's consumer API (and, for admin clients, its answers to coordinator
+/// errors) needs a group handle. The group is `mm2-checkpoint-<role>` unless the cluster's
+/// settings name one.
+pub(crate) fn unjoined_group_config(
+    settings: &BTreeMap<String, String>,
+    role: &str,
+) -> ClientConfig {
+    let mut c = client_config(settings);
+    if c.get("group.id").is_none() {
+        c.set("group.id", format!("mm2-checkpoint-{role}"));
+    }
+    c.set("enable.auto.commit", "false");
+    c
+}
+
+/// Creates a consumer-type client whose log lines, including those librdkafka serves itself,
+/// go through [`ClientLog`](client_log::ClientLog). `prepare` may set up the native config
+/// first; `creating` names the client in errors.
+pub(crate) fn consumer_client(
+    config: &ClientConfig,
+    settings: &BTreeMap<String, String>,
+    creating: impl Fn() -> String,
+    prepare: impl FnOnce(&rdkafka::config::NativeClientConfig),
+) -> Result<rdkafka::client::Client<client_log::ClientLog>, crate::core::error::Error> {
+    let native = config
+        .create_native_config()
+        .map_err(|e| failure::client_creation_error(creating(), e))?;
+    prepare(&native);
+    librdkafka::route_served_logs::<client_log::ClientLog>(&native);
+    rdkafka::client::Client::new(
+        config,
+        native,
+        rdkafka::types::RDKafkaType::RD_KAFKA_CONSUMER,
+        client_log::ClientLog::new(settings),
+    )
+    .map_err(|e| failure::client_creation_error(creating(), e))
+}
+
 /// Producer settings whose deliveries end in bounded time: a caller waiting for delivery reports
 /// must not hang for librdkafka's default five-minute `message.timeout.ms`.
 pub(crate) fn producer_config(settings: &BTreeMap<String, String>) -> ClientConfig {
