@@ -20,7 +20,7 @@ use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 
 use support::acl::{grant, Acl, Operation, Resource};
 use support::names::FlowNames;
-use support::runtime::{captured_logs, install_logger, produce_syncs, task_config};
+use support::runtime::{captured_logs, install_logger, task_config};
 use support::secure_kafka::{Listener, SecureKafka, ACL_USERS};
 use support::{committed_offsets, wait_for};
 
@@ -78,13 +78,7 @@ impl Flow {
         let names = FlowNames::on(&plain, &plain);
         names.create_source_topics(2);
         names.create_target_topics(2, checkpoints_topic);
-        let syncs = [
-            names.sync(0, 0, 0),
-            names.sync(0, 50, 50),
-            names.sync(1, 0, 0),
-            names.sync(1, 50, 50),
-        ];
-        produce_syncs(&names.s, &names.syncs, &syncs, false);
+        names.produce_one_to_one_syncs();
         Flow { names, user }
     }
 

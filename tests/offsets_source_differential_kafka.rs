@@ -28,7 +28,6 @@ use mm2_checkpoint::{Checkpoint, TopicPartition};
 
 use support::kafka::client_config;
 use support::names::FlowNames;
-use support::runtime::produce_syncs;
 use support::*;
 
 const GROUPS: usize = 1000;
@@ -180,13 +179,7 @@ fn both_offsets_sources_give_identical_checkpoints_and_synced_offsets() {
         1,
         &[("cleanup.policy", "compact")],
     );
-    let syncs = [
-        names.sync(0, 0, 0),
-        names.sync(0, 50, 50),
-        names.sync(1, 0, 0),
-        names.sync(1, 50, 50),
-    ];
-    produce_syncs(&names.s, &names.syncs, &syncs, false);
+    names.produce_one_to_one_syncs();
 
     // 1,000 classic groups, each on one partition, below, at and past the second sync.
     let first: Vec<(String, Vec<(i32, i64)>)> = (0..GROUPS)

@@ -12,7 +12,6 @@ use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::{Checkpoint, TopicPartition};
 
 use support::names::FlowNames;
-use support::runtime::produce_syncs;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -21,13 +20,7 @@ fn flow() -> FlowNames {
     let names = FlowNames::shared();
     names.create_source_topics(2);
     names.create_target_topics(2, true);
-    let syncs = [
-        names.sync(0, 0, 0),
-        names.sync(0, 50, 50),
-        names.sync(1, 0, 0),
-        names.sync(1, 50, 50),
-    ];
-    produce_syncs(&names.s, &names.syncs, &syncs, false);
+    names.produce_one_to_one_syncs();
     names
 }
 

@@ -7,7 +7,7 @@ use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use super::broker::{shared_pair, unique};
 use super::kafka::{commit_group_offsets, create_topic, create_topic_with_config};
-use super::runtime::task_config;
+use super::runtime::{produce_syncs, task_config};
 
 /// Unique names for one flow between a source and a target broker. Unique cluster aliases give
 /// unique internal topics (`mm2-offset-syncs.<target>.internal`,
@@ -89,6 +89,18 @@ impl FlowNames {
     /// An offset sync of partition `p` of the replicated topic.
     pub fn sync(&self, p: i32, up: i64, down: i64) -> OffsetSync {
         OffsetSync::new(TopicPartition::new(&self.topic, p), up, down)
+    }
+
+    /// Writes the syncs 0 → 0 and 50 → 50 for partitions 0 and 1: offsets up to 50 then
+    /// translate one to one (a commit at 60 checkpoints as 51).
+    pub fn produce_one_to_one_syncs(&self) {
+        let syncs = [
+            self.sync(0, 0, 0),
+            self.sync(0, 50, 50),
+            self.sync(1, 0, 0),
+            self.sync(1, 50, 50),
+        ];
+        produce_syncs(&self.s, &self.syncs, &syncs, false);
     }
 
     /// A checkpoint of this flow's group `group` for partition `p` of the remote topic.
