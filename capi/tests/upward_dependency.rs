@@ -15,6 +15,17 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The platform rustc builds for by default (`host:` of `rustc -vV`).
+fn host_triple() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(rustc).arg("-vV").output().expect("running rustc -vV");
+    let text = String::from_utf8(out.stdout).expect("rustc -vV is UTF-8");
+    text.lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names its host")
+        .to_string()
+}
+
 /// `cargo metadata` on a copy of the workspace whose top Cargo.toml is `manifest`: its output
 /// and whether it succeeded.
 fn metadata_with(manifest: &str, name: &str) -> (bool, String) {
@@ -37,8 +48,11 @@ fn metadata_with(manifest: &str, name: &str) -> (bool, String) {
     }
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Offline, and for this machine's platform only: the build downloaded the packages of that
+    // platform, and no others (an unfiltered resolve wants every platform's, e.g. Android's).
     let out = Command::new(cargo)
         .args(["metadata", "--offline", "--format-version", "1"])
+        .args(["--filter-platform", &host_triple()])
         .current_dir(&dir)
         .output()
         .expect("running cargo metadata");
