@@ -16,7 +16,22 @@
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
 #   MM2_JAVA_AARCH64  an aarch64 Java runtime (run under qemu-aarch64-static by java/'s tests)
 #   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
+#
+#   scripts/setup-test-env.sh --build-tools
+# does only the first part, what the host build needs (the C toolchain and headers librdkafka
+# builds against, rustfmt and clippy), and writes nothing: scripts/test.sh starts its build after
+# that and runs the full setup (JDKs, Kafka, Maven artifacts, the cross and nightly toolchains)
+# beside the build.
 set -euo pipefail
+BUILD_TOOLS_ONLY=0
+case "${1:-}" in
+    --build-tools) BUILD_TOOLS_ONLY=1 ;;
+    "") ;;
+    *)
+        echo "usage: $0 [--build-tools]" >&2
+        exit 2
+        ;;
+esac
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -69,6 +84,21 @@ for pkg in $(command -v dpkg-query >/dev/null && echo libssl-dev zlib1g-dev); do
 done
 if [ "${#missing_pkgs[@]}" -gt 0 ]; then
     apt_install "${missing_pkgs[@]}"
+fi
+
+# rustfmt and clippy: the build scripts/test.sh runs is clippy's.
+command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
+for comp in fmt clippy; do
+    if ! cargo "$comp" --version >/dev/null 2>&1; then
+        case "$comp" in fmt) c=rustfmt ;; *) c=clippy ;; esac
+        log "rustup component add $c"
+        timeout 300 rustup component add "$c" >&2 || die "cargo $comp is missing and rustup could not add $c"
+    fi
+done
+
+if [ "$BUILD_TOOLS_ONLY" = 1 ]; then
+    log "build tools ready (--build-tools)"
+    exit 0
 fi
 
 # The linux-aarch64 cross build (scripts/cross-aarch64.sh, issue 25): Debian's cross compilers,
@@ -268,14 +298,6 @@ fi
 
 # ---------------------------------------------------------------- Rust
 
-command -v cargo >/dev/null || die "cargo not found (install Rust with rustup first)"
-for comp in fmt clippy; do
-    if ! cargo "$comp" --version >/dev/null 2>&1; then
-        case "$comp" in fmt) c=rustfmt ;; *) c=clippy ;; esac
-        log "rustup component add $c"
-        timeout 300 rustup component add "$c" >&2 || die "cargo $comp is missing and rustup could not add $c"
-    fi
-done
 
 # The Rust standard library for the linux-aarch64 cross build (scripts/cross-aarch64.sh).
 if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx aarch64-unknown-linux-gnu; then

@@ -8,17 +8,18 @@
 # java/ (java/verify.sh), fuzz/ (fuzz/run.sh). Stops at the first failing stage with its name
 # and a non-zero exit, and always ends with a table of stage times (wall and CPU seconds).
 #
-# Brokers (issue 21): three are started once, at the start, with scripts/kafka-broker.sh and
-# shared by every stage: a plain source and a plain target broker (MM2_SHARED_BOOTSTRAP,
-# MM2_SHARED_TARGET_BOOTSTRAP) and a secured one (MM2_SHARED_SECURE_START names the file with
-# its start output; tests/support/secure_kafka.rs reads it). Tests keep to unique names on
-# them. Tests that kill, restart or otherwise disturb a broker, and the interop differential
-# (which compares every group of its clusters), start their own.
+# Brokers (issue 21): three are started once, as soon as the setup has installed Kafka, with
+# scripts/kafka-broker.sh and shared by every stage: a plain source and a plain target broker
+# (MM2_SHARED_BOOTSTRAP, MM2_SHARED_TARGET_BOOTSTRAP) and a secured one (MM2_SHARED_SECURE_START
+# names the file with its start output; tests/support/secure_kafka.rs reads it). Tests keep to
+# unique names on them. Tests that kill, restart or otherwise disturb a broker, and the interop
+# differential (which compares every group of its clusters), start their own.
 #
-# After the build, four lanes run side by side (much of every stage is waiting on brokers,
-# JVMs and timers, and 2 cores would otherwise idle): the linux-aarch64 cross build then its C
-# tests under qemu; fuzz then java (which packages the aarch64 build too); the test binaries;
-# interop then ffi-tests. Each lane's output is printed when the lane ends; its stages are
+# Lanes run side by side (much of every stage is waiting on downloads, brokers, JVMs and
+# timers, and 2 cores would otherwise idle); "Lanes, and when each starts" below has the order:
+# the setup beside the build; the linux-aarch64 cross build and the fuzz targets as soon as the
+# setup has their toolchains; the test binaries, interop then ffi-tests, and java once both the
+# setup and the build are done. Each lane's output is printed when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
@@ -81,12 +82,17 @@ stage_tag() {
 }
 note() { echo "==> [$((SECONDS - STARTED))s] $*"; }
 
-run_stage "setup: scripts/setup-test-env.sh" scripts/setup-test-env.sh
-# shellcheck source=/dev/null
-source "$ROOT/.tools/env.sh"
-export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
-# setup resolved every Maven artifact; later stages need no network.
-export MM2_MAVEN_OFFLINE=1
+# What the build needs comes first; the rest of the setup (JDKs, Kafka, Maven artifacts, the cross
+# and nightly toolchains: on a fresh machine over a minute, mostly downloads) runs beside the
+# build, in lane_setup below.
+run_stage "setup: build tools (scripts/setup-test-env.sh --build-tools)" scripts/setup-test-env.sh --build-tools
+# After lane_setup: its tools, and no network for Maven (it resolved every artifact).
+load_setup_env() {
+    # shellcheck source=/dev/null
+    source "$ROOT/.tools/env.sh"
+    export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+    export MM2_MAVEN_OFFLINE=1
+}
 
 # ---------------------------------------------------------------- shared brokers
 
@@ -180,15 +186,9 @@ if [ "${MM2_TEST_SKIP_BROKER_SHARING:-0}" = 1 ]; then
     SHARING=0
     note "shared brokers: off (MM2_TEST_SKIP_BROKER_SHARING=1); every test binary starts its own"
     unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
-else
-    note "starting the shared brokers (plain source, plain target, secure) in the background"
-    start_shared_brokers &
-    SHARED_STARTER=$!
 fi
 
 # ---------------------------------------------------------------- Rust
-
-run_stage "cargo fmt --all --check" cargo fmt --all --check
 
 # One debug build serves every later stage: the test binaries, the examples interop runs, and
 # the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
@@ -224,24 +224,43 @@ build_all() {
     cargo rustc -p mm2-checkpoint-capi --lib --features embedded -- --print=native-static-libs \
         2>"$BUILD_INFO/rustc-notes.txt" || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
 }
-run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-targets --all-features, the examples interop runs, the cdylib and staticlib (default, and with the mock clusters)" build_all
+lane_build() {
+    run_stage "cargo fmt --all --check" cargo fmt --all --check
+    run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-targets --all-features, the examples interop runs, the cdylib and staticlib (default, and with the mock clusters)" build_all
+    # --all-targets leaves out doc tests, so examples in doc comments get their own run.
+    # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
+    run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
+}
 export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
 export MM2_FFI_PREBUILT_DEFAULT_LIB="$BUILD_INFO/default/libmm2_checkpoint.so"
 export MM2_INTEROP_PREBUILT=1
-# --all-targets leaves out doc tests, so examples in doc comments get their own run.
-# --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
-run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
 
 # ---------------------------------------------------------------- lanes
 
-if [ $SHARING = 1 ]; then
-    run_stage "shared brokers: awaiting the three started after setup" await_shared_brokers
-    MM2_SHARED_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/source.start")"
-    MM2_SHARED_TARGET_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/target.start")"
-    MM2_SHARED_SECURE_START="$SHARED_DIR/secure.start"
-    export MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
-fi
+lane_setup() {
+    run_stage "setup: scripts/setup-test-env.sh (beside the build)" scripts/setup-test-env.sh
+}
+# In the main shell, once lane_setup has ended: its environment, and the shared brokers started
+# in the background (much of a start is waiting), awaited by after_build.
+after_setup() {
+    load_setup_env
+    if [ $SHARING = 1 ]; then
+        note "starting the shared brokers (plain source, plain target, secure) in the background"
+        start_shared_brokers &
+        SHARED_STARTER=$!
+    fi
+}
+# In the main shell, once both lane_setup and lane_build have ended.
+after_setup_and_build() {
+    if [ $SHARING = 1 ]; then
+        run_stage "shared brokers: awaiting the three started after setup" await_shared_brokers
+        MM2_SHARED_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/source.start")"
+        MM2_SHARED_TARGET_BOOTSTRAP="$(sed -n 's/^bootstrap=//p' "$SHARED_DIR/target.start")"
+        MM2_SHARED_SECURE_START="$SHARED_DIR/secure.start"
+        export MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
+    fi
+}
 
 # The fuzz targets: a CPU-bound nightly build of a crate of its own (never linted, so without
 # the clippy wrapper), best done early, before the valgrind runs.
@@ -329,13 +348,18 @@ await_aarch64_library() {
     done
 }
 
-# The other three lanes are of about equal length. The test binaries are the longest stage and
-# mostly wait (brokers killed and restarted, timers), so they run 3 at a time in a lane of their
-# own. The valgrind runs of ffi-tests come last in theirs, when the other lanes are ending; test_threads'
-# stop bound under valgrind is 40 s (ffi-tests/run.sh), as a stop there once took 21 s when CI
-# ran it beside the test binaries.
-lane_fuzz_then_java() {
+# Lanes, and when each starts:
+# - lane_setup and lane_build (rustfmt, the build, doc tests) at once;
+# - when lane_setup ends: lane_aarch64 and lane_fuzz, which need its toolchains but not the host
+#   build. While lane_build still runs they run at nice 10, so they only take the CPU the build
+#   leaves (the build gates three lanes); when it ends they go back to nice 0;
+# - when both have ended: the test binaries (3 at a time; much of it waits on brokers and timers),
+#   interop then ffi-tests (the valgrind runs last, when most lanes are ending; test_threads' stop
+#   bound under valgrind is 40 s, ffi-tests/run.sh), and java.
+lane_fuzz() {
     stage_fuzz
+}
+lane_java() {
     stage_java
 }
 lane_test_binaries() {
@@ -345,26 +369,43 @@ lane_interop_then_ffi() {
     stage_interop
     stage_ffi_tests
 }
+EARLY_LANES=(lane_aarch64 lane_fuzz)
+LATE_LANES=(lane_test_binaries lane_interop_then_ffi lane_java)
 
-# In serial mode lane_aarch64 comes first: the Java stage waits for its library.
-LANES=(lane_aarch64 lane_fuzz_then_java lane_test_binaries lane_interop_then_ffi)
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
-    for lane in "${LANES[@]}"; do "$lane"; done
+    # One after another; lane_aarch64 before lane_java, which waits for its library.
+    lane_setup
+    after_setup
+    lane_build
+    after_setup_and_build
+    for lane in "${EARLY_LANES[@]}" "${LATE_LANES[@]}"; do "$lane"; done
 else
-    # Job control: each lane in a process group of its own, so a failure kills a whole lane.
+    # Job control: each lane in a process group of its own, so a failure kills a whole lane and
+    # renice can reach every process of one.
     set -m
     LANE_LOGS="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-lanes.XXXXXX")"
     declare -A LANE_OF=()
-    for lane in "${LANES[@]}"; do
-        ("$lane") >"$LANE_LOGS/$lane.log" 2>&1 &
-        LANE_OF[$!]="$lane"
-    done
-    note "lanes running: ${LANES[*]} (output printed as each ends)"
+    declare -A NICED=()
+    # start_lane LANE [NICENESS]
+    start_lane() {
+        if [ -n "${2:-}" ]; then
+            (renice -n "$2" -p "$BASHPID" >/dev/null && "$1") >"$LANE_LOGS/$1.log" 2>&1 &
+            NICED[$!]="$1"
+        else
+            ("$1") >"$LANE_LOGS/$1.log" 2>&1 &
+        fi
+        LANE_OF[$!]="$1"
+        note "lane started: $1${2:+ (nice $2 while the build runs)}"
+    }
+    start_lane lane_setup
+    start_lane lane_build
+    setup_done=0
+    build_done=0
     while [ "${#LANE_OF[@]}" -gt 0 ]; do
         rc=0
         wait -n -p done_pid "${!LANE_OF[@]}" || rc=$?
         lane="${LANE_OF[$done_pid]}"
-        unset "LANE_OF[$done_pid]"
+        unset "LANE_OF[$done_pid]" "NICED[$done_pid]"
         echo "---- $lane (exit $rc, at $((SECONDS - STARTED)) s)"
         cat "$LANE_LOGS/$lane.log"
         if [ $rc != 0 ]; then
@@ -372,6 +413,30 @@ else
             wait 2>/dev/null || true
             failed="$(awk -F'\t' '$2 == "FAILED" { print $3; exit }' "$STAGES")"
             fail "${failed:-$lane}"
+        fi
+        case "$lane" in
+            lane_setup)
+                setup_done=1
+                after_setup
+                for early in "${EARLY_LANES[@]}"; do
+                    start_lane "$early" $([ $build_done = 1 ] || echo 10)
+                done
+                ;;
+            lane_build)
+                build_done=1
+                for p in "${!NICED[@]}"; do
+                    # Lowering a niceness needs root (or CAP_SYS_NICE); without, they stay niced.
+                    renice -n 0 -g "$p" >/dev/null 2>&1 \
+                        || note "${NICED[$p]} stays at nice 10 (renice needs root)"
+                done
+                NICED=()
+                ;;
+        esac
+        if [ "$lane" = lane_setup ] || [ "$lane" = lane_build ]; then
+            if [ $setup_done = 1 ] && [ $build_done = 1 ]; then
+                after_setup_and_build
+                for late in "${LATE_LANES[@]}"; do start_lane "$late"; done
+            fi
         fi
     done
     set +m
