@@ -18,7 +18,10 @@ fn root() -> PathBuf {
 /// The platform rustc builds for by default (`host:` of `rustc -vV`).
 fn host_triple() -> String {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = Command::new(rustc).arg("-vV").output().expect("running rustc -vV");
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("running rustc -vV");
     let text = String::from_utf8(out.stdout).expect("rustc -vV is UTF-8");
     text.lines()
         .find_map(|line| line.strip_prefix("host: "))
