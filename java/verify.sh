@@ -7,12 +7,16 @@
 #
 # Uses MM2_JAVA17, MM2_JAVA22, MM2_JAVAC22 from scripts/setup-test-env.sh (run here when unset);
 # the pom reads them from the environment. Extra arguments go to mvn, e.g.
-#   -Dmm2.native.lib="$PWD/target/debug/libmm2_checkpoint.so"   package that library, no cargo
+#   -Dmm2.native.lib=/abs/default/libmm2_checkpoint.so             package that library (default
+#   -Dmm2.native.lib.testkit=/abs/embedded/libmm2_checkpoint.so     features) and, in the test kit,
+#                                                                   that one (--features embedded),
+#                                                                   no cargo
 #   -Dit.test=TaskTest -Dfailsafe.failIfNoSpecifiedTests=false     one test class
 # Maven runs offline (-o) when everything is in the local repository already; when something is
 # missing there (a fresh machine, a new plugin), the run is repeated once online.
 #
-#   java/verify.sh --aarch64-pass -Dmm2.native.lib=... -Dmm2.native.lib.aarch64=...
+#   java/verify.sh --aarch64-pass -Dmm2.native.lib=... -Dmm2.native.lib.testkit=...
+#       -Dmm2.native.lib.aarch64=... -Dmm2.native.lib.aarch64.testkit=...
 # is the second half CI runs once scripts/cross-aarch64.sh has built the linux-aarch64 library,
 # so the whole suite above need not wait minutes for that build: on the tree the full run left,
 # `mvn verify` repackages the jar with native/linux-aarch64 and runs only the tests that

@@ -8,9 +8,12 @@
 # and zlib headers and libraries (libssl-dev:arm64, zlib1g-dev:arm64, with
 # `dpkg --add-architecture arm64`).
 #
-# Writes target/cross/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} and
-# beside them rustc-notes.txt, the native libraries a static link needs (rustc's
-# native-static-libs note); --print-libdir prints that directory and builds nothing.
+# Writes target/cross/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} with
+# the test-only mock clusters (feature `embedded`: the C tests under emulation and the Java test
+# kit use them) and beside them rustc-notes.txt, the native libraries a static link needs
+# (rustc's native-static-libs note); and, first, default/libmm2_checkpoint.so there, the library
+# as users get it (default features), which the jar carries. --print-libdir prints that directory
+# and builds nothing.
 # target/cross, not target/: cargo locks the host directory (target/debug) for the whole of a
 # --target build too, and a cold cross build of librdkafka takes minutes, during which every
 # host cargo command (scripts/test.sh's lanes run some) would wait. MM2_CROSS_TARGET_DIR moves it.
@@ -73,10 +76,14 @@ export PKG_CONFIG_ALLOW_CROSS=1
 export PKG_CONFIG_LIBDIR="/usr/lib/$GNU/pkgconfig:/usr/share/pkgconfig"
 unset PKG_CONFIG_PATH
 
-mkdir -p "$LIBDIR"
+mkdir -p "$LIBDIR/default"
+# The library users get; kept aside, since the next build takes its place (only this package's
+# own crates are compiled again: the features of every dependency stay the same).
+cargo build -p mm2-checkpoint-capi --lib --target "$TARGET" --target-dir "$CROSS_TARGET_DIR" \
+    "${CARGO_PROFILE_ARGS[@]}" || die "cargo build --target $TARGET (default features) failed"
+cp "$LIBDIR/libmm2_checkpoint.so" "$LIBDIR/default/libmm2_checkpoint.so"
 notes="$LIBDIR/rustc-notes.txt"
-# With the mock clusters (`embedded`): the C tests under emulation and the jar's aarch64 bridge
-# (whose Java bindings still include the mock-cluster API) need them.
+# With the mock clusters (`embedded`).
 cargo rustc -p mm2-checkpoint-capi --lib --features embedded --target "$TARGET" \
     --target-dir "$CROSS_TARGET_DIR" "${CARGO_PROFILE_ARGS[@]}" \
     -- --print=native-static-libs 2>"$notes" \
@@ -87,4 +94,4 @@ cargo rustc -p mm2-checkpoint-capi --lib --features embedded --target "$TARGET" 
 for f in libmm2_checkpoint.so libmm2_checkpoint.a; do
     [ -f "$LIBDIR/$f" ] || die "cargo did not write $LIBDIR/$f"
 done
-echo "cross-aarch64.sh: built $LIBDIR/libmm2_checkpoint.so and .a"
+echo "cross-aarch64.sh: built $LIBDIR/libmm2_checkpoint.so and .a (with the mock clusters), and $LIBDIR/default/libmm2_checkpoint.so"

@@ -290,18 +290,23 @@ stage_ffi_tests() {
 
 stage_java() {
     if [ -f java/verify.sh ]; then
-        # The library the build stage built (debug, default features) is the one the jar carries.
-        # The suite runs at once; only the jar with lane_aarch64's linux-aarch64 build beside it
-        # waits for that build (a second, short `mvn verify` of the tests that read those files),
-        # so the Java lane no longer idles minutes for the cross build (issue 21).
-        local host_lib="-Dmm2.native.lib=$ROOT/target/debug/libmm2_checkpoint.so"
+        # The libraries the build stage built (debug): default features for the jar, the one with
+        # the mock clusters for its test kit (classifier testkit), which the suite loads.
+        # The suite runs at once; only the jar with lane_aarch64's linux-aarch64 builds beside it
+        # waits for that lane (a second, short `mvn verify` of the tests that read those files),
+        # so the Java lane does not idle minutes for the cross build (issue 21).
+        local host_libs=(-Dmm2.native.lib="$MM2_FFI_PREBUILT_DEFAULT_LIB"
+            -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so")
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
-            bash java/verify.sh "$host_lib"
+            bash java/verify.sh "${host_libs[@]}"
         check_no_leaked_brokers "java/verify.sh"
         run_stage "java: awaiting lane_aarch64's library" await_aarch64_library
+        local cross_dir
+        cross_dir="$(bash scripts/cross-aarch64.sh --print-libdir)"
         run_stage "java/verify.sh --aarch64-pass (the jar with linux-aarch64: its entries, an aarch64 JVM under qemu)" \
-            bash java/verify.sh --aarch64-pass "$host_lib" \
-            -Dmm2.native.lib.aarch64="$(bash scripts/cross-aarch64.sh --print-libdir)/libmm2_checkpoint.so"
+            bash java/verify.sh --aarch64-pass "${host_libs[@]}" \
+            -Dmm2.native.lib.aarch64="$cross_dir/default/libmm2_checkpoint.so" \
+            -Dmm2.native.lib.aarch64.testkit="$cross_dir/libmm2_checkpoint.so"
     else
         note "java/verify.sh: not present yet, skipped"
     fi

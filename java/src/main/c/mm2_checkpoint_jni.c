@@ -28,6 +28,20 @@
 
 #include "mm2_checkpoint.h"
 
+/*
+ * The mock clusters are in the test kit's library only (java/README.md, "What the jar holds"):
+ * weak references, so that this one bridge links and loads against either library, and a
+ * reference the library does not define reads as NULL (nMockClustersAvailable).
+ */
+#pragma weak mm_embedded_new
+#pragma weak mm_embedded_destroy
+#pragma weak mm_embedded_bootstrap
+#pragma weak mm_embedded_create_topic
+#pragma weak mm_embedded_produce_data
+#pragma weak mm_embedded_produce_offset_syncs
+#pragma weak mm_embedded_commit_offset
+#pragma weak mm_embedded_read_checkpoints
+
 /* Big enough for every message the library writes; longer ones are cut at a UTF-8 boundary. */
 #define ERRSTR_SIZE 1024
 
@@ -386,8 +400,21 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nBatchDestroy(JNIEnv *en
     mm_batch_destroy(ptr(batch));
 }
 
+JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nMockClustersAvailable(JNIEnv *env, jclass cls) {
+    (void)env;
+    (void)cls;
+    return mm_embedded_new != NULL ? JNI_TRUE : JNI_FALSE;
+}
+
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nEmbeddedNew(JNIEnv *env, jclass cls) {
     (void)cls;
+    if (mm_embedded_new == NULL) {
+        jclass err = (*env)->FindClass(env, "java/lang/IllegalStateException");
+        if (err != NULL) {
+            (*env)->ThrowNew(env, err, "the loaded native library has no mock clusters (the test kit's has)");
+        }
+        return 0;
+    }
     mm_embedded_t *e = NULL;
     check(env, mm_embedded_new(&e));
     return handle_of(e);

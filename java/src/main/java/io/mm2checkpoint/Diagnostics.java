@@ -42,6 +42,7 @@ public final class Diagnostics {
 
     /**
      * Where the native library was loaded from: {@code jar} (extracted from this jar),
+     * {@code testkit} (from the test kit's jar, the library with the mock clusters),
      * {@code property} (the directory in {@code mm2checkpoint.library.path}) or {@code system}
      * ({@code java.library.path} or the dynamic loader).
      */

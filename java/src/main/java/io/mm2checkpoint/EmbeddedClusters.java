@@ -10,6 +10,10 @@ import java.util.List;
  * <p>The mock broker has no CreateTopics, ListGroups or DescribeGroups: create topics here and
  * name the groups in {@code task.assigned.groups}. Use from one thread at a time; stop the tasks
  * using the clusters before closing them.
+ *
+ * <p>Test-only: the jar's native library has no mock clusters. They come with the test kit, the
+ * artifact of classifier {@value #TEST_KIT_CLASSIFIER} (a test-scope dependency beside this
+ * one), whose native library the loader prefers when it is on the class path.
  */
 public final class EmbeddedClusters implements AutoCloseable {
     /** Which cluster. */
@@ -20,13 +24,26 @@ public final class EmbeddedClusters implements AutoCloseable {
         TARGET
     }
 
+    /** The Maven classifier of the test kit, the artifact that carries the mock clusters. */
+    public static final String TEST_KIT_CLASSIFIER = "testkit";
+
     private final NativeBinding binding;
     private final NativeHandle clusters;
 
-    /** Starts both clusters. */
+    /**
+     * Starts both clusters.
+     *
+     * @throws IllegalStateException when the loaded native library has no mock clusters: the
+     *     test kit is not on the class path
+     */
     public EmbeddedClusters() {
         binding = NativeLibrary.binding();
         NativeBinding b = binding;
+        if (!b.mockClustersAvailable()) {
+            throw new IllegalStateException("EmbeddedClusters needs the test kit: the native library loaded from "
+                    + NativeLibrary.origin() + " has no mock clusters; add the artifact io.mm2checkpoint:mm2-checkpoint"
+                    + " with classifier " + TEST_KIT_CLASSIFIER + " (test scope) to the class path");
+        }
         clusters = NativeHandle.register(this, "embedded clusters", b.embeddedNew(), h -> { }, b::embeddedDestroy);
     }
 

@@ -142,6 +142,11 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public boolean mockClustersAvailable() {
+        return nMockClustersAvailable();
+    }
+
+    @Override
     public long embeddedNew() {
         return nEmbeddedNew();
     }
@@ -356,6 +361,8 @@ final class JniBinding implements NativeBinding {
      * Generated from the header into mm2_checkpoint_rows.h.
      */
     private static native byte[][] nRow(int kind, long list, long index, long[] numbers);
+
+    private static native boolean nMockClustersAvailable();
 
     private static native long nEmbeddedNew();
 

@@ -85,6 +85,12 @@ interface NativeBinding {
      */
     String[] row(NativeRows.Kind kind, long list, int index, long[] numbers);
 
+    /**
+     * Whether the loaded library has the test-only mock clusters ({@code mm_embedded_*}): the test
+     * kit's library has, the jar's production library has not.
+     */
+    boolean mockClustersAvailable();
+
     long embeddedNew();
 
     void embeddedDestroy(long embedded);

@@ -21,15 +21,19 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>{@value #LIBRARY_PATH_PROPERTY}: a directory holding {@code libmm2_checkpoint.so} (and, for
  *       JNI, {@code libmm2_checkpoint_jni.so} built against it);</li>
+ *   <li>the test kit (the artifact of classifier {@code testkit}, on a test class path only): the
+ *       files {@code native-test/<platform>/index.properties} names, a library that also has the
+ *       mock clusters {@link EmbeddedClusters} needs;</li>
  *   <li>the jar: the files {@code native/<platform>/index.properties} names, for this JVM's
  *       platform ({@code linux-x86_64} or {@code linux-aarch64}, from {@code os.name} and
- *       {@code os.arch}), are copied to a fresh temporary directory, loaded from there, and
- *       deleted right after loading (Linux keeps a loaded file mapped), so no file is left behind
- *       even when the JVM is killed;</li>
+ *       {@code os.arch}).</li>
  *   <li>{@code java.library.path}, then the dynamic loader's own search; when that fails too, the
  *       error names the platform the jar has no files for.</li>
  * </ol>
- * The JNI bridge finds {@code libmm2_checkpoint.so} beside itself (rpath {@code $ORIGIN}).
+ * Files from a jar are copied to a fresh temporary directory, loaded from there, and deleted
+ * right after loading (Linux keeps a loaded file mapped), so no file is left behind even when the
+ * JVM is killed. The JNI bridge finds {@code libmm2_checkpoint.so} beside itself (rpath
+ * {@code $ORIGIN}).
  */
 final class NativeLibrary {
     /** System property choosing the binding: {@code panama} or {@code jni}. */
@@ -38,6 +42,8 @@ final class NativeLibrary {
     static final String LIBRARY_PATH_PROPERTY = "mm2checkpoint.library.path";
     /** Where the jar carries the native files: one directory per platform below it. */
     static final String RESOURCE_ROOT = "/native/";
+    /** Where the test kit carries its native files (with the mock clusters), laid out alike. */
+    static final String TEST_KIT_ROOT = "/native-test/";
     /** The platforms a full build's jar carries files for (java/README.md, "What the jar holds"). */
     static final List<String> JAR_PLATFORMS = List.of("linux-x86_64", "linux-aarch64");
     static final String LIBRARY_FILE = "libmm2_checkpoint.so";
@@ -100,16 +106,19 @@ final class NativeLibrary {
             return open(jni, new File(dir, file).getAbsolutePath());
         }
         String platform = platform(System.getProperty("os.name", ""), System.getProperty("os.arch", ""));
-        Properties index = jarIndex(platform);
-        if (index != null) {
-            Path extracted = extractFromJar(platform, index);
+        for (String root : new String[] {TEST_KIT_ROOT, RESOURCE_ROOT}) {
+            Properties index = jarIndex(root, platform);
+            if (index == null) {
+                continue;
+            }
+            Path extracted = extractFromJar(root, platform, index);
             try {
-                origin = "jar";
+                origin = root.equals(TEST_KIT_ROOT) ? "testkit" : "jar";
                 String name = jni ? index.getProperty("bridge") : index.getProperty("library");
                 return open(jni, extracted.resolve(name).toString());
             } catch (LinkageError | RuntimeException e) {
-                UnsatisfiedLinkError named = new UnsatisfiedLinkError("the jar's " + RESOURCE_ROOT.substring(1) + platform
-                        + " files (chosen by os.arch " + System.getProperty("os.arch") + ") do not load: " + e);
+                UnsatisfiedLinkError named = new UnsatisfiedLinkError("the " + origin + "'s " + root.substring(1)
+                        + platform + " files (chosen by os.arch " + System.getProperty("os.arch") + ") do not load: " + e);
                 named.initCause(e);
                 throw named;
             } finally {
@@ -162,11 +171,11 @@ final class NativeLibrary {
      * its SONAME when it has one, which is the name the bridge needs) and {@code bridge}; null when
      * the jar carries no native files for that platform.
      */
-    private static Properties jarIndex(String platform) throws IOException {
+    private static Properties jarIndex(String root, String platform) throws IOException {
         if (!JAR_PLATFORMS.contains(platform)) {
             return null;
         }
-        try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE_ROOT + platform + "/index.properties")) {
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(root + platform + "/index.properties")) {
             if (in == null) {
                 return null;
             }
@@ -176,9 +185,9 @@ final class NativeLibrary {
         }
     }
 
-    /** Copies the jar's native files for a platform into a new temporary directory. */
-    private static Path extractFromJar(String platform, Properties index) throws IOException {
-        String resourceDir = RESOURCE_ROOT + platform + "/";
+    /** Copies a jar's native files for a platform into a new temporary directory. */
+    private static Path extractFromJar(String root, String platform, Properties index) throws IOException {
+        String resourceDir = root + platform + "/";
         Path dir = Files.createTempDirectory("mm2checkpoint-");
         try {
             for (String key : new String[] {"library", "bridge"}) {

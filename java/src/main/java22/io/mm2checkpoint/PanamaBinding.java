@@ -132,14 +132,14 @@ final class PanamaBinding implements NativeBinding {
         batchStatus = bind(MM_BATCH_STATUS);
         batchLen = bind(MM_BATCH_LEN);
         batchDestroy = bind(MM_BATCH_DESTROY);
-        embeddedNew = bind(MM_EMBEDDED_NEW);
-        embeddedDestroy = bind(MM_EMBEDDED_DESTROY);
-        embeddedBootstrap = bind(MM_EMBEDDED_BOOTSTRAP);
-        embeddedCreateTopic = bind(MM_EMBEDDED_CREATE_TOPIC);
-        embeddedProduceData = bind(MM_EMBEDDED_PRODUCE_DATA);
-        embeddedProduceOffsetSyncs = bind(MM_EMBEDDED_PRODUCE_OFFSET_SYNCS);
-        embeddedCommitOffset = bind(MM_EMBEDDED_COMMIT_OFFSET);
-        embeddedReadCheckpoints = bind(MM_EMBEDDED_READ_CHECKPOINTS);
+        embeddedNew = bindIfPresent(MM_EMBEDDED_NEW);
+        embeddedDestroy = bindIfPresent(MM_EMBEDDED_DESTROY);
+        embeddedBootstrap = bindIfPresent(MM_EMBEDDED_BOOTSTRAP);
+        embeddedCreateTopic = bindIfPresent(MM_EMBEDDED_CREATE_TOPIC);
+        embeddedProduceData = bindIfPresent(MM_EMBEDDED_PRODUCE_DATA);
+        embeddedProduceOffsetSyncs = bindIfPresent(MM_EMBEDDED_PRODUCE_OFFSET_SYNCS);
+        embeddedCommitOffset = bindIfPresent(MM_EMBEDDED_COMMIT_OFFSET);
+        embeddedReadCheckpoints = bindIfPresent(MM_EMBEDDED_READ_CHECKPOINTS);
         translateOffsets = bind(MM_TRANSLATE_OFFSETS);
         translatedNew = bind(MM_TRANSLATED_OFFSETS_NEW);
         translatedAdd = bind(MM_TRANSLATED_OFFSETS_ADD);
@@ -174,6 +174,19 @@ final class PanamaBinding implements NativeBinding {
         MemorySegment address = symbols.find(f.symbol())
                 .orElseThrow(() -> new UnsatisfiedLinkError("the library has no symbol " + f.symbol()));
         return LINKER.downcallHandle(address, f.descriptor());
+    }
+
+    /**
+     * As {@link #bind}, or null when the library lacks the function: the mock clusters are in the
+     * test kit's library only.
+     */
+    private MethodHandle bindIfPresent(NativeFunctions.Function f) {
+        return symbols.find(f.symbol()).map(address -> LINKER.downcallHandle(address, f.descriptor())).orElse(null);
+    }
+
+    @Override
+    public boolean mockClustersAvailable() {
+        return embeddedNew != null;
     }
 
     @Override
@@ -457,6 +470,9 @@ final class PanamaBinding implements NativeBinding {
 
     @Override
     public long embeddedNew() {
+        if (embeddedNew == null) {
+            throw new IllegalStateException("the loaded native library has no mock clusters (the test kit's has)");
+        }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(ADDRESS);
             check((int) embeddedNew.invokeExact(out));

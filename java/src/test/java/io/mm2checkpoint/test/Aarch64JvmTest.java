@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The jar on linux-aarch64 (issue 25): an aarch64 JVM run by {@code qemu-aarch64-static} loads the
- * jar's {@code native/linux-aarch64} files over JNI and runs a checkpoint task on embedded
- * clusters to its first checkpoint and a clean stop.
+ * The jar on linux-aarch64 (issue 25): an aarch64 JVM run by {@code qemu-aarch64-static}, with
+ * the jar and its test kit, loads the test kit's {@code native-test/linux-aarch64} files over JNI
+ * and runs a checkpoint task on embedded clusters to its first checkpoint and a clean stop. (The
+ * jar's own linux-aarch64 files are the same build without the mock clusters: NativeEntriesTest.)
  *
  * <p>The aarch64 JVM is {@code mm2checkpoint.aarch64.java} (Maven: {@code mm2.java.aarch64}, by
  * default {@code MM2_JAVA_AARCH64}, which scripts/setup-test-env.sh installs: Temurin's runtime
@@ -38,6 +39,7 @@ public final class Aarch64JvmTest {
         List<String> cmd = List.of("qemu-aarch64-static", java, "-Xmx128m", "--enable-native-access=ALL-UNNAMED",
                 "-Dmm2checkpoint.binding=jni",
                 "-cp", System.getProperty("mm2checkpoint.jar") + File.pathSeparator
+                        + System.getProperty("mm2checkpoint.testkitJar") + File.pathSeparator
                         + System.getProperty("mm2checkpoint.testClasses"),
                 RunTask.class.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -45,8 +47,8 @@ public final class Aarch64JvmTest {
         Check.isTrue(p.waitFor(240, TimeUnit.SECONDS), "the emulated JVM finished");
         String out = new String(bytes, StandardCharsets.UTF_8);
         Check.equal(0, p.exitValue(), "exit status of the emulated JVM; output:\n" + out);
-        Check.isTrue(out.contains("os.arch aarch64; library from jar; binding jni"),
-                "the emulated JVM is aarch64 and loaded the jar's library over JNI: " + out);
+        Check.isTrue(out.contains("os.arch aarch64; library from testkit; binding jni"),
+                "the emulated JVM is aarch64 and loaded the test kit's library over JNI: " + out);
         Check.isTrue(out.contains("checkpoint g source.orders-0"), "the task's first checkpoint: " + out);
         Check.isTrue(out.contains("stopped; live clients 0"), "the task stopped cleanly: " + out);
     }

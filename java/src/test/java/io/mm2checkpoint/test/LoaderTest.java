@@ -15,16 +15,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The jar carries its native library: the suite runs against the packaged jar, so the library in
- * use must have come out of it, and nothing may be left in the temporary directory.
+ * The jar carries its native library: the suite runs against the packaged jar and its test kit,
+ * so the library in use must have come out of the test kit (the loader prefers it), and nothing
+ * may be left in the temporary directory. A JVM with the jar alone loads the jar's library, which
+ * has no mock clusters.
  */
 @Timeout(120)
 public final class LoaderTest {
     private static final String JAR_OF_THIS_BUILD = "mm2checkpoint.jar";
 
     @Test
-    public void theLibraryComesFromTheJarAndLeavesNoTemporaryFile() throws IOException {
-        Check.equal("jar", Diagnostics.libraryOrigin(), "where the native library was loaded from");
+    public void theLibraryComesFromTheTestKitJarAndLeavesNoTemporaryFile() throws IOException {
+        Check.equal("testkit", Diagnostics.libraryOrigin(), "where the native library was loaded from");
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
         try (Stream<Path> left = Files.list(tmp)) {
             List<Path> extracted = left.filter(p -> p.getFileName().toString().startsWith("mm2checkpoint-")).toList();
@@ -44,6 +46,18 @@ public final class LoaderTest {
             Check.isTrue(jar.getEntry("native/linux-x86_64/index.properties") != null, "index of the native files");
             Check.isTrue(jar.getEntry("native/linux-x86_64/libmm2_checkpoint_jni.so") != null, "JNI bridge in the jar");
         }
+    }
+
+    /**
+     * The jar alone (a production class path) loads the jar's library, and EmbeddedClusters then
+     * refuses with an error that names the test kit, instead of failing in native code.
+     */
+    @Test
+    public void theJarAloneLoadsItsOwnLibraryWhichHasNoMockClusters() throws Exception {
+        String out = runChild(null, TryMockClusters.class);
+        Check.isTrue(out.contains("origin jar"), "the bare jar's library: " + out);
+        Check.isTrue(out.contains("IllegalStateException") && out.contains("testkit"),
+                "EmbeddedClusters names the test kit: " + out);
     }
 
     /** The connector reports the version of the build (the pom's), not a string in the source. */
@@ -146,7 +160,8 @@ public final class LoaderTest {
         // java.util.logging's own shutdown hook removes its handlers, racing any record logged
         // at exit: the child keeps them (KeepHandlersAtExit), so what is tested is our hook.
         String out = runChild(null, ExitWithRunningTask.class,
-                "-Djava.util.logging.manager=" + KeepHandlersAtExit.class.getName());
+                "-Djava.util.logging.manager=" + KeepHandlersAtExit.class.getName(),
+                "-Dmm2checkpoint.test.withTestKit=true");
         Check.isTrue(out.contains("sink system"), "the child's log sink: " + out);
         Check.isTrue(out.contains("task ready"), "the child's task ran: " + out);
         Check.isTrue(out.lines().anyMatch(l -> l.contains("checkpoint task stopped")),
@@ -169,9 +184,14 @@ public final class LoaderTest {
         if (libraryPath != null) {
             cmd.add("-Dmm2checkpoint.library.path=" + libraryPath);
         }
-        // The bare jar and the test classes: no slf4j, no Kafka clients.
+        // The bare jar and the test classes: no slf4j, no Kafka clients; the test kit only for a
+        // child that runs a task on the mock clusters.
+        String classPath = jar() + File.pathSeparator + System.getProperty("mm2checkpoint.testClasses");
+        if (List.of(jvmOptions).contains("-Dmm2checkpoint.test.withTestKit=true")) {
+            classPath += File.pathSeparator + System.getProperty("mm2checkpoint.testkitJar");
+        }
         cmd.add("-cp");
-        cmd.add(jar() + File.pathSeparator + System.getProperty("mm2checkpoint.testClasses"));
+        cmd.add(classPath);
         cmd.add(main.getName());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
@@ -212,6 +232,18 @@ public final class LoaderTest {
             Fixture.pollUntilCheckpoints(task);
             System.out.println("task ready; exiting with it running");
             System.out.flush();
+        }
+    }
+
+    /** A child JVM's main: where the library came from, then what EmbeddedClusters does. */
+    public static final class TryMockClusters {
+        public static void main(String[] args) {
+            System.out.println("origin " + Diagnostics.libraryOrigin());
+            try (io.mm2checkpoint.EmbeddedClusters clusters = new io.mm2checkpoint.EmbeddedClusters()) {
+                System.out.println("mock clusters started: " + clusters.bootstrap(io.mm2checkpoint.EmbeddedClusters.Side.SOURCE));
+            } catch (Throwable t) {
+                System.out.println(t);
+            }
         }
     }
 
