@@ -171,9 +171,11 @@ final class PanamaBinding implements NativeBinding {
     }
 
     private MethodHandle bind(NativeFunctions.Function f) {
-        MemorySegment address = symbols.find(f.symbol())
-                .orElseThrow(() -> new UnsatisfiedLinkError("the library has no symbol " + f.symbol()));
-        return LINKER.downcallHandle(address, f.descriptor());
+        MethodHandle handle = bindIfPresent(f);
+        if (handle == null) {
+            throw new UnsatisfiedLinkError("the library has no symbol " + f.symbol());
+        }
+        return handle;
     }
 
     /**
