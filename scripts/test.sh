@@ -242,7 +242,7 @@ lane_setup() {
     run_stage "setup: scripts/setup-test-env.sh (beside the build)" scripts/setup-test-env.sh
 }
 # In the main shell, once lane_setup has ended: its environment, and the shared brokers started
-# in the background (much of a start is waiting), awaited by after_build.
+# in the background (much of a start is waiting), awaited by after_setup_and_build.
 after_setup() {
     load_setup_env
     if [ $SHARING = 1 ]; then
