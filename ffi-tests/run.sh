@@ -32,6 +32,7 @@
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
 # (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
+# MM2_FFI_CROSS_PREBUILT=1 (cross mode: scripts/cross-aarch64.sh has run, no cargo call),
 # MM2_FFI_ASAN_BUILD=nightly (also instrument the library: a nightly -Zsanitizer=address build
 # into target/asan, as scripts/soak.sh runs it), MM2_FFI_PREBUILT_NOTES=FILE (the library is
 # built; FILE holds the stderr of `cargo rustc -p mm2-checkpoint-capi --lib --features embedded
@@ -89,7 +90,11 @@ step "cargo build (cdylib + staticlib; default features, then with the mock clus
 notes="$BUILD/rustc-notes.txt"
 DEFAULT_LIB=""
 if [ -n "$TARGET" ]; then
-    bash scripts/cross-aarch64.sh || fail "scripts/cross-aarch64.sh"
+    # scripts/test.sh's aarch64 lane has just built it: another run would rebuild (the two
+    # feature sets share one output file) while the Java lane packages the files.
+    if [ "${MM2_FFI_CROSS_PREBUILT:-0}" != 1 ]; then
+        bash scripts/cross-aarch64.sh || fail "scripts/cross-aarch64.sh"
+    fi
     cp "$LIBDIR/rustc-notes.txt" "$notes"
 elif [ -n "${MM2_FFI_PREBUILT_NOTES:-}" ]; then
     # scripts/test.sh built the library before its lanes (and runs cargo nowhere else while

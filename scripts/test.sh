@@ -17,9 +17,9 @@
 #
 # Lanes run side by side (much of every stage is waiting on downloads, brokers, JVMs and
 # timers, and 2 cores would otherwise idle); "Lanes, and when each starts" below has the order:
-# the setup beside the build; the linux-aarch64 cross build and the fuzz targets as soon as the
-# setup has their toolchains; the test binaries, interop then ffi-tests, and java once both the
-# setup and the build are done. Each lane's output is printed when the lane ends; its stages are
+# the setup beside the build; then, once both are done, the linux-aarch64 cross build, the fuzz
+# targets, java, the test binaries, and interop then ffi-tests. Each lane's output is printed
+# when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
@@ -338,7 +338,7 @@ lane_aarch64() {
         env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash scripts/cross-aarch64.sh
     touch "$AARCH64_BUILT"
     run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
-        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh
+        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu MM2_FFI_CROSS_PREBUILT=1 bash ffi-tests/run.sh
 }
 await_aarch64_library() {
     local waited=0
@@ -354,13 +354,14 @@ await_aarch64_library() {
 }
 
 # Lanes, and when each starts:
-# - lane_setup and lane_build (rustfmt, the build, doc tests) at once;
-# - when lane_setup ends: lane_aarch64 and lane_fuzz, which need its toolchains but not the host
-#   build. While lane_build still runs they run at nice 10, so they only take the CPU the build
-#   leaves (the build gates three lanes); when it ends they go back to nice 0;
-# - when both have ended: the test binaries (3 at a time; much of it waits on brokers and timers),
-#   interop then ffi-tests (the valgrind runs last, when most lanes are ending; test_threads' stop
-#   bound under valgrind is 40 s, ffi-tests/run.sh), and java.
+# - lane_setup and lane_build (rustfmt, the build, doc tests) at once: most of the setup is
+#   waiting on downloads;
+# - when both have ended, the other five: the linux-aarch64 cross build then its C tests under
+#   qemu; the fuzz targets; java (whose last step waits for the aarch64 library); the test
+#   binaries (3 at a time; much of it waits on brokers and timers); interop then ffi-tests (the
+#   valgrind runs last, when most lanes are ending; test_threads' stop bound under valgrind is
+#   40 s, ffi-tests/run.sh). The cross and fuzz builds do not start beside the host build, even
+#   at a lower priority: tried, they stretched the build, which gates every lane, by minutes.
 lane_fuzz() {
     stage_fuzz
 }
@@ -374,8 +375,8 @@ lane_interop_then_ffi() {
     stage_interop
     stage_ffi_tests
 }
-EARLY_LANES=(lane_aarch64 lane_fuzz)
-LATE_LANES=(lane_test_binaries lane_interop_then_ffi lane_java)
+# lane_aarch64 first: the Java lane waits for its library (in serial mode too).
+LATE_LANES=(lane_aarch64 lane_fuzz lane_java lane_test_binaries lane_interop_then_ffi)
 
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     # One after another; lane_aarch64 before lane_java, which waits for its library.
@@ -383,24 +384,16 @@ if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     after_setup
     lane_build
     after_setup_and_build
-    for lane in "${EARLY_LANES[@]}" "${LATE_LANES[@]}"; do "$lane"; done
+    for lane in "${LATE_LANES[@]}"; do "$lane"; done
 else
-    # Job control: each lane in a process group of its own, so a failure kills a whole lane and
-    # renice can reach every process of one.
+    # Job control: each lane in a process group of its own, so a failure kills a whole lane.
     set -m
     LANE_LOGS="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-lanes.XXXXXX")"
     declare -A LANE_OF=()
-    declare -A NICED=()
-    # start_lane LANE [NICENESS]
     start_lane() {
-        if [ -n "${2:-}" ]; then
-            (renice -n "$2" -p "$BASHPID" >/dev/null && "$1") >"$LANE_LOGS/$1.log" 2>&1 &
-            NICED[$!]="$1"
-        else
-            ("$1") >"$LANE_LOGS/$1.log" 2>&1 &
-        fi
+        ("$1") >"$LANE_LOGS/$1.log" 2>&1 &
         LANE_OF[$!]="$1"
-        note "lane started: $1${2:+ (nice $2 while the build runs)}"
+        note "lane started: $1"
     }
     start_lane lane_setup
     start_lane lane_build
@@ -410,7 +403,7 @@ else
         rc=0
         wait -n -p done_pid "${!LANE_OF[@]}" || rc=$?
         lane="${LANE_OF[$done_pid]}"
-        unset "LANE_OF[$done_pid]" "NICED[$done_pid]"
+        unset "LANE_OF[$done_pid]"
         echo "---- $lane (exit $rc, at $((SECONDS - STARTED)) s)"
         cat "$LANE_LOGS/$lane.log"
         if [ $rc != 0 ]; then
@@ -423,19 +416,8 @@ else
             lane_setup)
                 setup_done=1
                 after_setup
-                for early in "${EARLY_LANES[@]}"; do
-                    start_lane "$early" $([ $build_done = 1 ] || echo 10)
-                done
                 ;;
-            lane_build)
-                build_done=1
-                for p in "${!NICED[@]}"; do
-                    # Lowering a niceness needs root (or CAP_SYS_NICE); without, they stay niced.
-                    renice -n 0 -g "$p" >/dev/null 2>&1 \
-                        || note "${NICED[$p]} stays at nice 10 (renice needs root)"
-                done
-                NICED=()
-                ;;
+            lane_build) build_done=1 ;;
         esac
         if [ "$lane" = lane_setup ] || [ "$lane" = lane_build ]; then
             if [ $setup_done = 1 ] && [ $build_done = 1 ]; then
