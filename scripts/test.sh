@@ -334,7 +334,7 @@ stage_interop() {
 AARCH64_BUILT="$BUILD_INFO/aarch64-built"
 lane_aarch64() {
     # Not linted: the host build was (and clippy-driver would add its time to a cold build).
-    run_stage "cross-aarch64: scripts/cross-aarch64.sh (cdylib + staticlib, default features)" \
+    run_stage "cross-aarch64: scripts/cross-aarch64.sh (the jar's default-feature cdylib, then cdylib + staticlib with the mock clusters)" \
         env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash scripts/cross-aarch64.sh
     touch "$AARCH64_BUILT"
     run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
