@@ -147,9 +147,15 @@ public final class TaskTest {
             CheckpointTask task = new CheckpointTask(f.config("g").build());
             task.start();
             AtomicReference<Object> end = new AtomicReference<>();
+            // Polls again after each cycle (or while loading), so that whenever close() comes, a
+            // poll is in progress or about to start, and close() must be what ends the loop.
             Thread poller = new Thread(() -> {
                 try {
-                    end.set(task.poll(Duration.ofSeconds(30)).status());
+                    PollStatus status;
+                    do {
+                        status = task.poll(Duration.ofSeconds(30)).status();
+                    } while (status == PollStatus.CYCLE_DONE || status == PollStatus.NOT_READY);
+                    end.set(status);
                 } catch (IllegalStateException closedFirst) {
                     end.set(closedFirst); // close() won the race to the handle: also correct
                 }
@@ -160,14 +166,12 @@ public final class TaskTest {
                 Check.isTrue(task.fatalError().isEmpty(), "no fatal error");
                 Thread.yield();
             }
-            // On a loaded machine the first cycle may run (and the poll return CYCLE_DONE) before
-            // close(); only a poll still waiting when close() begins must end STOPPED.
-            Object beforeClose = end.get();
+            Check.isTrue(end.get() == null, "the poll loop ended before close(): " + end.get());
             task.close();
             poller.join(10_000);
             Check.isTrue(!poller.isAlive(), "poller returned after close");
-            Check.isTrue(beforeClose != null || end.get() == PollStatus.STOPPED
-                    || end.get() instanceof IllegalStateException, "poll ended with " + end.get());
+            Check.isTrue(end.get() == PollStatus.STOPPED || end.get() instanceof IllegalStateException,
+                    "poll ended with " + end.get());
         }
         Fixture.assertNothingLive("after close during poll");
     }
