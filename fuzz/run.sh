@@ -33,6 +33,16 @@ flags=(
     -Coverflow-checks
     -Zsanitizer=address
 )
+# LLVM's prebuilt libFuzzer when scripts/setup-test-env.sh found one (MM2_FUZZ_LIBFUZZER):
+# libfuzzer-sys then links it instead of compiling libFuzzer's C++ sources (most of the build).
+if [ -n "${MM2_FUZZ_LIBFUZZER:-}" ]; then
+    [ -f "$MM2_FUZZ_LIBFUZZER" ] || die "MM2_FUZZ_LIBFUZZER names no file: $MM2_FUZZ_LIBFUZZER"
+    echo "==> libFuzzer: $MM2_FUZZ_LIBFUZZER (prebuilt)"
+    export CUSTOM_LIBFUZZER_PATH="$MM2_FUZZ_LIBFUZZER"
+else
+    echo "==> libFuzzer: libfuzzer-sys's own copy, compiled now (MM2_FUZZ_LIBFUZZER unset)"
+    unset CUSTOM_LIBFUZZER_PATH
+fi
 # An explicit --target keeps the flags off build scripts and proc macros (thiserror's).
 RUSTFLAGS="${flags[*]}" cargo +nightly build --release --bins --target "$TRIPLE" \
     || die "cargo +nightly build of the fuzz targets (a build error, not a crash)"

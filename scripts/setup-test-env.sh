@@ -16,6 +16,7 @@
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
 #   MM2_JAVA_AARCH64  an aarch64 Java runtime (run under qemu-aarch64-static by java/'s tests)
 #   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
+#   MM2_FUZZ_LIBFUZZER  LLVM's prebuilt libFuzzer.a, which fuzz/run.sh links; empty if none
 #
 #   scripts/setup-test-env.sh --build-tools
 # does only the first part, what the host build needs (the C toolchain and headers librdkafka
@@ -324,6 +325,31 @@ if command -v rustup >/dev/null; then
 else
     warn "rustup not found; nightly Rust (for fuzz/run.sh) unavailable; the fuzz stage will fail"
 fi
+
+# libFuzzer, prebuilt: LLVM's static libFuzzer.a from Debian's libfuzzer-19-dev, unpacked into
+# .tools (apt-get download + dpkg-deb -x: the archive alone, not the clang-19 it depends on).
+# fuzz/run.sh links it (libfuzzer-sys's CUSTOM_LIBFUZZER_PATH) instead of compiling libFuzzer's
+# C++ sources: the fuzz build took 52 CPU-s instead of 119 on 2026-12-02 (issue 21). It only
+# consumes the coverage hooks rustc's sanitizer-coverage pass emits, a stable interface.
+# Not fatal: without it fuzz/run.sh builds libfuzzer-sys's own copy, as before.
+LIBFUZZER_PKG=libfuzzer-19-dev
+LIBFUZZER_A="$TOOLS/$LIBFUZZER_PKG/usr/lib/llvm-19/lib/libFuzzer.a"
+if [ ! -f "$LIBFUZZER_A" ]; then
+    fetch_dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-libfuzzer.XXXXXX")"
+    log "apt-get download $LIBFUZZER_PKG (its libFuzzer.a, for fuzz/run.sh)"
+    if (cd "$fetch_dir" && apt-get download -qq -o APT::Sandbox::User=root "$LIBFUZZER_PKG" >&2) \
+        && dpkg-deb -x "$fetch_dir"/"$LIBFUZZER_PKG"_*.deb "$TOOLS/$LIBFUZZER_PKG.partial" \
+        && [ -f "$TOOLS/$LIBFUZZER_PKG.partial/usr/lib/llvm-19/lib/libFuzzer.a" ]; then
+        rm -rf "${TOOLS:?}/$LIBFUZZER_PKG"
+        mv "$TOOLS/$LIBFUZZER_PKG.partial" "$TOOLS/$LIBFUZZER_PKG"
+    else
+        rm -rf "${TOOLS:?}/$LIBFUZZER_PKG.partial"
+        warn "$LIBFUZZER_PKG could not be fetched; fuzz/run.sh will compile libFuzzer itself (slower)"
+    fi
+    rm -rf "$fetch_dir"
+fi
+MM2_FUZZ_LIBFUZZER=""
+[ -f "$LIBFUZZER_A" ] && MM2_FUZZ_LIBFUZZER="$LIBFUZZER_A"
 CARGO_TOOLS="$TOOLS/cargo"
 
 # ---------------------------------------------------------------- env.sh
@@ -340,6 +366,7 @@ CARGO_TOOLS="$TOOLS/cargo"
     printf 'export MM2_JAVA_AARCH64=%q\n' "$MM2_JAVA_AARCH64"
     printf 'export JAVA_HOME=%q\n' "$JDK_HOME"
     printf 'export MM2_NIGHTLY=%q\n' "$MM2_NIGHTLY"
+    printf 'export MM2_FUZZ_LIBFUZZER=%q\n' "$MM2_FUZZ_LIBFUZZER"
     printf 'case ":$PATH:" in *:%q:*) ;; *) export PATH=%q:"$PATH" ;; esac\n' \
         "$CARGO_TOOLS/bin" "$CARGO_TOOLS/bin"
 } >"$TOOLS/env.sh.partial"
