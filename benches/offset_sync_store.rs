@@ -19,8 +19,9 @@ use workload::{fold, warmed_naive, warmed_store, SyncStream};
 const SIZES: [usize; 3] = [1, 1_000, 100_000];
 
 /// The partition counts of this run. `cargo bench` passes `--bench`; without it (the test-mode
-/// run of `cargo test --all-targets`, unoptimised) every benchmark still runs once, but the
-/// 100,000-partition warm-up (6.4 million syncs per store) would take minutes, so it is left out.
+/// run of `cargo test --benches`, unoptimised, as scripts/test.sh runs it) every benchmark still
+/// runs once, but the 100,000-partition warm-up (6.4 million syncs per store) would take
+/// minutes, so it is left out.
 fn sizes() -> &'static [usize] {
     if std::env::args().any(|a| a == "--bench") {
         &SIZES

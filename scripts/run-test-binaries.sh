@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# What `cargo test --all-targets --all-features` does, with the test binaries run several at a
-# time: scripts/test.sh runs this (issue 21). From any directory:
+# What `cargo test --all-features` (and with --benches) does, with the test binaries run several
+# at a time: scripts/test.sh runs this (issue 21). From any directory:
 #   scripts/run-test-binaries.sh [-j JOBS] [-- ARGS...]
 #
-# 1. `cargo test --workspace --all-targets --all-features --no-run --message-format=json` builds every unit
-#    `cargo test` would run (lib tests, integration tests, examples and the bench in test mode)
-#    and names each executable (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are
-#    read from FILE instead);
+# 1. `cargo test --workspace --all-features --no-run --message-format=json` (and the same with
+#    --benches) builds every unit `cargo test` would run (lib tests, integration tests, the bench
+#    in test mode; the examples as programs, which hold no test) and names each executable
+#    (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are read from FILE instead);
 # 2. runs each one as cargo does: from the package root, with each binary's own harness and the
 #    ARGS given after `--` (libtest filters, --nocapture, ...), JOBS at a time (default:
 #    MM2_TEST_JOBS, else 2), the slowest known ones first;
@@ -65,6 +65,8 @@ for line in sys.stdin:
         continue
     if not msg.get("executable"):
         continue
+    if any(exe == msg["executable"] for _, _, exe in units):
+        continue  # `--benches` selects the libraries' unit tests again (bench = true)
     target = msg["target"]
     kind = target["kind"][0]
     units.append((kind, target["name"], msg["executable"]))
@@ -79,7 +81,10 @@ if [ -n "${MM2_TEST_CARGO_JSON:-}" ]; then
     # scripts/test.sh built them already and kept cargo's messages (no cargo call here).
     cp "$MM2_TEST_CARGO_JSON" "$OUT/cargo.json"
 else
-    cargo test --workspace --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+    # As scripts/test.sh builds them: cargo test's own selection (examples built as programs,
+    # holding no test), then the bench in test mode.
+    { cargo test --workspace --all-features --no-run --message-format=json-render-diagnostics &&
+        cargo test --workspace --all-features --no-run --benches --message-format=json-render-diagnostics; } \
         >"$OUT/cargo.json" || { echo "run-test-binaries.sh: cargo test --no-run failed" >&2; exit 1; }
 fi
 python3 -c "$PICK_UNITS" "$OUT/units.tsv" "${SLOW_FIRST[@]}" <"$OUT/cargo.json"

@@ -192,13 +192,14 @@ fi
 
 # One debug build serves every later stage: the test binaries, the examples interop runs, and
 # the cdylib/staticlib the C tests and the Java stage load (no release or sanitizer build; one
-# librdkafka build, shared by all three commands). All of it before the lanes, which then call
-# cargo nowhere but in tests/example_cli.rs (a no-op build of two examples).
+# librdkafka build, shared by all the commands). All of it before the lanes, which then call
+# no cargo on this target directory.
 #
 # Clippy is that same build: cargo runs our crate's compilations through clippy-driver (what
 # `cargo clippy` does, there with `cargo check`), which lints and then compiles as rustc does,
-# so `cargo clippy --all-targets --all-features -- -D warnings` costs no second compilation of
-# the crate (issue 21: it was a 250 s stage of its own). CLIPPY_ARGS carries the `-D warnings`
+# so what `cargo clippy --all-targets --all-features -- -D warnings` checks costs no second
+# compilation of the crate (every target is built: the examples as programs, holding no
+# cfg(test) code) (issue 21: it was a 250 s stage of its own). CLIPPY_ARGS carries the `-D warnings`
 # in the form cargo-clippy gives it. Both stay exported for the whole run, as they are part of
 # the build's fingerprint: a cargo call without them would rebuild the crate. The fuzz build
 # (nightly, a crate of its own, never linted) runs without them.
@@ -221,11 +222,21 @@ export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-g0" CFLAGS_aar
 BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
 build_all() {
     # --workspace: every crate (the layers are crates: src/core, the Rust API, src/ffi, capi).
-    cargo test --workspace --all-targets --all-features --no-run --message-format=json-render-diagnostics \
+    # cargo test's own target selection: the unit tests, the integration tests, and the examples
+    # built as the programs `cargo run --example` runs, which interop/run.sh and
+    # tests/example_cli.rs run (MM2_INTEROP_PREBUILT, MM2_TEST_PREBUILT_EXAMPLES). Then the bench
+    # in test mode (criterion runs each benchmark once). That is what --all-targets built, but
+    # for the examples: it built them as test harnesses, which hold no test, and a `cargo build`
+    # of three examples then built them again, with 30 dependencies, whose features differ
+    # without the dev-dependencies (about 45 CPU-s; issue 21).
+    cargo test --workspace --all-features --no-run --message-format=json-render-diagnostics \
         >"$BUILD_INFO/cargo-test.json" || return 1
-    # interop/run.sh (MM2_INTEROP_PROFILE=debug) and tests/example_cli.rs run these.
-    # --workspace: dependency features resolved as for the test build above, so nothing rebuilds.
-    cargo build --workspace --all-features --example checkpoint --example mirror --example interop_churn || return 1
+    cargo test --workspace --all-features --no-run --benches --message-format=json-render-diagnostics \
+        >>"$BUILD_INFO/cargo-test.json" || return 1
+    local example
+    for example in checkpoint mirror interop_churn; do
+        [ -x "target/debug/examples/$example" ] || { echo "build_all: no target/debug/examples/$example" >&2; return 1; }
+    done
     # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
     # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
     # place), then with the mock clusters, which the C and Java tests use, and the native
@@ -238,8 +249,8 @@ build_all() {
 }
 lane_build() {
     run_stage "cargo fmt --all --check" cargo fmt --all --check
-    run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-targets --all-features, the examples interop runs, the cdylib and staticlib (default, and with the mock clusters)" build_all
-    # --all-targets leaves out doc tests, so examples in doc comments get their own run.
+    run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-features (tests, examples as programs), --benches, the cdylib and staticlib (default, and with the mock clusters)" build_all
+    # --no-run leaves out doc tests, so examples in doc comments get their own run.
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
 }
@@ -247,6 +258,7 @@ export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
 export MM2_FFI_PREBUILT_DEFAULT_LIB="$BUILD_INFO/default/libmm2_checkpoint.so"
 export MM2_INTEROP_PREBUILT=1
+export MM2_TEST_PREBUILT_EXAMPLES=1
 
 # ---------------------------------------------------------------- lanes
 

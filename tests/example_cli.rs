@@ -12,9 +12,22 @@ use std::time::Duration;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 
-/// The example's binary, built now with this test's features (`cargo test --test example_cli`
-/// does not build examples; a full `cargo test` has, and this is then a no-op).
+/// The example's binary: the one scripts/test.sh built (MM2_TEST_PREBUILT_EXAMPLES=1: a plain
+/// `cargo test` build of the workspace, which builds the examples as programs), else built now
+/// with this test's features (`cargo test --test example_cli` does not build examples).
 fn example(name: &str) -> PathBuf {
+    // tests run from target/<profile>/deps; examples live in target/<profile>/examples.
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
+    let bin = profile_dir.join("examples").join(name);
+    if std::env::var_os("MM2_TEST_PREBUILT_EXAMPLES").is_some_and(|v| v == "1") {
+        assert!(
+            bin.exists(),
+            "{} missing (MM2_TEST_PREBUILT_EXAMPLES=1)",
+            bin.display()
+        );
+        return bin;
+    }
     let features: Vec<&str> = [
         ("ssl", cfg!(feature = "ssl")),
         ("gzip", cfg!(feature = "gzip")),
@@ -30,7 +43,6 @@ fn example(name: &str) -> PathBuf {
         .args([
             "build",
             "--quiet",
-            // As scripts/test.sh builds them: features resolved for the whole workspace.
             "--workspace",
             "--example",
             name,
@@ -41,10 +53,6 @@ fn example(name: &str) -> PathBuf {
         .status()
         .expect("running cargo build");
     assert!(status.success(), "building example {name}: {status}");
-    // tests run from target/<profile>/deps; examples live in target/<profile>/examples.
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    let bin = profile_dir.join("examples").join(name);
     assert!(bin.exists(), "{} missing", bin.display());
     bin
 }
