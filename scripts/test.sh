@@ -208,17 +208,18 @@ CLIPPY_DRIVER="$(rustup which clippy-driver 2>/dev/null || command -v clippy-dri
 export RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # Build settings for a one-shot build (issue 21; measured on 2026-12-02, cold test build alone:
-# 238 s wall / 449 CPU-s before, 178 / 335 with both). A clean clone compiles everything once,
-# so incremental compilation's bookkeeping is pure cost: our crates' units took 101 CPU-s
-# instead of 155. The C dependencies are built without debug info, and librdkafka at -O1:
-# its configure reads only CFLAGS, which its makefile puts after its own `-g -O2` (make alone:
-# 145 -> 84 CPU-s). The cc crate (zstd-sys; the cross build's too) reads CFLAGS_<target>
-# before CFLAGS, so zstd keeps the profile's -O0 (at -O1 it took 27 s instead of 15).
+# 238 s wall / 449 CPU-s before, 178 / 335 with the first two). A clean clone compiles
+# everything once, so incremental compilation's bookkeeping is pure cost: our crates' units took
+# 101 CPU-s instead of 155. The C dependencies are built without debug info, and librdkafka at
+# -O1: its configure reads only CFLAGS, which its makefile puts after its own `-g -O2` (make
+# alone: 145 -> 84 CPU-s). The cc crate (zstd-sys, here and in the cross build) appends
+# CFLAGS_<target> after CFLAGS, so zstd keeps the -O0 of the debug profile: at -O1 it took 27 s
+# instead of 15, and 33 s in the cross build, on the way to librdkafka, which needs it.
 # All of it is exported for the whole run, like the clippy wrapper: any cargo call without it
 # would rebuild. A developer's own `cargo test` afterwards rebuilds librdkafka once.
 export CARGO_INCREMENTAL=0
 export CFLAGS="-O1 -g0"
-export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-g0" CFLAGS_aarch64_unknown_linux_gnu=-g0
+export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-O0" CFLAGS_aarch64_unknown_linux_gnu=-O0
 BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
 build_all() {
     # --workspace: every crate (the layers are crates: src/core, the Rust API, src/ffi, capi).
@@ -226,9 +227,10 @@ build_all() {
     # built as the programs `cargo run --example` runs, which interop/run.sh and
     # tests/example_cli.rs run (MM2_INTEROP_PREBUILT, MM2_TEST_PREBUILT_EXAMPLES). Then the bench
     # in test mode (criterion runs each benchmark once). That is what --all-targets built, but
-    # for the examples: it built them as test harnesses, which hold no test, and a `cargo build`
-    # of three examples then built them again, with 30 dependencies, whose features differ
-    # without the dev-dependencies (about 45 CPU-s; issue 21).
+    # for the examples: it built them as test harnesses, which hold no test (7 empty runs), and a
+    # `cargo build` of three examples then built them again. That build also compiled a second
+    # variant of 30 dependencies, which the doc tests below then reused; they now compile it
+    # themselves (19 s), so the net saving is small (CI runs 9 and 10: 421 -> 412 CPU-s).
     cargo test --workspace --all-features --no-run --message-format=json-render-diagnostics \
         >"$BUILD_INFO/cargo-test.json" || return 1
     cargo test --workspace --all-features --no-run --benches --message-format=json-render-diagnostics \
