@@ -59,7 +59,9 @@ case "$TARGET" in
         ;;
     aarch64-unknown-linux-gnu)
         BUILD="$ROOT/ffi-tests/build/$TARGET"
-        LIBDIR="$(bash scripts/cross-aarch64.sh --print-libdir)"
+        # The copy of the build with the mock clusters (never cargo's own output file, which
+        # the default-feature build shares).
+        LIBDIR="$(bash scripts/cross-aarch64.sh --print-libdir)/testkit"
         CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ NM=aarch64-linux-gnu-nm
         # The arm64 C library and OpenSSL are installed multiarch (scripts/setup-test-env.sh), so
         # the emulated dynamic loader finds them without -L.
@@ -90,8 +92,7 @@ step "cargo build (cdylib + staticlib; default features, then with the mock clus
 notes="$BUILD/rustc-notes.txt"
 DEFAULT_LIB=""
 if [ -n "$TARGET" ]; then
-    # scripts/test.sh's aarch64 lane has just built it: another run would rebuild (the two
-    # feature sets share one output file) while the Java lane packages the files.
+    # scripts/test.sh's aarch64 lane has just built it (a second run would only be a no-op).
     if [ "${MM2_FFI_CROSS_PREBUILT:-0}" != 1 ]; then
         bash scripts/cross-aarch64.sh || fail "scripts/cross-aarch64.sh"
     fi

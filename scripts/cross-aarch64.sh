@@ -8,12 +8,14 @@
 # and zlib headers and libraries (libssl-dev:arm64, zlib1g-dev:arm64, with
 # `dpkg --add-architecture arm64`).
 #
-# Writes target/cross/aarch64-unknown-linux-gnu/{debug,release}/libmm2_checkpoint.{so,a} with
-# the test-only mock clusters (feature `embedded`: the C tests under emulation and the Java test
-# kit use them) and beside them rustc-notes.txt, the native libraries a static link needs
-# (rustc's native-static-libs note); and, first, default/libmm2_checkpoint.so there, the library
-# as users get it (default features), which the jar carries. --print-libdir prints that directory
-# and builds nothing.
+# Writes two variants under target/cross/aarch64-unknown-linux-gnu/{debug,release}/, each
+# copied into a directory of its own right after its build, since both come out of cargo as the
+# same file (read the copies, never cargo's own output, which the next build of either replaces):
+#   default/libmm2_checkpoint.so   the library as users get it (default features): the jar's;
+#   testkit/libmm2_checkpoint.{so,a} and testkit/rustc-notes.txt   with the test-only mock
+#       clusters (feature `embedded`: the C tests under emulation and the Java test kit), and the
+#       native libraries a static link needs (rustc's native-static-libs note).
+# --print-libdir prints the directory holding default/ and testkit/, and builds nothing.
 # target/cross, not target/: cargo locks the host directory (target/debug) for the whole of a
 # --target build too, and a cold cross build of librdkafka takes minutes, during which every
 # host cargo command (scripts/test.sh's lanes run some) would wait. MM2_CROSS_TARGET_DIR moves it.
@@ -76,12 +78,17 @@ export PKG_CONFIG_ALLOW_CROSS=1
 export PKG_CONFIG_LIBDIR="/usr/lib/$GNU/pkgconfig:/usr/share/pkgconfig"
 unset PKG_CONFIG_PATH
 
-mkdir -p "$LIBDIR/default"
+mkdir -p "$LIBDIR/default" "$LIBDIR/testkit"
+# keep SRC DEST: a copy that appears whole (renamed into place), so a reader never sees a
+# half-written library, even when this script runs again beside one.
+keep() {
+    cp "$1" "$2.partial.$$" && mv -f "$2.partial.$$" "$2"
+}
 # The library users get; kept aside, since the next build takes its place (only this package's
 # own crates are compiled again: the features of every dependency stay the same).
 cargo build -p mm2-checkpoint-capi --lib --target "$TARGET" --target-dir "$CROSS_TARGET_DIR" \
     "${CARGO_PROFILE_ARGS[@]}" || die "cargo build --target $TARGET (default features) failed"
-cp "$LIBDIR/libmm2_checkpoint.so" "$LIBDIR/default/libmm2_checkpoint.so"
+keep "$LIBDIR/libmm2_checkpoint.so" "$LIBDIR/default/libmm2_checkpoint.so"
 notes="$LIBDIR/rustc-notes.txt"
 # With the mock clusters (`embedded`).
 cargo rustc -p mm2-checkpoint-capi --lib --features embedded --target "$TARGET" \
@@ -91,7 +98,8 @@ cargo rustc -p mm2-checkpoint-capi --lib --features embedded --target "$TARGET" 
         cat "$notes" >&2
         die "cargo rustc --target $TARGET failed"
     }
-for f in libmm2_checkpoint.so libmm2_checkpoint.a; do
+for f in libmm2_checkpoint.so libmm2_checkpoint.a rustc-notes.txt; do
     [ -f "$LIBDIR/$f" ] || die "cargo did not write $LIBDIR/$f"
+    keep "$LIBDIR/$f" "$LIBDIR/testkit/$f"
 done
-echo "cross-aarch64.sh: built $LIBDIR/libmm2_checkpoint.so and .a (with the mock clusters), and $LIBDIR/default/libmm2_checkpoint.so"
+echo "cross-aarch64.sh: built $LIBDIR/default/libmm2_checkpoint.so and $LIBDIR/testkit/libmm2_checkpoint.{so,a} (with the mock clusters)"

@@ -336,7 +336,7 @@ stage_java() {
         run_stage "java/verify.sh --aarch64-pass (the jar with linux-aarch64: its entries, an aarch64 JVM under qemu)" \
             bash java/verify.sh --aarch64-pass "${host_libs[@]}" \
             -Dmm2.native.lib.aarch64="$cross_dir/default/libmm2_checkpoint.so" \
-            -Dmm2.native.lib.aarch64.testkit="$cross_dir/libmm2_checkpoint.so"
+            -Dmm2.native.lib.aarch64.testkit="$cross_dir/testkit/libmm2_checkpoint.so"
     else
         note "java/verify.sh: not present yet, skipped"
     fi
