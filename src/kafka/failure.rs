@@ -41,6 +41,23 @@ const WRONG_PROTOCOL_HINTS: [&str; 2] = [
 /// mismatch. One could be a broker restarting; several in a row are not.
 pub(crate) const CLOSES_BEFORE_API_VERSION_FATAL: u32 = 3;
 
+/// What librdkafka says of a connection the broker reset (`ECONNRESET`) rather than closed.
+const RESET_BY_PEER: &str = "reset by peer";
+
+/// How many closes before ApiVersion a librdkafka line about one reports, toward
+/// [`protocol_mismatch`]: 1 plus the identical errors folded into it. A reset connection counts
+/// 0: that is what a broker killed or shutting down gives (three resets within 30 ms of a kill,
+/// in CI), while a TLS listener refusing a plaintext client closes the connection in order
+/// ("connection closed by peer"). A reset is retried like any unreachable broker, its text in
+/// the task's retry status.
+pub(crate) fn closes_counted(message: &str) -> u32 {
+    if message.contains(RESET_BY_PEER) {
+        0
+    } else {
+        1 + suppressed_repeats(message)
+    }
+}
+
 /// How many identical errors librdkafka folded into this line ("…, 2 identical error(s)
 /// suppressed)"); 0 when none.
 pub(crate) fn suppressed_repeats(message: &str) -> u32 {
@@ -256,11 +273,25 @@ mod tests {
             suppressed_repeats("Disconnected (after 1ms in state APIVERSION_QUERY)"),
             0
         );
+        assert_eq!(closes_counted(line), 3);
         assert!(protocol_mismatch("reading `t`", 2, line).is_none());
         let fatal = protocol_mismatch("reading `t`", 3, line)
             .unwrap()
             .to_string();
         assert!(fatal.contains("incorrect security.protocol"), "{fatal}");
+    }
+
+    #[test]
+    fn resets_before_api_version_are_a_dying_broker_not_a_protocol_mismatch() {
+        // The line CI run 12 saw for a source broker killed during the offset-sync load.
+        let reset = "[thrd:127.0.0.1:24385/1]: 127.0.0.1:24385/1: Disconnected: connection reset by peer (after 10ms in state APIVERSION_QUERY, 1 identical error(s) suppressed)";
+        assert_eq!(closes_counted(reset), 0);
+        let closed = "127.0.0.1:1/bootstrap: Disconnected: connection closed by peer: receive 0 after POLLIN (after 1ms in state APIVERSION_QUERY)";
+        assert_eq!(closes_counted(closed), 1);
+        assert_eq!(
+            classify(RDKafkaErrorCode::BrokerTransportFailure, reset),
+            Retry::Retriable
+        );
     }
 
     #[test]

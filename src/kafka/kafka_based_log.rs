@@ -29,7 +29,7 @@ use super::client_log::ClientLog;
 use super::{consumer_client, unjoined_group_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
-    classify, kafka_error, protocol_mismatch, suppressed_repeats, Retry, RetryStatus, STARTUP,
+    classify, closes_counted, kafka_error, protocol_mismatch, Retry, RetryStatus, STARTUP,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
@@ -187,7 +187,7 @@ impl KafkaBasedLog {
             ));
         }
         if e.message.contains(CLOSED_BEFORE_API_VERSION) {
-            self.closes_before_answer += 1 + suppressed_repeats(&e.message);
+            self.closes_before_answer += closes_counted(&e.message);
             let context = format!("reading `{}`", self.topic);
             if let Some(fatal) = protocol_mismatch(&context, self.closes_before_answer, &e.message)
             {

@@ -1,5 +1,6 @@
 //! Loopback endpoints that are not Kafka brokers: a closed port, a port that answers in HTTP,
-//! and a listener that hangs up at once (bad `bootstrap.servers` or `security.protocol`).
+//! a listener that hangs up at once (bad `bootstrap.servers` or `security.protocol`), and one
+//! that resets every connection (a broker being killed).
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener};
@@ -15,8 +16,12 @@ pub enum Behaviour {
     Closed,
     /// Reads the request, answers with an HTTP error, closes.
     Http,
-    /// Accepts and closes at once.
+    /// Reads the request and closes in order, answering nothing: what a TLS listener does with a
+    /// plaintext client.
     Hangup,
+    /// Waits for the request and closes without reading it, so the kernel resets the connection:
+    /// what a broker that is being killed gives.
+    Reset,
 }
 
 /// A loopback endpoint that is not a Kafka broker; its accept thread ends on drop.
@@ -48,14 +53,24 @@ impl BadEndpoint {
             while r.load(Ordering::SeqCst) {
                 match listener.accept() {
                     Ok((mut stream, _)) => {
-                        if let Behaviour::Http = behaviour {
-                            let _ = stream.set_nonblocking(false);
-                            let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-                            let mut buf = [0u8; 512];
-                            let _ = stream.read(&mut buf);
-                            let _ = stream.write_all(
-                                b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                            );
+                        let _ = stream.set_nonblocking(false);
+                        let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+                        let mut buf = [0u8; 512];
+                        match behaviour {
+                            Behaviour::Http => {
+                                let _ = stream.read(&mut buf);
+                                let _ = stream.write_all(
+                                    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                                );
+                            }
+                            Behaviour::Hangup => {
+                                let _ = stream.read(&mut buf);
+                            }
+                            // Unread bytes at close: the kernel answers with a reset.
+                            Behaviour::Reset => {
+                                let _ = stream.peek(&mut buf);
+                            }
+                            Behaviour::Closed => {}
                         }
                     }
                     // Nothing pending: look again shortly (the thread must notice the drop).
