@@ -333,13 +333,14 @@ fi
 # consumes the coverage hooks rustc's sanitizer-coverage pass emits, a stable interface.
 # Not fatal: without it fuzz/run.sh builds libfuzzer-sys's own copy, as before.
 LIBFUZZER_PKG=libfuzzer-19-dev
-LIBFUZZER_A="$TOOLS/$LIBFUZZER_PKG/usr/lib/llvm-19/lib/libFuzzer.a"
+LIBFUZZER_IN_PKG=usr/lib/llvm-19/lib/libFuzzer.a
+LIBFUZZER_A="$TOOLS/$LIBFUZZER_PKG/$LIBFUZZER_IN_PKG"
 if [ ! -f "$LIBFUZZER_A" ]; then
     fetch_dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-libfuzzer.XXXXXX")"
     log "apt-get download $LIBFUZZER_PKG (its libFuzzer.a, for fuzz/run.sh)"
     if (cd "$fetch_dir" && apt-get download -qq -o APT::Sandbox::User=root "$LIBFUZZER_PKG" >&2) \
         && dpkg-deb -x "$fetch_dir"/"$LIBFUZZER_PKG"_*.deb "$TOOLS/$LIBFUZZER_PKG.partial" \
-        && [ -f "$TOOLS/$LIBFUZZER_PKG.partial/usr/lib/llvm-19/lib/libFuzzer.a" ]; then
+        && [ -f "$TOOLS/$LIBFUZZER_PKG.partial/$LIBFUZZER_IN_PKG" ]; then
         rm -rf "${TOOLS:?}/$LIBFUZZER_PKG"
         mv "$TOOLS/$LIBFUZZER_PKG.partial" "$TOOLS/$LIBFUZZER_PKG"
     else
