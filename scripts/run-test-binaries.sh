@@ -101,7 +101,14 @@ run_one() {
     # Core dumps on, so that a native crash leaves its threads' stacks for crash_report (issue
     # 24: a binary once died of SIGSEGV with nothing in its log, and never again on demand).
     (ulimit -c unlimited 2>/dev/null || true; exec "$exe" "$@") >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
-    echo "$rc $((SECONDS - began))" >"$OUT/$name.rc"
+    # The binary's CPU seconds (user + system): bash's `times`, run in this subshell itself (in
+    # a pipeline it would count nothing), whose only finished child the binary is (brokers it
+    # started are nobody's children: never counted here).
+    local cpu
+    times >"$OUT/$name.times"
+    cpu="$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
+        printf "%d", t }' "$OUT/$name.times")"
+    echo "$rc $((SECONDS - began)) $cpu" >"$OUT/$name.rc"
     if [ "$rc" -gt 128 ]; then
         crash_report "$name" "$exe" "$rc" >>"$OUT/$name.log" 2>&1
     fi
@@ -144,10 +151,10 @@ done <"$OUT/units.tsv"
 wait || true
 
 passed=0 failed=0 tests_passed=0 tests_failed=0 failures=()
-echo "---- test binaries by time (s)"
+echo "---- test binaries by time (wall s, CPU s)"
 while IFS=$'\t' read -r name _; do
-    read -r rc secs <"$OUT/$name.rc" 2>/dev/null || { rc=missing; secs=0; }
-    printf '%6s  %-40s %s\n' "$secs" "$name" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")"
+    read -r rc secs cpu <"$OUT/$name.rc" 2>/dev/null || { rc=missing; secs=0; cpu=0; }
+    printf '%6s %6s  %-40s %s\n' "$secs" "${cpu:-?}" "$name" "$([ "$rc" = 0 ] && echo ok || echo "FAILED ($rc)")"
     if [ "$rc" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); failures+=("$name"); fi
     # libtest's summary lines: "test result: ok. 12 passed; 0 failed; ..."
     while read -r p f; do

@@ -44,6 +44,25 @@ print_stage_table() {
     awk -F'\t' '{ printf "%6s s  %6s cpu  %-6s %s\n", $1, $4, $2, $3 }' "$STAGES"
     children_cpu
     printf '%6s s  %6s cpu  %-6s %s\n' "$((SECONDS - STARTED))" "$CPU_NOW" "" "total (wall)"
+    print_broker_cpu
+}
+# Kafka broker JVMs (scripts/kafka-broker.sh writes a line at each start and, with its CPU
+# seconds, at each kill): nobody waits for them, so the cpu column above never counts them.
+export MM2_BROKER_START_LOG="$STAGES.broker-starts" MM2_BROKER_CPU_LOG="$STAGES.broker-cpu"
+print_broker_cpu() {
+    touch "$MM2_BROKER_START_LOG" "$MM2_BROKER_CPU_LOG"
+    awk -F'\t' '
+        FNR == NR { n = split($0, f, " "); for (i = 1; i <= n; i++) if (f[i] ~ /^tag=/) {
+                        t = substr(f[i], 5); starts[t == "" ? "-" : t]++; total_starts++ }
+                    next }
+        { t = ($1 == "" ? "-" : $1); cpu[t] += $2; total_cpu += $2; seen[t] = 1 }
+        END {
+            for (t in starts) seen[t] = 1
+            line = ""
+            for (t in seen) line = line sprintf("%s%s %d/%.0f", line == "" ? "" : ", ", t, starts[t], cpu[t])
+            printf "       kafka broker JVMs: %d starts, %.0f CPU-s (not in the cpu column; by stage tag, starts/CPU-s: %s)\n",
+                total_starts, total_cpu, line
+        }' "$MM2_BROKER_START_LOG" "$MM2_BROKER_CPU_LOG"
 }
 # Sets CPU_NOW to the CPU seconds (user + system) of this shell's finished children so far,
 # from bash's `times`, run in the shell itself (in a subshell, `$(...)` or a pipeline, it would
@@ -463,5 +482,5 @@ rm -rf "$BUILD_INFO"
 
 stop_shared_brokers
 print_stage_table
-rm -f "$STAGES" "$STAGES".times.*
+rm -f "$STAGES" "$STAGES".times.* "$STAGES".broker-*
 note "all stages passed"
