@@ -54,6 +54,7 @@
 # takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores),
 # MM2_KAFKA_JMX_PORT (serve the broker's JMX on that port of 127.0.0.1, no authentication),
 # MM2_KAFKA_CDS_DIR (where the class-data archive is kept; default .tools/kafka-cds),
+# MM2_KAFKA_FORMAT_DIR (where formatted-log-dir templates are kept; default .tools/kafka-format),
 # MM2_BROKER_CPU_LOG (a file that gets one line per broker JVM this script kills: its tag and
 # CPU seconds).
 set -euo pipefail
@@ -92,12 +93,19 @@ java_bin() {
 
 # Ports are picked below the kernel's ephemeral range, so an outgoing connection never holds
 # one, and are only "free a moment ago": a broker that loses the race fails to bind and start
-# retries on other ports.
+# retries on other ports. With DIR, never a port that handle already names (its PLAINTEXT,
+# controller and listener ports are picked one after another, none bound yet: two listeners
+# once drew the same port, which the format step refused, failing the start).
 random_free_port() {
-    local port tries=0
+    local port tries=0 taken=" "
+    if [ -n "${1:-}" ]; then
+        taken=" $(cat "$1/port" "$1/controller_port" 2>/dev/null | tr '\n' ' ')"
+        taken="$taken$(awk '{ printf "%s ", $3 }' "$1/listeners" 2>/dev/null)"
+    fi
     while [ $tries -lt 200 ]; do
         port=$((15000 + (RANDOM * 32768 + RANDOM) % 17000))
         tries=$((tries + 1))
+        [[ "$taken" != *" $port "* ]] || continue
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
             echo "$port"
             return 0
@@ -205,6 +213,9 @@ write_config() {
         # A restarted broker registers again only once its previous incarnation's session has
         # expired on the controller (default 9 s).
         echo "broker.session.timeout.ms=1500"
+        # No no-op records in the metadata log every 500 ms while nothing changes: an idle
+        # broker took 1.6 CPU-s a minute instead of 2.1 (issue 21: three of them run all along).
+        echo "metadata.max.idle.interval.ms=0"
         echo "num.network.threads=2"
         echo "num.io.threads=2"
         echo "num.recovery.threads.per.data.dir=1"
@@ -215,11 +226,50 @@ write_config() {
     } >"$dir/server.properties"
 }
 
+# A random Kafka Uuid in its text form (base64url of 16 bytes, unpadded), never starting with
+# '-': kafka-storage would take it for an option (Kafka's own Uuid.randomUuid avoids it too).
+random_uuid() {
+    local id="-"
+    while [ "${id:0:1}" = - ]; do
+        id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    done
+    echo "$id"
+}
+
+# Formatting a log dir (`kafka-storage format`) writes two files: meta.properties (the cluster,
+# node and directory ids) and bootstrap.checkpoint (the metadata version and the SCRAM
+# credentials of the format arguments, nothing of the cluster's). The first format with a given
+# set of arguments runs the tool and keeps its bootstrap.checkpoint as a template, under
+# .tools/kafka-format/ (MM2_KAFKA_FORMAT_DIR), keyed by the arguments, the jar directory and
+# any extra `unstable.*` server property (the only ones that change what format writes);
+# later ones copy it and write meta.properties themselves, which spares a JVM start per broker
+# (issue 21: 21 formats took 31 CPU-s in CI run 16).
+format_template() {
+    local libs key
+    libs="$(kafka_libs)"
+    key="$(cat "$1/format_args" <(grep '^unstable\.' "$1/props" || true) <(printf '%s\n%s\n' "$(readlink -f "$libs")" "$(stat -c '%i %Y' "$libs")") \
+        | cksum | cut -d' ' -f1)"
+    echo "${MM2_KAFKA_FORMAT_DIR:-$ROOT/.tools/kafka-format}/$key"
+}
+
 format_dir() {
-    local dir="$1" java libs
+    local dir="$1" java libs template
+    rm -rf "$dir/data"
+    template="$(format_template "$dir")"
+    if [ -f "$template/bootstrap.checkpoint" ]; then
+        mkdir -p "$dir/data"
+        cp "$template/bootstrap.checkpoint" "$dir/data/"
+        {
+            echo "node.id=1"
+            echo "directory.id=$(random_uuid)"
+            echo "version=1"
+            echo "cluster.id=$(cat "$dir/cluster_id")"
+        } >"$dir/data/meta.properties"
+        echo "--- [kafka-broker.sh] log dir formatted from $template" >>"$dir/broker.log"
+        return 0
+    fi
     java="$(java_bin)"
     libs="$(kafka_libs)"
-    rm -rf "$dir/data"
     local args=()
     while IFS= read -r -d '' a; do args+=("$a"); done <"$dir/format_args"
     # shellcheck disable=SC2046
@@ -230,6 +280,11 @@ format_dir() {
             tail -n 20 "$dir/broker.log" >&2
             die "kafka-storage format failed in $dir"
         }
+    # Kept whole (renamed into place), so a broker formatting beside this one never copies half.
+    if [ -f "$dir/data/bootstrap.checkpoint" ] && mkdir -p "$template" &&
+        cp "$dir/data/bootstrap.checkpoint" "$template/bootstrap.checkpoint.partial.$$"; then
+        mv -f "$template/bootstrap.checkpoint.partial.$$" "$template/bootstrap.checkpoint"
+    fi
 }
 
 # launch DIR: starts the broker in the background and waits until it is ready. Returns 2 when
@@ -374,30 +429,25 @@ cmd_start() {
     fi
     printf '%s\n' "${props[@]+"${props[@]}"}" >"$dir/props"
     if [ "${#fargs[@]}" -gt 0 ]; then printf '%s\0' "${fargs[@]}"; fi >"$dir/format_args"
-    # A fixed, valid cluster id per handle (base64 of 16 random bytes, URL-safe, unpadded). Not
-    # one that starts with '-': kafka-storage would take it for an option (as Kafka's own
-    # Uuid.randomUuid avoids too).
-    local id="-"
-    while [ "${id:0:1}" = - ]; do
-        id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
-    done
-    echo "$id" >"$dir/cluster_id"
+    # A fixed, valid cluster id per handle.
+    random_uuid >"$dir/cluster_id"
     write_log4j "$dir"
     # Armed before the broker exists, so a caller killed during start-up leaves nothing behind.
     if [ -n "$lifeline" ]; then start_watchdog "$dir" "$lifeline" "$owner"; fi
 
     local attempt rc=2
     for attempt in 1 2 3 4 5; do
-        if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port >"$dir/port"; fi
-        random_free_port >"$dir/controller_port"
+        : >"$dir/controller_port"
         : >"$dir/listeners"
+        if [ -n "$port" ]; then echo "$port" >"$dir/port"; else random_free_port "$dir" >"$dir/port"; fi
+        random_free_port "$dir" >"$dir/controller_port"
         local l f lport
         for l in "${listeners[@]+"${listeners[@]}"}"; do
             lport=""
             for f in "${fixed_ports[@]+"${fixed_ports[@]}"}"; do
                 [ "${f%%=*}" != "${l%%=*}" ] || lport="${f#*=}"
             done
-            echo "${l%%=*} ${l#*=} ${lport:-$(random_free_port)}" >>"$dir/listeners"
+            echo "${l%%=*} ${l#*=} ${lport:-$(random_free_port "$dir")}" >>"$dir/listeners"
         done
         write_config "$dir"
         format_dir "$dir"
