@@ -27,9 +27,9 @@
 #                                 5), default and tuned fetch settings; prints the table of
 #                                 BENCHMARKS.md "Start-up load". A benchmark: not in scripts/test.sh.
 #
-# Brokers: scripts/kafka-broker.sh, with the Kafka jars of interop/pom.xml (the same version as
-# the Java MM2 classes; see the note there), each watched by a watchdog tied to this shell, all
-# of a mode started at once. They are this script's own, not the run's shared ones: the
+# Brokers: scripts/kafka-broker.sh, with the setup's Kafka jars, else those of interop/pom.xml
+# (both the version of the Java MM2 classes; see the note there), each watched by a watchdog
+# tied to this shell, all of a mode started at once. They are this script's own, not the run's shared ones: the
 # differential and the churn use MM2's example names (`orders`, aliases A/B, source/target) and
 # discover every group of their clusters, which must hold nothing else.
 # Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m); MM2_INTEROP_PROFILE (differential
@@ -53,10 +53,18 @@ log() { echo "interop: $*" >&2; }
 
 MVN_OFFLINE=()
 if [ "${MM2_MAVEN_OFFLINE:-0}" = 1 ]; then MVN_OFFLINE=(-o); fi
-log "mvn package (interop/pom.xml: Java MM2 classes and broker jars)"
-mvn -B -q "${MVN_OFFLINE[@]}" -f interop/pom.xml package -DskipTests >&2
 LIBS="$ROOT/interop/target/libs"
-CP="$ROOT/interop/target/mm2-interop-0.jar:$LIBS/*"
+JAR="$ROOT/interop/target/mm2-interop-0.jar"
+CP="$JAR:$LIBS/*"
+# Maven only when the harness jar is older than its sources (scripts/setup-test-env.sh packages
+# it; each of scripts/test.sh's two interop stages would otherwise start Maven again for nothing).
+if [ -f "$JAR" ] && [ -d "$LIBS" ] &&
+    [ -z "$(find interop/pom.xml interop/src java/parent/pom.xml -newer "$JAR" -print -quit)" ]; then
+    log "interop/target: the harness jar is newer than interop/pom.xml and interop/src (no mvn run)"
+else
+    log "mvn package (interop/pom.xml: Java MM2 classes and broker jars)"
+    mvn -B -q "${MVN_OFFLINE[@]}" -f interop/pom.xml package -DskipTests >&2
+fi
 
 if [ "$mode" = cycle ]; then
     log "cargo build --release --features internals --example interop_cycle"
@@ -80,11 +88,16 @@ if [ "$mode" != load ] && [ "$mode" != cycle ]; then
     fi
 fi
 
+# The brokers run on the setup's Kafka jars when there are some (MM2_KAFKA_LIBS, from
+# .tools/env.sh: the same version, java/parent/pom.xml's, and the class-data archive
+# scripts/kafka-broker.sh keeps for that directory, so each start costs less), else on this
+# module's own copy.
+BROKER_LIBS="${MM2_KAFKA_LIBS:-$LIBS}"
 HANDLES=()
 cleanup() {
     local h
     for h in "${HANDLES[@]}"; do
-        MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh stop "$h" >/dev/null 2>&1 || true
+        MM2_KAFKA_LIBS="$BROKER_LIBS" scripts/kafka-broker.sh stop "$h" >/dev/null 2>&1 || true
     done
 }
 trap cleanup EXIT
@@ -96,7 +109,7 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/mm2-interop.XXXXXX")"
 start_brokers() {
     local name pids=() rc=0 p out
     for name in "$@"; do
-        MM2_KAFKA_LIBS="$LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
+        MM2_KAFKA_LIBS="$BROKER_LIBS" scripts/kafka-broker.sh start --owner-pid $$ \
             --prop group.initial.rebalance.delay.ms=0 >"$WORK/broker-$name.out" &
         pids+=($!)
     done
