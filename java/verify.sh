@@ -86,5 +86,5 @@ fi
 step "example program on Java 17 (examples/jvm, JNI)"
 MM2_EXAMPLE_JAVA="$MM2_JAVA17" examples/jvm/run.sh || die "the example program on Java 17"
 step "example program on Java 22+ (examples/jvm, Panama)"
-MM2_EXAMPLE_JAVA="$MM2_JAVA22" examples/jvm/run.sh || die "the example program on Java 22+"
+MM2_EXAMPLE_JAVA="$MM2_JAVA22" MM2_EXAMPLE_BUILT=1 examples/jvm/run.sh || die "the example program on Java 22+"
 step "passed"

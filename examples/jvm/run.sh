@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Builds the example program against the installed mm2-checkpoint artifact (run
 # `mvn -f java/pom.xml install` first; scripts/test.sh does) and runs it once on the given java
-# (default: java on PATH). Extra arguments go to the program.
+# (default: java on PATH). Extra arguments go to the program. MM2_EXAMPLE_BUILT=1 skips the
+# build when an earlier run did it (java/verify.sh runs the program on two JVMs).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 JAVA="${MM2_EXAMPLE_JAVA:-java}"
 
-mvn -B -q -f "$HERE/pom.xml" package dependency:build-classpath -Dmdep.outputFile="$HERE/target/classpath.txt"
+if [ "${MM2_EXAMPLE_BUILT:-0}" != 1 ] || [ ! -f "$HERE/target/classpath.txt" ]; then
+    mvn -B -q -f "$HERE/pom.xml" package dependency:build-classpath -Dmdep.outputFile="$HERE/target/classpath.txt"
+fi
 native_access=()
 if [ "$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')" -ge 22 ]; then
     native_access=(--enable-native-access=ALL-UNNAMED)
