@@ -88,6 +88,26 @@ fail() {
 CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -DMM2_CHECKPOINT_EMBEDDED -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
 TESTS=(test_api test_misuse test_threads test_abi)
 
+# run_each KIND COMMAND...: runs COMMAND "$BUILD/$t<suffix>" for every test at once (most of a
+# run under valgrind or ASan is waiting on the library's timers and threads, so four side by side
+# take about the longest one's time: issue 21), then prints each one's output whole, in order,
+# and fails naming every test that failed. SUFFIX (e.g. .asan) is appended to each binary.
+run_each() {
+    local kind="$1" suffix="$2" t failed=() pids=()
+    shift 2
+    for t in "${TESTS[@]}"; do
+        ("$@" "$BUILD/$t$suffix" >"$BUILD/$t.$kind.log" 2>&1; echo $? >"$BUILD/$t.$kind.rc") &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    for t in "${TESTS[@]}"; do
+        step "$kind: $t (exit $(cat "$BUILD/$t.$kind.rc"))"
+        cat "$BUILD/$t.$kind.log"
+        [ "$(cat "$BUILD/$t.$kind.rc")" = 0 ] || failed+=("$t")
+    done
+    [ "${#failed[@]}" = 0 ] || fail "under $kind: ${failed[*]} (exit codes above)"
+}
+
 step "cargo build (cdylib + staticlib; default features, then with the mock clusters) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
 DEFAULT_LIB=""
@@ -163,10 +183,8 @@ done
 "$CC" "${CFLAGS[@]}" ffi-tests/test_api.c "$LIBDIR/libmm2_checkpoint.a" -lm "${NATIVE_LIB_ARGS[@]}" \
     -o "$BUILD/test_api.static" || fail "linking test_api statically"
 
-step "run the C tests${TARGET:+ under ${RUN[*]}}"
-for t in "${TESTS[@]}"; do
-    "${RUN[@]}" "$BUILD/$t" || fail "$t"
-done
+step "run the C tests${TARGET:+ under ${RUN[*]}}, side by side"
+run_each run "" "${RUN[@]}"
 "${RUN[@]}" "$BUILD/test_api.static" || fail "test_api (static)"
 
 if [ -n "$TARGET" ]; then
@@ -176,16 +194,14 @@ elif [ "${MM2_FFI_SKIP_VALGRIND:-0}" = 1 ]; then
 elif ! command -v valgrind >/dev/null; then
     fail "valgrind is not installed (apt-get install valgrind, or MM2_FFI_SKIP_VALGRIND=1)"
 else
-    for t in "${TESTS[@]}"; do
-        step "valgrind memcheck: $t"
-        # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
-        # runs this beside other stages (a stop once took 21 s under both), so 40 s here.
-        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 \
-            MM2_FFI_STOP_BOUND_MS=40000 \
-            valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
-            --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \
-            "$BUILD/$t" || fail "$t under valgrind (exit $?)"
-    done
+    step "valgrind memcheck: ${TESTS[*]}, side by side"
+    # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
+    # runs this beside other stages (a stop once took 21 s under both; 5.5 s at most in CI run
+    # 17, one test at a time), so 40 s here.
+    run_each "valgrind memcheck" "" env MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 \
+        MM2_FFI_SEED_SYNCS=5000 MM2_FFI_STOP_BOUND_MS=40000 \
+        valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
+        --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40
 
     # The suppressions must also match an optimised build (inlined rust-rdkafka frames, legacy
     # symbol names). Checked when a release build of this ABI exists; run.sh does not build one.
@@ -234,13 +250,10 @@ else
     done
     # fast_unwind_on_malloc=0: the frame-pointer unwinder stops at the first uninstrumented Rust
     # frame (no frame pointers), and lsan.supp's patterns name Rust frames.
-    for t in "${TESTS[@]}"; do
-        step "AddressSanitizer: $t"
-        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
-            ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98:fast_unwind_on_malloc=0" \
-            LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
-            "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"
-    done
+    step "AddressSanitizer: ${TESTS[*]}, side by side"
+    run_each AddressSanitizer .asan env MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
+        ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98:fast_unwind_on_malloc=0" \
+        LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0"
 fi
 
 step "staged installs with the pkg-config file; examples/checkpoint.c shared and static"
