@@ -88,33 +88,6 @@ fail() {
 CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -DMM2_CHECKPOINT_EMBEDDED -Wall -Wextra -Werror -pthread -g -I"$ROOT/include" -I"$ROOT/ffi-tests")
 TESTS=(test_api test_misuse test_threads test_abi)
 
-# run_each KIND SUFFIX TESTS COMMAND...: runs COMMAND "$BUILD/$t$SUFFIX" for every test named in
-# TESTS (a space-separated list) at once (most of a run is waiting on the library's timers and
-# threads, so side by side they take about the longest one's time: issue 21), then prints each
-# one's output whole, in order, and fails naming every test that failed.
-run_each() {
-    local kind="$1" suffix="$2" t failed=() pids=() slug
-    local -a tests
-    read -r -a tests <<<"$3"
-    shift 3
-    slug="${kind// /-}"
-    for t in "${tests[@]}"; do
-        (
-            rc=0
-            "$@" "$BUILD/$t$suffix" >"$BUILD/$t.$slug.log" 2>&1 || rc=$?
-            echo "$rc" >"$BUILD/$t.$slug.rc"
-        ) &
-        pids+=($!)
-    done
-    wait "${pids[@]}" || true
-    for t in "${tests[@]}"; do
-        step "$kind: $t (exit $(cat "$BUILD/$t.$slug.rc" 2>/dev/null || echo none))"
-        cat "$BUILD/$t.$slug.log"
-        [ "$(cat "$BUILD/$t.$slug.rc" 2>/dev/null)" = 0 ] || failed+=("$t")
-    done
-    [ "${#failed[@]}" = 0 ] || fail "under $kind: ${failed[*]} (exit codes above)"
-}
-
 step "cargo build (cdylib + staticlib; default features, then with the mock clusters) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
 DEFAULT_LIB=""
@@ -190,8 +163,10 @@ done
 "$CC" "${CFLAGS[@]}" ffi-tests/test_api.c "$LIBDIR/libmm2_checkpoint.a" -lm "${NATIVE_LIB_ARGS[@]}" \
     -o "$BUILD/test_api.static" || fail "linking test_api statically"
 
-step "run the C tests${TARGET:+ under ${RUN[*]}}, side by side"
-run_each run "" "${TESTS[*]}" "${RUN[@]}"
+step "run the C tests${TARGET:+ under ${RUN[*]}}"
+for t in "${TESTS[@]}"; do
+    "${RUN[@]}" "$BUILD/$t" || fail "$t"
+done
 "${RUN[@]}" "$BUILD/test_api.static" || fail "test_api (static)"
 
 if [ -n "$TARGET" ]; then
@@ -201,17 +176,16 @@ elif [ "${MM2_FFI_SKIP_VALGRIND:-0}" = 1 ]; then
 elif ! command -v valgrind >/dev/null; then
     fail "valgrind is not installed (apt-get install valgrind, or MM2_FFI_SKIP_VALGRIND=1)"
 else
-    # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
-    # runs this beside other stages (a stop once took 21 s under both; 5.5 s at most in CI run
-    # 17, 16.6 s in run 18 with the other three beside it), so 40 s here, and it runs alone,
-    # after the other three side by side.
-    memcheck=(env MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2
-        MM2_FFI_SEED_SYNCS=5000 MM2_FFI_STOP_BOUND_MS=40000
-        valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite
-        --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40)
-    step "valgrind memcheck: test_api test_misuse test_abi side by side, then test_threads"
-    run_each "valgrind memcheck" "" "test_api test_misuse test_abi" "${memcheck[@]}"
-    run_each "valgrind memcheck" "" "test_threads" "${memcheck[@]}"
+    for t in "${TESTS[@]}"; do
+        step "valgrind memcheck: $t"
+        # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
+        # runs this beside other stages (a stop once took 21 s under both), so 40 s here.
+        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 \
+            MM2_FFI_STOP_BOUND_MS=40000 \
+            valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
+            --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \
+            "$BUILD/$t" || fail "$t under valgrind (exit $?)"
+    done
 
     # The suppressions must also match an optimised build (inlined rust-rdkafka frames, legacy
     # symbol names). Checked when a release build of this ABI exists; run.sh does not build one.
@@ -260,10 +234,13 @@ else
     done
     # fast_unwind_on_malloc=0: the frame-pointer unwinder stops at the first uninstrumented Rust
     # frame (no frame pointers), and lsan.supp's patterns name Rust frames.
-    step "AddressSanitizer: ${TESTS[*]}, side by side"
-    run_each AddressSanitizer .asan "${TESTS[*]}" env MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
-        ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98:fast_unwind_on_malloc=0" \
-        LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0"
+    for t in "${TESTS[@]}"; do
+        step "AddressSanitizer: $t"
+        MM2_FFI_CYCLES="${MM2_FFI_ASAN_CYCLES:-20}" MM2_FFI_SEED_SYNCS=20000 \
+            ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=98:fast_unwind_on_malloc=0" \
+            LSAN_OPTIONS="suppressions=$ROOT/ffi-tests/lsan.supp:print_suppressions=0" \
+            "$BUILD/$t.asan" || fail "$t under AddressSanitizer (exit $?)"
+    done
 fi
 
 step "staged installs with the pkg-config file; examples/checkpoint.c shared and static"
