@@ -133,19 +133,20 @@ trap stop_shared_brokers EXIT
 # -Dmm2.broker.root=<this tree>) and that are still running, other than the run's shared
 # ones: a test that leaked its broker. With a TAG, only those a stage of that tag started.
 leaked_brokers() {
-    local tag="${1:-}" cmdline pid shared args
-    for cmdline in /proc/[0-9]*/cmdline; do
-        pid="${cmdline#/proc/}"
+    local tag="${1:-}" file pid shared
+    # One grep over every process's NUL-separated arguments (-z: each argument is a line), not a
+    # tr and a grep per process: with a few hundred processes that was seconds of CPU per call,
+    # and check_no_leaked_brokers calls it up to 100 times while a watchdog is still at work.
+    while IFS= read -r file; do
+        pid="${file#/proc/}"
         pid="${pid%/cmdline}"
         for shared in "${SHARED_PIDS[@]+"${SHARED_PIDS[@]}"}"; do
             [ "$pid" != "$shared" ] || continue 2
         done
-        args="$(tr '\0' '\n' 2>/dev/null <"$cmdline")" || continue
-        grep -qxF -- "-Dmm2.broker.root=$ROOT" <<<"$args" || continue
-        if [ -z "$tag" ] || grep -qxF -- "-Dmm2.broker.tag=$tag" <<<"$args"; then
+        if [ -z "$tag" ] || grep -qzxF -- "-Dmm2.broker.tag=$tag" "$file" 2>/dev/null; then
             echo "$pid"
         fi
-    done
+    done < <(grep -lzxF -- "-Dmm2.broker.root=$ROOT" /proc/[0-9]*/cmdline 2>/dev/null || true)
     return 0
 }
 # check_no_leaked_brokers STAGE-NAME: fails the run if brokers that stage started still run.
