@@ -29,9 +29,9 @@
 #
 # Brokers: scripts/kafka-broker.sh, with the setup's Kafka jars, else those of interop/pom.xml
 # (both the version of the Java MM2 classes; see the note there), each watched by a watchdog
-# tied to this shell, all of a mode started at once. They are this script's own, not the run's shared ones: the
-# differential and the churn use MM2's example names (`orders`, aliases A/B, source/target) and
-# discover every group of their clusters, which must hold nothing else.
+# tied to this shell, all of a mode started at once. They are this script's own, not the run's
+# shared ones: the differential and the churn use MM2's example names (`orders`, aliases A/B,
+# source/target) and discover every group of their clusters, which must hold nothing else.
 # Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m); MM2_INTEROP_PROFILE (differential
 # and churn: the cargo profile of our example binaries, release by default; scripts/test.sh
 # uses debug, the build it already has); MM2_INTEROP_PREBUILT=1 (those binaries are built, no

@@ -122,11 +122,16 @@ random_free_port() {
 # instead of 7.5 CPU-s and 4.2 s. The archive's name hashes the java and the jar directory it was
 # made from; a JVM that cannot use it (another JVM build) runs without it, its CDS log muted so
 # that a tool's output stays its own.
-cds_archive() {
-    local libs key
+# The jar directory's identity, for the keys of the archive and the format templates: its path
+# and its inode and modification time (setup-test-env.sh replaces the directory whole).
+libs_identity() {
+    local libs
     libs="$(kafka_libs)"
-    key="$(printf '%s\n%s\n%s\n' "$(readlink -f "$(java_bin)")" "$(readlink -f "$libs")" \
-        "$(stat -c '%i %Y' "$libs")" | cksum | cut -d' ' -f1)"
+    printf '%s\n%s\n' "$(readlink -f "$libs")" "$(stat -c '%i %Y' "$libs")"
+}
+cds_archive() {
+    local key
+    key="$({ readlink -f "$(java_bin)"; libs_identity; } | cksum | cut -d' ' -f1)"
     echo "${MM2_KAFKA_CDS_DIR:-$ROOT/.tools/kafka-cds}/broker-$key.jsa"
 }
 cds_flags() {
@@ -245,9 +250,8 @@ random_uuid() {
 # later ones copy it and write meta.properties themselves, which spares a JVM start per broker
 # (issue 21: 21 formats took 31 CPU-s in CI run 16).
 format_template() {
-    local libs key
-    libs="$(kafka_libs)"
-    key="$(cat "$1/format_args" <(grep '^unstable\.' "$1/props" || true) <(printf '%s\n%s\n' "$(readlink -f "$libs")" "$(stat -c '%i %Y' "$libs")") \
+    local key
+    key="$({ cat "$1/format_args"; grep '^unstable\.' "$1/props" || true; libs_identity; } \
         | cksum | cut -d' ' -f1)"
     echo "${MM2_KAFKA_FORMAT_DIR:-$ROOT/.tools/kafka-format}/$key"
 }
@@ -349,13 +353,11 @@ kill_broker() {
 # child, so no caller's CPU count includes it (scripts/test.sh sums these).
 record_cpu() {
     [ -n "${MM2_BROKER_CPU_LOG:-}" ] || return 0
-    local stat ticks
+    local stat
     stat="$(cat "/proc/$2/stat" 2>/dev/null)" || return 0
-    # Fields 14 and 15 (utime, stime) counted after the command name, which may hold spaces.
-    ticks="$(awk '{ print $12 + $13 }' <<<"${stat##*) }")"
-    printf '%s\t%s\n' "$(cat "$1/tag" 2>/dev/null)" \
-        "$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }')" \
-        >>"$MM2_BROKER_CPU_LOG"
+    # Fields 14 and 15 (utime, stime), counted after the command name, which may hold spaces.
+    awk -v tag="$(cat "$1/tag" 2>/dev/null)" -v hz="$(getconf CLK_TCK)" \
+        '{ printf "%s\t%.1f\n", tag, ($12 + $13) / hz }' <<<"${stat##*) }" >>"$MM2_BROKER_CPU_LOG"
 }
 
 check_handle() {
