@@ -10,8 +10,6 @@
 //! Since source and target are one broker, a group's source DESCRIBE and target READ are ACLs
 //! on the same group resource.
 
-mod support;
-
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};

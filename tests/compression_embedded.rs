@@ -4,8 +4,6 @@
 //! consumer could not decompress. tests/security_kafka.rs repeats this on a real broker and
 //! checks the codec of the stored batches.
 
-mod support;
-
 use support::flow::{self, Side};
 use support::mock::{create_mock_topic, Mock, MockPair};
 use support::runtime::{assert_no_leaks, install_logger, serial};

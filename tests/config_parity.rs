@@ -9,8 +9,6 @@
 //! second mechanism. After a deliberate change: `MM2_BLESS_CONFIG_PARITY=1 cargo test
 //! --all-features --test config_parity`, then commit the files.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;

@@ -8,8 +8,6 @@
 //! - A revoke while start-up is still loading: acknowledged at once, so the new owner takes the
 //!   partition over while the old one is still loading; the old one never adopts it.
 
-mod support;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -11,8 +11,6 @@
 //! translates it) forward all the time, so in steady state each group gets one checkpoint per
 //! emit interval; a gap longer than that is time the group spent without an owner.
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};

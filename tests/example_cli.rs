@@ -1,8 +1,6 @@
 //! The examples as a user runs them: `--help` on both, and SIGTERM stopping the checkpoint job
 //! as cleanly as Ctrl-C.
 
-mod support;
-
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

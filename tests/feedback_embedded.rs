@@ -1,8 +1,6 @@
 //! What the task tells its operator at info, on the embedded mock clusters: what each group
 //! offset sync did, and why a group's partition gets no checkpoint, explained once.
 
-mod support;
-
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;

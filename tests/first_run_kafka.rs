@@ -2,8 +2,6 @@
 //! every translatable checkpoint in the first cycle, and filters that match nothing on the
 //! source say so.
 
-mod support;
-
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;

@@ -1,8 +1,6 @@
 //! Live group discovery, scale-out over several processes and batched offset fetching, on two
 //! real Kafka brokers (librdkafka's mock cluster has no ListGroups, so discovery needs a real broker).
 
-mod support;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};

@@ -7,8 +7,6 @@
 //! Setup commits go through the PLAINTEXT listener (the broker's own super user); the stream
 //! connects over SASL_SSL as a principal of its own per test.
 
-mod support;
-
 use std::time::Duration;
 
 use mm2_checkpoint::group_offsets_stream::GroupOffsetsStream;

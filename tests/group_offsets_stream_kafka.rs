@@ -3,8 +3,6 @@
 //! transactional committers (never an aborted one), follows rewinds and deletions, applies the
 //! filters, and stops flag → wake → join → close.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::sync::{RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};

@@ -2,8 +2,6 @@
 //! tests/support/broker.rs), the mock clusters and the client helpers in tests/support, plus
 //! the broker behaviours those helpers document.
 
-mod support;
-
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;

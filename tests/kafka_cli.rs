@@ -2,8 +2,6 @@
 //! `scripts/kafka-cli.sh`, from the jars `scripts/setup-test-env.sh` put in `.tools/`, each run
 //! once against a real broker holding what the job and the mirror write.
 
-mod support;
-
 use std::process::Command;
 
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};

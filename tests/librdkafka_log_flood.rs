@@ -1,8 +1,6 @@
 //! librdkafka's repeated errors while a broker is unreachable reach the `log` crate collapsed:
 //! the first line of each kind verbatim, then at most one summary per 30 s (kafka::client_log).
 
-mod support;
-
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 

@@ -7,8 +7,6 @@
 //! stops tasks against the mock cluster and a real broker, each healthy and with the target an
 //! HTTP port (fatal) or a closed port (retried); the parent reads the child's stderr.
 
-mod support;
-
 use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};

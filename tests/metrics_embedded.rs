@@ -2,8 +2,6 @@
 //! freshness, the replay bound and the skipped partitions after real cycles, the statistics
 //! listener's thread contract, and retries counted by kind.
 
-mod support;
-
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

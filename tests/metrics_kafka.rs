@@ -2,8 +2,6 @@
 //! bound, freshness and the group offset sync's counts (written / left because the target
 //! group is active), from the Rust snapshot and from the statistics listener's JSON.
 
-mod support;
-
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

@@ -10,8 +10,6 @@
 //! with age. (Checked by simulation over lags 0..1000 and up to 20000 records with this crate's
 //! store: no position exceeds it.)
 
-mod support;
-
 #[path = "../examples/mirror.rs"]
 #[allow(dead_code)]
 mod mirror;

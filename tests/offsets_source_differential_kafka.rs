@@ -10,8 +10,6 @@
 //! The topic filter takes exactly the replicated topic, so the stream task's writes into the
 //! source broker's groups (on the remote topic) are invisible to both.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::OnceLock;

@@ -7,8 +7,6 @@
 //! task (see `kafka/failure.rs`). Either way the library says what is wrong through `log`, and
 //! `stop` is prompt and leaves no client or thread.
 
-mod support;
-
 use std::thread;
 use std::time::{Duration, Instant};
 

@@ -3,8 +3,6 @@
 //! races for both stores, restart monotonicity, the offset-syncs topic on either cluster,
 //! malformed internal records, and the poll/stop lifecycle.
 
-mod support;
-
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};

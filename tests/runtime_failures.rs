@@ -4,8 +4,6 @@
 //! fails the task. No broker is needed: an unreachable cluster is a loopback port nothing listens
 //! on.
 
-mod support;
-
 use std::net::{Ipv4Addr, TcpListener};
 use std::time::{Duration, Instant};
 

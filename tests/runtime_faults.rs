@@ -6,8 +6,6 @@
 //! tests/runtime_group_faults.rs (group discovery) and
 //! tests/runtime_group_offset_sync_faults.rs (the group offset sync).
 
-mod support;
-
 use std::net::{Ipv4Addr, TcpListener};
 use std::sync::{Arc, Mutex};
 use std::thread;

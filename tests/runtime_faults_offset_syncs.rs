@@ -2,8 +2,6 @@
 //! source broker crashes during the offset-sync load and comes back with its data, and the
 //! offset-syncs topic is deleted under the tail.
 
-mod support;
-
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

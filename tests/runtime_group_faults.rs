@@ -2,8 +2,6 @@
 //! group listing that fails transiently, and one group's committed offsets denied or failing
 //! retriably.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};

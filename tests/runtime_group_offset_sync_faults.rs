@@ -1,8 +1,6 @@
 //! CheckpointTask when the group offset sync cannot read a target group, on real Apache Kafka
 //! brokers (injected faults): retriably, and denied by its ACL.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};

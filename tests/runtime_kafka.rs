@@ -5,8 +5,6 @@
 //!
 //! Kafka keeps the metadata of a commit, and checkpoints carry it.
 
-mod support;
-
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};

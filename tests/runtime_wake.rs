@@ -8,8 +8,6 @@
 //! arrives while the stop is measured. Several tasks run side by side (their waits are idle, not
 //! busy) so that ~50 samples per scenario take seconds, not minutes.
 
-mod support;
-
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};

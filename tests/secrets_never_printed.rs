@@ -9,8 +9,6 @@
 //! (the C log callback receives these same records), the C API's `mm_last_error`, and the
 //! example's console. Java's exceptions carry `mm_last_error`'s text, so the C check covers them.
 
-mod support;
-
 use std::io::Write;
 use std::process::Command;
 use std::sync::{Arc, Mutex};

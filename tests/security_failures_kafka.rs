@@ -5,8 +5,6 @@
 //!
 //! Uses the shared secured broker (scripts/kafka-broker.sh start --secure).
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};

@@ -7,8 +7,6 @@
 //! All tests share one broker (scripts/kafka-broker.sh start --secure); each flow has its own
 //! aliases, topics and group.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -3,8 +3,6 @@
 //! are those of MM2's rules. (The commit → checkpoint latency is measured by the benchmark,
 //! BENCHMARKS.md "Offsets source"; this test pins correctness only.)
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 

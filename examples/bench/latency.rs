@@ -59,16 +59,16 @@ fn measure(kafka: &dyn Cluster, alias: &str, source: &str, interval: u64, sample
             (s.encode_key().unwrap(), s.encode_value())
         })
         .collect();
-    let refs: Vec<crate::support::Record<'_>> = records
+    let refs: Vec<support::Record<'_>> = records
         .iter()
         .map(|(k, v)| (Some(k.as_slice()), Some(v.as_slice())))
         .collect();
-    crate::support::produce_many(&bootstrap, &syncs, 0, &refs);
+    support::produce_many(&bootstrap, &syncs, 0, &refs);
     let groups: Vec<String> = (0..samples).map(|i| format!("{alias}-g{i:03}")).collect();
     // Known to both sources from the start: a first commit whose checkpoint (1) is emitted
     // before the measured commit (60 → 51) moves it.
     for g in &groups {
-        crate::support::commit_group_offsets(&bootstrap, g, &[(&topic, 0, 10, "")]);
+        support::commit_group_offsets(&bootstrap, g, &[(&topic, 0, 10, "")]);
     }
     let interval_text = interval.to_string();
     let pattern = format!("{alias}-.*");
@@ -114,7 +114,7 @@ fn measure(kafka: &dyn Cluster, alias: &str, source: &str, interval: u64, sample
                 std::thread::sleep(at.saturating_duration_since(Instant::now()));
                 // Noted before the request, so a checkpoint can never be seen before its commit.
                 committed.lock().unwrap().insert(g.clone(), Instant::now());
-                crate::support::commit_group_offsets(&bootstrap, g, &[(&topic, 0, 60, "")]);
+                support::commit_group_offsets(&bootstrap, g, &[(&topic, 0, 60, "")]);
             }
         })
     };

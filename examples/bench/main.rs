@@ -19,9 +19,6 @@ mod seed;
 #[path = "../../benches/support/workload.rs"]
 mod workload;
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
-
 mod alloc;
 mod cycle;
 mod latency;

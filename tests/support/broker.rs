@@ -364,7 +364,8 @@ pub fn unique(prefix: &str) -> String {
 
 /// `scripts/kafka-broker.sh` of this repository.
 pub fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/kafka-broker.sh")
+    // This crate's manifest is tests/support/Cargo.toml.
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/kafka-broker.sh")
 }
 
 fn parse_fields(stdout: &[u8]) -> BTreeMap<String, String> {

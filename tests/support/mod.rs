@@ -1,4 +1,5 @@
-//! Shared helpers for the integration tests; a test binary pulls them in with `mod support;`.
+//! Shared helpers for the integration tests (and the `bench` example): the crate
+//! `mm2-checkpoint-test-support`, a dev-dependency of mm2-checkpoint, used as `support::…`.
 //!
 //! - [`acl`]: ACLs on a broker with an authorizer, granted by its admin user.
 //! - [`bad_endpoint`]: loopback ports that are not Kafka (closed, HTTP, hang-up).
@@ -16,9 +17,6 @@
 //! Every helper fails loudly (panics with the reason) instead of skipping: a test that
 //! silently did nothing would hide a missing broker.
 
-// Each test binary uses a different subset of these helpers.
-#![allow(dead_code)]
-
 pub mod acl;
 pub mod bad_endpoint;
 pub mod broker;
@@ -31,15 +29,11 @@ pub mod runtime;
 pub mod secure_kafka;
 pub mod wait;
 
-#[allow(unused_imports)]
 pub use broker::{shared, shared_pair, shared_target, unique, Broker, BrokerOptions};
-#[allow(unused_imports)]
 pub use kafka::{
     commit_group_offsets, committed_offsets, create_topic, create_topic_with_config, ensure_topic,
     group_state, produce, produce_batched, produce_batched_with, produce_many, produce_numbered,
     read_all, read_records, topic_config, Committed, ConsumedRecord, KeyValue, Record,
 };
-#[allow(unused_imports)]
 pub use mock::{create_mock_topic, mock_cluster, Mock, MockPair};
-#[allow(unused_imports)]
 pub use wait::{block_on, wait_for, wait_until};

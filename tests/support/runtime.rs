@@ -258,7 +258,6 @@ impl Events {
     }
 
     /// Installs this log as the observer of `task`'s stop signal.
-    #[cfg(feature = "internals")]
     pub fn observe(&self, task: &CheckpointTask) {
         let me = self.clone();
         task.stop_signal()
