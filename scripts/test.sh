@@ -276,11 +276,13 @@ build_all() {
     # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
     # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
     # place), then with the mock clusters, which the C and Java tests use, and the native
-    # libraries a static link needs.
+    # libraries a static link needs. That one has every feature, so it is a re-link of what the
+    # test build above compiled (with `internals`, which no C function uses), not a third build
+    # of the Rust API crate (issue 21).
     cargo build -p mm2-checkpoint-capi --lib || return 1
     mkdir -p "$BUILD_INFO/default"
     cp target/debug/libmm2_checkpoint.so "$BUILD_INFO/default/" || return 1
-    cargo rustc -p mm2-checkpoint-capi --lib --features embedded -- --print=native-static-libs \
+    cargo rustc -p mm2-checkpoint-capi --lib --all-features -- --print=native-static-libs \
         2>"$BUILD_INFO/rustc-notes.txt" || { cat "$BUILD_INFO/rustc-notes.txt" >&2; return 1; }
 }
 lane_build() {
