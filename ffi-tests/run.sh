@@ -98,8 +98,8 @@ if [ -n "$TARGET" ]; then
     fi
     cp "$LIBDIR/rustc-notes.txt" "$notes"
 elif [ -n "${MM2_FFI_PREBUILT_NOTES:-}" ]; then
-    # scripts/test.sh built the library (its lane_c_libraries, which this stage awaits): its
-    # output of this very command is in that file.
+    # scripts/test.sh built the library before its lanes (and runs cargo nowhere else while
+    # clippy holds the build lock): its output of this very command is in that file.
     cp "$MM2_FFI_PREBUILT_NOTES" "$notes" || fail "MM2_FFI_PREBUILT_NOTES=$MM2_FFI_PREBUILT_NOTES"
     DEFAULT_LIB="${MM2_FFI_PREBUILT_DEFAULT_LIB:?scripts/test.sh sets it beside MM2_FFI_PREBUILT_NOTES}"
 else

@@ -273,17 +273,12 @@ build_all() {
     for example in checkpoint mirror interop_churn; do
         [ -x "target/debug/examples/$example" ] || { echo "build_all: no target/debug/examples/$example" >&2; return 1; }
     done
-}
-# ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
-# them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
-# place), then with the mock clusters, which the C and Java tests use, and the native libraries a
-# static link needs. That one has every feature, so it is a re-link of what the test build
-# compiled (with `internals`, which no C function uses), not a third build of the Rust API
-# crate. In a lane of their own (lane_c_libraries), started with the other late lanes: the
-# default-feature build is a chain of three crates that kept one core idle at the end of the
-# build lane, which gates every other lane (issue 21). Only the Java and C stages use these
-# files, and they await this lane's marker; no other lane calls cargo on this target directory.
-build_c_libraries() {
+    # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
+    # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
+    # place), then with the mock clusters, which the C and Java tests use, and the native
+    # libraries a static link needs. That one has every feature, so it is a re-link of what the
+    # test build above compiled (with `internals`, which no C function uses), not a third build
+    # of the Rust API crate (issue 21).
     cargo build -p mm2-checkpoint-capi --lib || return 1
     mkdir -p "$BUILD_INFO/default"
     cp target/debug/libmm2_checkpoint.so "$BUILD_INFO/default/" || return 1
@@ -292,7 +287,7 @@ build_c_libraries() {
 }
 lane_build() {
     run_stage "cargo fmt --all --check" cargo fmt --all --check
-    run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-features (tests, examples as programs), --benches" build_all
+    run_stage "build + clippy -D warnings: cargo test --workspace --no-run --all-features (tests, examples as programs), --benches, the cdylib and staticlib (default, and with the mock clusters)" build_all
     # --no-run leaves out doc tests, so examples in doc comments get their own run.
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
@@ -348,7 +343,6 @@ stage_test_binaries() {
 
 stage_ffi_tests() {
     if [ -f ffi-tests/run.sh ]; then
-        run_stage "ffi-tests: awaiting lane_c_libraries" await_c_libraries
         run_stage "ffi-tests/run.sh" bash ffi-tests/run.sh
         check_no_leaked_brokers "ffi-tests/run.sh"
     else
@@ -365,7 +359,6 @@ stage_java() {
         # so the Java lane does not idle minutes for the cross build (issue 21).
         local host_libs=(-Dmm2.native.lib="$MM2_FFI_PREBUILT_DEFAULT_LIB"
             -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so")
-        run_stage "java: awaiting lane_c_libraries" await_c_libraries
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
             bash java/verify.sh "${host_libs[@]}"
         check_no_leaked_brokers "java/verify.sh"
@@ -413,39 +406,24 @@ lane_aarch64() {
     run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
         env MM2_FFI_TARGET=aarch64-unknown-linux-gnu MM2_FFI_CROSS_PREBUILT=1 bash ffi-tests/run.sh
 }
-# await_marker FILE WHAT: waits for the marker FILE another lane leaves. A failed build there
-# fails the run, which kills the waiting lane: the bound only guards a hang.
-await_marker() {
+await_aarch64_library() {
     local waited=0
-    while ! [ -f "$1" ]; do
+    # A failed cross build fails the run, which kills this lane: the bound only guards a hang.
+    while ! [ -f "$AARCH64_BUILT" ]; do
         if [ $waited -ge 1800 ]; then
-            echo "test.sh: no $2 after 30 minutes" >&2
+            echo "test.sh: no linux-aarch64 library after 30 minutes (lane_aarch64)" >&2
             return 1
         fi
         sleep 1
         waited=$((waited + 1))
     done
 }
-await_aarch64_library() {
-    await_marker "$AARCH64_BUILT" "linux-aarch64 library (lane_aarch64)"
-}
-# The host C libraries (build_c_libraries), in a lane of their own.
-C_LIBRARIES_BUILT="$BUILD_INFO/c-libraries-built"
-lane_c_libraries() {
-    run_stage "C library: cdylib + staticlib with default features, then with every feature (a re-link)" \
-        build_c_libraries
-    touch "$C_LIBRARIES_BUILT"
-}
-await_c_libraries() {
-    await_marker "$C_LIBRARIES_BUILT" "host C library (lane_c_libraries)"
-}
 
 # Lanes, and when each starts:
 # - lane_setup and lane_build (rustfmt, the build, doc tests) at once: most of the setup is
 #   waiting on downloads;
-# - when both have ended, the other six: the host C library's two builds (lane_c_libraries, a
-#   short one); the linux-aarch64 cross build then its C tests under qemu; the fuzz targets;
-#   java (which first waits for the host C library, and last for the aarch64 one); the test
+# - when both have ended, the other five: the linux-aarch64 cross build then its C tests under
+#   qemu; the fuzz targets; java (whose last step waits for the aarch64 library); the test
 #   binaries (3 at a time; much of it waits on brokers and timers); interop then ffi-tests (the
 #   valgrind runs last, when most lanes are ending; test_threads' stop bound under valgrind is
 #   40 s, ffi-tests/run.sh). The cross and fuzz builds do not start beside the host build, even
@@ -463,13 +441,11 @@ lane_interop_then_ffi() {
     stage_interop
     stage_ffi_tests
 }
-# lane_c_libraries and lane_aarch64 first: the Java lane waits for their libraries (in serial
-# mode too), and ffi-tests for the first.
-LATE_LANES=(lane_c_libraries lane_aarch64 lane_fuzz lane_java lane_test_binaries lane_interop_then_ffi)
+# lane_aarch64 first: the Java lane waits for its library (in serial mode too).
+LATE_LANES=(lane_aarch64 lane_fuzz lane_java lane_test_binaries lane_interop_then_ffi)
 
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
-    # One after another; lane_c_libraries and lane_aarch64 before lane_java, which waits for
-    # their libraries.
+    # One after another; lane_aarch64 before lane_java, which waits for its library.
     lane_setup
     after_setup
     lane_build
