@@ -243,13 +243,13 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # would rebuild. A developer's own `cargo test` afterwards rebuilds librdkafka once.
 export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=0
 export CFLAGS="-O1 -g0"
+export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-O0" CFLAGS_aarch64_unknown_linux_gnu=-O0
 # rdkafka-sys runs librdkafka's `make libs`, which also builds librdkafka++, the C++ wrapper,
 # which nothing here links: its makefile loops over LIBSUBDIRS, and GNU make takes a variable
 # given in GNUMAKEFLAGS as if on its command line (cargo replaces MAKEFLAGS with its jobserver).
-# make alone: 64 CPU-s instead of 73 (host), in the host and the cross build. Exported only for
+# make alone: 64 CPU-s instead of 73 (host), in the host and the cross build. Given only to
 # those two builds' cargo commands; no fingerprint reads it.
 LIBRDKAFKA_C_ONLY="LIBSUBDIRS=src"
-export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-O0" CFLAGS_aarch64_unknown_linux_gnu=-O0
 # Maven's own JVM (the setup's resolution, interop's and java's builds, the JVM example):
 # short-lived, so C1 alone and the serial collector; `mvn -o package` of java/ took 13.6 CPU-s
 # instead of 25.1 (issue 21). The test JVMs get the same from java/pom.xml's mm2.test.argLine.
