@@ -297,13 +297,33 @@ if [ -f "$ROOT/interop/pom.xml" ]; then
 fi
 
 # java/ (java/verify.sh): its plugins and dependencies, so that scripts/test.sh can run Maven
-# offline (-o). dependency:go-offline misses what plugins resolve only when they run (surefire's
-# JUnit provider); those are in ~/.m2 after one online `mvn -f java/pom.xml verify`.
+# offline (-o). dependency:go-offline misses what failsafe resolves only when the tests start:
+# its JUnit Platform provider, at the version java/parent/pom.xml gives the plugin, and the JUnit
+# launcher that provider's POM names with everything under it (a `get` of the provider alone
+# picks another junit-platform-commons than failsafe does). Without them the offline run failed
+# on a fresh machine and java/verify.sh ran it again online (61 s of the Java lane).
 # (The Maven runs java/ starts itself, and examples/jvm, stay online: they resolve little.)
 if [ -f "$ROOT/java/pom.xml" ]; then
     log "resolving java/pom.xml for offline use"
     JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/java/pom.xml" dependency:go-offline \
         || die "mvn could not resolve the plugins and dependencies of java/pom.xml"
+    # Outside any project, so no dependencyManagement of ours changes what gets resolved.
+    maven_get() {
+        (cd "$TOOLS" && JAVA_HOME="$JDK_HOME" mvn_quiet \
+            org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get -Dartifact="$1") \
+            || die "mvn could not resolve $1"
+    }
+    surefire_version="$(sed -n 's:.*<surefire.version>\(.*\)</surefire.version>.*:\1:p' "$ROOT/java/parent/pom.xml")"
+    [ -n "$surefire_version" ] || die "no <surefire.version> in java/parent/pom.xml"
+    maven_get "org.apache.maven.surefire:surefire-junit-platform:$surefire_version"
+    provider_pom="$HOME/.m2/repository/org/apache/maven/surefire/surefire-junit-platform/$surefire_version/surefire-junit-platform-$surefire_version.pom"
+    launcher_suffix="$(sed -n 's:.*<junit5VersionSuffix>\(.*\)</junit5VersionSuffix>.*:\1:p' "$provider_pom" 2>/dev/null || true)"
+    if [ -n "$launcher_suffix" ]; then
+        maven_get "org.junit.platform:junit-platform-launcher:1.$launcher_suffix"
+    else
+        # A local repository elsewhere than ~/.m2, or a provider POM of another shape.
+        log "no JUnit Platform version in $provider_pom: java/verify.sh may have to run Maven online"
+    fi
 fi
 
 # ---------------------------------------------------------------- Rust
