@@ -31,6 +31,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+# shellcheck source=scripts/lib/cpu-seconds.sh
+source "$ROOT/scripts/lib/cpu-seconds.sh"
 OUT="$ROOT/target/test-binaries"
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -106,8 +108,7 @@ run_one() {
     # started are nobody's children: never counted here).
     local cpu
     times >"$OUT/$name.times"
-    cpu="$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
-        printf "%d", t }' "$OUT/$name.times")"
+    cpu="$(cpu_seconds_of_times "$OUT/$name.times")"
     echo "$rc $((SECONDS - began)) $cpu" >"$OUT/$name.rc"
     if [ "$rc" -gt 128 ]; then
         crash_report "$name" "$exe" "$rc" >>"$OUT/$name.log" 2>&1

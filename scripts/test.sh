@@ -64,17 +64,13 @@ print_broker_cpu() {
                 total_starts, total_cpu, line
         }' "$MM2_BROKER_START_LOG" "$MM2_BROKER_CPU_LOG"
 }
-# Sets CPU_NOW to the CPU seconds (user + system) of this shell's finished children so far,
-# from bash's `times`, run in the shell itself (in a subshell, `$(...)` or a pipeline, it would
-# see none of them).
+# Sets CPU_NOW to the CPU seconds (user + system) of this shell's finished children so far.
+# shellcheck source=scripts/lib/cpu-seconds.sh
+source "$ROOT/scripts/lib/cpu-seconds.sh"
 children_cpu() {
     local file="$STAGES.times.$BASHPID"
     times >"$file"
-    CPU_NOW="$(awk 'NR == 2 {
-        total = 0
-        for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); total += p[1] * 60 + p[2] }
-        printf "%d", total
-    }' "$file")"
+    CPU_NOW="$(cpu_seconds_of_times "$file")"
 }
 fail() {
     print_stage_table >&2
