@@ -97,6 +97,33 @@ fn coordinator_backoff(attempt: u32) -> Duration {
     )
 }
 
+/// One committed-offset request of [`Admin::each_group_offsets`]: for which group (its index),
+/// which try it is (1-based), and when the group's first try was sent, which bounds its retries.
+#[derive(Clone, Copy, Debug)]
+struct Attempt {
+    group: usize,
+    number: u32,
+    first_sent: Instant,
+}
+
+impl Attempt {
+    fn first(group: usize, now: Instant) -> Attempt {
+        Attempt {
+            group,
+            number: 1,
+            first_sent: now,
+        }
+    }
+
+    /// The try after this one, for the same group.
+    fn next(self) -> Attempt {
+        Attempt {
+            number: self.number + 1,
+            ..self
+        }
+    }
+}
+
 impl Admin {
     /// Creates the admin handle (no blocking I/O).
     pub(crate) fn open(
@@ -240,11 +267,10 @@ impl Admin {
                 .collect()
         });
         let max_in_flight = max_in_flight.max(1);
-        // tag → (group index, attempt, when its first attempt was sent)
-        let mut in_flight: HashMap<u64, (usize, u32, Instant)> =
-            HashMap::with_capacity(max_in_flight);
-        // Groups whose coordinator was not ready, to ask again: (due, index, attempt, first sent).
-        let mut again: Vec<(Instant, usize, u32, Instant)> = Vec::new();
+        // Request tag → the attempt it carries.
+        let mut in_flight: HashMap<u64, Attempt> = HashMap::with_capacity(max_in_flight);
+        // Groups whose coordinator was not ready, to ask again: (when, the next attempt).
+        let mut again: Vec<(Instant, Attempt)> = Vec::new();
         let mut next = 0usize;
         let deadline_per_request = self.request_timeout + Duration::from_secs(1);
         let mut last_progress = Instant::now();
@@ -254,21 +280,18 @@ impl Admin {
             }
             let now = Instant::now();
             while in_flight.len() < max_in_flight {
-                let due = again.iter().position(|(at, ..)| *at <= now);
-                let (index, attempt, first) = match due {
-                    Some(i) => {
-                        let (_, index, attempt, first) = again.swap_remove(i);
-                        (index, attempt, first)
-                    }
+                let due = again.iter().position(|(at, _)| *at <= now);
+                let attempt = match due {
+                    Some(i) => again.swap_remove(i).1,
                     None if next < groups.len() => {
                         next += 1;
-                        (next - 1, 1, now)
+                        Attempt::first(next - 1, now)
                     }
                     None => break,
                 };
                 let tag = self.tag();
                 let timeout = self.request_timeout;
-                let group = groups[index].as_str();
+                let group = groups[attempt.group].as_str();
                 let queue = self.handle.queue();
                 self.handle.call(|h| {
                     librdkafka::submit_list_group_offsets(
@@ -280,7 +303,7 @@ impl Admin {
                         timeout,
                     )
                 });
-                in_flight.insert(tag, (index, attempt, first));
+                in_flight.insert(tag, attempt);
                 self.max_in_flight_seen = self.max_in_flight_seen.max(in_flight.len());
             }
             let outstanding = in_flight.len() + again.len() + groups.len() - next;
@@ -298,14 +321,14 @@ impl Admin {
             }
             self.serve_events();
             let mut wake = now + Duration::from_millis(500);
-            if let Some(due) = again.iter().map(|(at, ..)| *at).min() {
+            if let Some(due) = again.iter().map(|(at, _)| *at).min() {
                 wake = wake.min(due);
             }
             let slice = self.cap(wake).saturating_duration_since(now);
             let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), slice) else {
                 continue;
             };
-            let Some((index, attempt, first)) = in_flight.remove(&r.tag) else {
+            let Some(attempt) = in_flight.remove(&r.tag) else {
                 continue;
             };
             last_progress = Instant::now();
@@ -315,22 +338,22 @@ impl Admin {
                 other => Err(unreadable(format!("unexpected admin result {other:?}"))),
             };
             if let Err(e) = &result {
-                let due = last_progress + coordinator_backoff(attempt);
-                let within =
-                    due < first + self.request_timeout && self.deadline.map_or(true, |d| due < d);
+                let due = last_progress + coordinator_backoff(attempt.number);
+                let within = due < attempt.first_sent + self.request_timeout
+                    && self.deadline.map_or(true, |d| due < d);
                 if coordinator_not_ready(e) && within {
                     log::info!(
                         "fetching committed offsets of group `{}` on cluster `{}`: {e}; asking \
                          its coordinator again (attempt {})",
-                        groups[index],
+                        groups[attempt.group],
                         self.cluster,
-                        attempt + 1
+                        attempt.number + 1
                     );
-                    again.push((due, index, attempt + 1, first));
+                    again.push((due, attempt.next()));
                     continue;
                 }
             }
-            if !each(index, result) {
+            if !each(attempt.group, result) {
                 return Ok(());
             }
         }
