@@ -22,7 +22,7 @@ fn kafka_cli(args: &[&str]) -> String {
 }
 
 #[test]
-fn kafka_consumer_groups_describes_every_group_with_its_committed_offsets() {
+fn kafka_consumer_groups_describes_a_group_with_its_committed_offsets() {
     let bootstrap = shared().bootstrap();
     let (topic, group) = (unique("orders"), unique("billing"));
     create_topic(&bootstrap, &topic, 2);
@@ -31,12 +31,16 @@ fn kafka_consumer_groups_describes_every_group_with_its_committed_offsets() {
         &group,
         &[(&topic, 0, 0, ""), (&topic, 1, 0, "")],
     );
+    // The README says `--all-groups`; on the shared broker that races other tests: the tool
+    // lists the groups, then describes each, and a group deleted in between fails the whole
+    // command ("... is not a consumer group", CI run 36). `--group` is the same describe.
     let out = kafka_cli(&[
         "kafka-consumer-groups",
         "--bootstrap-server",
         &bootstrap,
         "--describe",
-        "--all-groups",
+        "--group",
+        &group,
     ]);
     for p in 0..2 {
         let row = out

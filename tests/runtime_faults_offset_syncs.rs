@@ -14,7 +14,7 @@ use support::kafka::delete_topic;
 use support::names::FlowNames;
 use support::runtime::{
     assert_no_leaks, captured_logs, clear_logs, install_logger, poll_until_emitted, produce_syncs,
-    serial, sorted, Latch,
+    produce_syncs_with, serial, sorted, Latch,
 };
 use support::{wait_until, Broker};
 
@@ -33,6 +33,13 @@ fn seed(f: &FlowNames, syncs: impl Fn(&FlowNames) -> Vec<OffsetSync>, batched: b
 /// them, and restarted on its own log dir: the load waits, then finishes with every sync, and
 /// the tail goes on applying new ones. The start-up hook holds the load at its first read
 /// until the broker is dead, so the kill lands inside the load every time.
+///
+/// That needs a consumer that cannot have fetched every sync before the kill: librdkafka starts
+/// fetching at the assignment, before the first read, and by default fetches ahead up to 64 MB,
+/// so a fetch answered before the kill once held all 20,000 and the load completed with the
+/// broker down (CI run 36; a 3 s pause in the hook before the kill made that happen every
+/// time). The syncs are written in 16 KB batches and the consumer fetches one at a time,
+/// queueing no more until it is read: with the same pause, the load then waits as it should.
 #[test]
 fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_load_completes() {
     const SYNC_RECORDS: i64 = 20_000;
@@ -41,12 +48,12 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     // Only the source is killed: it is this test's own broker; the target is the shared one.
     let mut source = Broker::start();
     let f = FlowNames::on(&source.bootstrap(), &support::shared_pair().1.bootstrap());
-    let syncs = |f: &FlowNames| {
-        (0..SYNC_RECORDS)
-            .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
-            .collect()
-    };
-    seed(&f, syncs, true);
+    let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
+        .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
+        .collect();
+    f.create_source_topics(2);
+    f.create_target_topics(2, true);
+    produce_syncs_with(&f.s, &f.syncs, &syncs, &[("batch.size", "16384")]);
     f.commit("g1", &[(0, 99_990, ""), (1, 99_995, "")]);
 
     let (reading, killed) = (Latch::new(), Latch::new());
@@ -61,11 +68,22 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
         })),
         ..StartupHooks::default()
     };
-    let task =
-        CheckpointTask::with_hooks(f.config(&[("task.assigned.groups", &f.group("g1"))]), hooks)
-            .unwrap();
+    let one_batch_at_a_time = [
+        ("source.consumer.max.partition.fetch.bytes", "16384"),
+        ("source.consumer.queued.min.messages", "1"),
+        ("source.consumer.queued.max.messages.kbytes", "16"),
+    ];
+    let mut props = vec![("task.assigned.groups", f.group("g1"))];
+    props.extend(one_batch_at_a_time.iter().map(|(k, v)| (*k, v.to_string())));
+    let props: Vec<(&str, &str)> = props.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let task = CheckpointTask::with_hooks(f.config(&props), hooks).unwrap();
     task.start().unwrap();
-    reading.wait(Duration::from_secs(30), "the offset-sync load to begin");
+    wait_until(
+        Duration::from_secs(30),
+        "the offset-sync load to begin",
+        || reading.is_open() || task.fatal_error().is_some(),
+    );
+    assert!(task.fatal_error().is_none(), "{:?}", task.fatal_error());
     source.kill();
     killed.open();
     // The load cannot finish while the source is down (a cycle would need it).
@@ -79,7 +97,13 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
             task.fatal_error()
         );
     }
-    assert!(!task.stats().initialized);
+    let stats = task.stats();
+    assert!(!stats.initialized);
+    assert!(stats.syncs_loaded < SYNC_RECORDS as u64, "{stats:?}");
+    eprintln!(
+        "{} of {SYNC_RECORDS} syncs loaded when the source died",
+        stats.syncs_loaded
+    );
     source.restart();
     eprintln!(
         "source restarted with its data in {:?}",
