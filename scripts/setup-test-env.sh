@@ -301,16 +301,15 @@ fi
 # its JUnit Platform provider, at the version java/parent/pom.xml gives the plugin, and the JUnit
 # launcher that provider's POM names with everything under it (a `get` of the provider alone
 # picks another junit-platform-commons than failsafe does). Without them the offline run failed
-# on a fresh machine and java/verify.sh ran it again online (61 s of the Java lane).
+# on a fresh machine and java/verify.sh ran it again online (61 s of the Java lane). Fetched
+# through java/parent/pom.xml: its dependency plugin, and no JUnit BOM to change the versions.
 # (The Maven runs java/ starts itself, and examples/jvm, stay online: they resolve little.)
 if [ -f "$ROOT/java/pom.xml" ]; then
     log "resolving java/pom.xml for offline use"
     JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/java/pom.xml" dependency:go-offline \
         || die "mvn could not resolve the plugins and dependencies of java/pom.xml"
-    # Outside any project, so no dependencyManagement of ours changes what gets resolved.
     maven_get() {
-        (cd "$TOOLS" && JAVA_HOME="$JDK_HOME" mvn_quiet \
-            org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get -Dartifact="$1") \
+        JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/java/parent/pom.xml" dependency:get -Dartifact="$1" \
             || die "mvn could not resolve $1"
     }
     surefire_version="$(sed -n 's:.*<surefire.version>\(.*\)</surefire.version>.*:\1:p' "$ROOT/java/parent/pom.xml")"
