@@ -21,12 +21,11 @@ use support::{wait_until, Broker};
 /// Hang detector for anything that should be prompt.
 const PROMPT: Duration = Duration::from_secs(2);
 
-/// `f`'s topics on both sides: its replicated topic (2 partitions) and the internal topics
-/// created compacted; then the offset syncs `syncs(f)` seeded on the source.
-fn seed(f: &FlowNames, syncs: impl Fn(&FlowNames) -> Vec<OffsetSync>, batched: bool) {
+/// `f`'s topics on both sides: its replicated topic (2 partitions) and the internal topics,
+/// created compacted.
+fn create_topics(f: &FlowNames) {
     f.create_source_topics(2);
     f.create_target_topics(2, true);
-    produce_syncs(&f.s, &f.syncs, &syncs(f), batched);
 }
 
 /// The source broker (which holds the offset syncs) is SIGKILLed while the task is loading
@@ -51,8 +50,7 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     let syncs: Vec<OffsetSync> = (0..SYNC_RECORDS)
         .map(|i| f.sync((i % 2) as i32, i / 2 * 10, i / 2 * 10))
         .collect();
-    f.create_source_topics(2);
-    f.create_target_topics(2, true);
+    create_topics(&f);
     produce_syncs_with(&f.s, &f.syncs, &syncs, &[("batch.size", "16384")]);
     f.commit("g1", &[(0, 99_990, ""), (1, 99_995, "")]);
 
@@ -68,14 +66,14 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
         })),
         ..StartupHooks::default()
     };
-    let one_batch_at_a_time = [
+    let group = f.group("g1");
+    let props = [
+        ("task.assigned.groups", group.as_str()),
+        // One fetch of 16 KB at a time, and none ahead of what the load has read.
         ("source.consumer.max.partition.fetch.bytes", "16384"),
         ("source.consumer.queued.min.messages", "1"),
         ("source.consumer.queued.max.messages.kbytes", "16"),
     ];
-    let mut props = vec![("task.assigned.groups", f.group("g1"))];
-    props.extend(one_batch_at_a_time.iter().map(|(k, v)| (*k, v.to_string())));
-    let props: Vec<(&str, &str)> = props.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let task = CheckpointTask::with_hooks(f.config(&props), hooks).unwrap();
     task.start().unwrap();
     wait_until(
@@ -101,7 +99,7 @@ fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_loa
     assert!(!stats.initialized);
     assert!(stats.syncs_loaded < SYNC_RECORDS as u64, "{stats:?}");
     eprintln!(
-        "{} of {SYNC_RECORDS} syncs loaded when the source died",
+        "{} of {SYNC_RECORDS} syncs loaded with the source down",
         stats.syncs_loaded
     );
     source.restart();
@@ -147,7 +145,13 @@ fn offset_syncs_topic_deleted_while_the_tail_reads_it_the_task_keeps_running_and
     install_logger();
     // Deleting this test's own topic disturbs no other test: the shared brokers.
     let f = FlowNames::shared();
-    seed(&f, |f| vec![f.sync(0, 0, 0), f.sync(0, 100, 90)], false);
+    create_topics(&f);
+    produce_syncs(
+        &f.s,
+        &f.syncs,
+        &[f.sync(0, 0, 0), f.sync(0, 100, 90)],
+        false,
+    );
     let s = f.s.clone();
     f.commit("g1", &[(0, 150, "")]);
     let task = CheckpointTask::new(f.config(&[("task.assigned.groups", &f.group("g1"))])).unwrap();
