@@ -160,11 +160,21 @@ fn each_group(
 ) -> Vec<GroupOffsets> {
     let mut answers: Vec<Option<GroupOffsets>> = (0..count).map(|_| None).collect();
     let (mut next, mut pending) = (0, 0);
+    // Requests to send again, and when: their group's coordinator was not ready yet.
+    let mut again: Vec<(Instant, usize)> = Vec::new();
     let deadline = Instant::now() + WAIT;
-    while next < count || pending > 0 {
-        while next < count && pending < IN_FLIGHT {
-            submit(next);
-            next += 1;
+    while next < count || pending > 0 || !again.is_empty() {
+        let now = Instant::now();
+        while pending < IN_FLIGHT {
+            let i = match again.iter().position(|(due, _)| *due <= now) {
+                Some(at) => again.swap_remove(at).1,
+                None if next < count => {
+                    next += 1;
+                    next - 1
+                }
+                None => break,
+            };
+            submit(i);
             pending += 1;
         }
         assert!(
@@ -177,8 +187,18 @@ fn each_group(
         };
         match answer.outcome {
             AdminOutcome::GroupOffsets(mut groups) if groups.len() == 1 => {
-                answers[answer.tag as usize] = Some(groups.remove(0));
                 pending -= 1;
+                let group = groups.remove(0);
+                if coordinator_not_ready(&group) {
+                    // As Kafka's clients do (retry.backoff.ms); a fresh broker answered
+                    // CoordinatorLoadInProgress in CI run 39.
+                    again.push((
+                        Instant::now() + Duration::from_millis(100),
+                        answer.tag as usize,
+                    ));
+                } else {
+                    answers[answer.tag as usize] = Some(group);
+                }
             }
             other => panic!("{what}: {other:?}"),
         }
@@ -187,6 +207,21 @@ fn each_group(
         .into_iter()
         .map(|a| a.expect("every request was answered"))
         .collect()
+}
+
+/// Whether `answer` says to ask the group's coordinator again: it is loading the group, moved,
+/// or not known yet (for the group, or for any of its partitions).
+fn coordinator_not_ready(answer: &GroupOffsets) -> bool {
+    use rdkafka::error::RDKafkaErrorCode as C;
+    let not_ready = |e: &Option<librdkafka::NativeError>| {
+        e.as_ref().is_some_and(|e| {
+            matches!(
+                e.code,
+                C::CoordinatorLoadInProgress | C::NotCoordinator | C::CoordinatorNotAvailable
+            )
+        })
+    };
+    not_ready(&answer.error) || answer.partitions.iter().any(|p| not_ready(&p.error))
 }
 
 /// Commits `offsets` for each of `groups` (this flow's names) with AlterConsumerGroupOffsets,
