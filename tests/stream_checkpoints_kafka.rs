@@ -6,10 +6,16 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::producer::{BaseProducer, Producer};
+use rdkafka::{Offset, TopicPartitionList};
+
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::{Checkpoint, TopicPartition};
 
+use support::kafka::{client_config, partition_count};
 use support::names::FlowNames;
+use support::unique;
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -136,5 +142,157 @@ fn a_fixed_group_list_limits_what_the_stream_checkpoints() {
             "{out:?}"
         );
     }
+    task.stop().unwrap();
+}
+
+/// The `__consumer_offsets` partition coordinating `group`, computed here as Kafka's coordinator
+/// does (abs of Java's `String.hashCode`, modulo the partition count), independently of the
+/// library's own function.
+fn coordinator_partition(group: &str, partitions: i32) -> i32 {
+    let mut hash: i32 = 0;
+    for unit in group.encode_utf16() {
+        hash = hash.wrapping_mul(31).wrapping_add(i32::from(unit));
+    }
+    if hash == i32::MIN {
+        0
+    } else {
+        hash.abs() % partitions
+    }
+}
+
+/// A transaction holding offsets of one group, left open until [`commit`](Self::commit); aborted
+/// when dropped uncommitted, so a failed test does not hold the shared broker's
+/// `__consumer_offsets` until the transaction times out.
+struct OpenTransaction {
+    producer: BaseProducer,
+    open: bool,
+}
+
+impl OpenTransaction {
+    /// Begins a transaction and sends `offset` of partition `partition` for `group` in it.
+    fn begin(names: &FlowNames, group: &str, partition: i32, offset: i64) -> Self {
+        let timeout = Duration::from_secs(30);
+        let producer: BaseProducer = client_config(&names.s)
+            .set("transactional.id", unique("held-txn"))
+            .set("transaction.timeout.ms", "60000")
+            .create()
+            .unwrap();
+        producer.init_transactions(timeout).unwrap();
+        let member: BaseConsumer = client_config(&names.s)
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            .create()
+            .unwrap();
+        producer.begin_transaction().unwrap();
+        let mut list = TopicPartitionList::new();
+        list.add_partition_offset(&names.topic, partition, Offset::Offset(offset))
+            .unwrap();
+        producer
+            .send_offsets_to_transaction(&list, &member.group_metadata().unwrap(), timeout)
+            .unwrap();
+        OpenTransaction {
+            producer,
+            open: true,
+        }
+    }
+
+    fn commit(mut self) {
+        self.producer
+            .commit_transaction(Duration::from_secs(30))
+            .unwrap();
+        self.open = false;
+    }
+}
+
+impl Drop for OpenTransaction {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self.producer.abort_transaction(Duration::from_secs(10));
+        }
+    }
+}
+
+#[test]
+fn a_plain_commit_is_checkpointed_while_a_transaction_holds_its_coordinator_partition() {
+    support::runtime::install_logger();
+    let names = flow();
+    // A first commit makes sure `__consumer_offsets` exists.
+    names.commit("first", &[(0, 60, "")]);
+    let partitions = partition_count(&names.s, "__consumer_offsets").unwrap() as i32;
+    let held = names.group("held");
+    let target = coordinator_partition(&held, partitions);
+    // A plain committer whose group the same partition coordinates.
+    let plain_name = (0..)
+        .map(|i| format!("plain-{i}"))
+        .find(|n| coordinator_partition(&names.group(n), partitions) == target)
+        .unwrap();
+    let plain = names.group(&plain_name);
+    names.commit(&plain_name, &[(0, 40, "")]);
+    let groups = format!("{}-.*", names.source_alias);
+    let interval = Duration::from_secs(2);
+    let task = CheckpointTask::new(names.config(&[
+        ("group.offsets.source", "consumer-offsets-topic"),
+        ("emit.checkpoints.interval.seconds", "2"),
+        ("groups", &groups),
+    ]))
+    .unwrap();
+    task.start().unwrap();
+    let mut seen = BTreeMap::new();
+    let remote0 = TopicPartition::new(&names.remote, 0);
+    poll_until(
+        &task,
+        &mut seen,
+        "the plain group's first checkpoint",
+        |s| s.contains_key(&(plain.clone(), remote0.clone())),
+    );
+
+    // The transaction's offset record is the first record `read_committed` cannot pass; the
+    // plain commit after it is one the coordinator applies at once (and one that moves the
+    // translated offset, 1 → 51, so that it is checkpointed).
+    let transaction = OpenTransaction::begin(&names, &held, 0, 70);
+    names.commit(&plain_name, &[(0, 80, "")]);
+    let committed = Instant::now();
+    let deadline = committed + interval * 3;
+    loop {
+        let out = task.poll(Duration::from_millis(200)).unwrap();
+        assert!(
+            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
+            "task ended: {out:?}"
+        );
+        for cp in out.checkpoints {
+            assert_ne!(
+                cp.consumer_group_id, held,
+                "a pending transactional commit was checkpointed: {cp:?}"
+            );
+            seen.insert(
+                (cp.consumer_group_id.clone(), cp.topic_partition.clone()),
+                cp,
+            );
+        }
+        if seen[&(plain.clone(), remote0.clone())].upstream_offset == 80 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the plain commit behind an open transaction was not checkpointed within {:?}",
+            deadline - committed
+        );
+    }
+    assert_eq!(
+        seen[&(plain.clone(), remote0.clone())],
+        names.cp(&plain_name, 0, 80, 51)
+    );
+    // Once committed, the transactional commit counts.
+    transaction.commit();
+    poll_until(
+        &task,
+        &mut seen,
+        "the committed transaction's checkpoint",
+        |s| s.contains_key(&(held.clone(), remote0.clone())),
+    );
+    assert_eq!(
+        seen[&(held.clone(), remote0.clone())],
+        names.cp("held", 0, 70, 51)
+    );
     task.stop().unwrap();
 }

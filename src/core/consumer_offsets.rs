@@ -32,6 +32,21 @@ use crate::wire::{
 /// The topic's name on every Kafka cluster.
 pub const CONSUMER_OFFSETS_TOPIC: &str = "__consumer_offsets";
 
+/// The partition of `__consumer_offsets` (of `partitions` in all) whose leader coordinates
+/// `group`, and where every record of the group is written: the group coordinator's own choice,
+/// the absolute value of Java's `String.hashCode` of the group id (over its UTF-16 code units,
+/// with `i32::MIN` taken as 0) modulo the partition count. 0 when `partitions` is 0.
+pub fn coordinator_partition(group: &str, partitions: usize) -> i32 {
+    let hash = group.encode_utf16().fold(0i32, |h, unit| {
+        h.wrapping_mul(31).wrapping_add(i32::from(unit))
+    });
+    let abs = if hash == i32::MIN { 0 } else { hash.abs() };
+    match i32::try_from(partitions) {
+        Ok(n) if n > 0 => abs % n,
+        _ => 0,
+    }
+}
+
 /// Key type of an offset commit written by coordinators before Kafka 2.x (same layout as 1).
 pub const LEGACY_OFFSET_COMMIT_KEY: i16 = 0;
 /// Key type of an offset commit.
@@ -260,6 +275,30 @@ impl OffsetCommitKey<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn coordinator_partition_is_java_string_hash_code_abs_modulo_the_partition_count() {
+        // (group, Java's String.hashCode, partition of 50)
+        let cases = [
+            ("", 0, 0),
+            ("a", 97, 47),
+            ("console-consumer-12345", 158_455_506, 6),
+            // hashCode == Integer.MIN_VALUE: Kafka's Utils.abs maps it to 0.
+            ("polygenelubricants", i32::MIN, 0),
+            ("my-group", -1_906_497_762, 12),
+            // Outside the BMP: hashed over the UTF-16 surrogate pair, as Java does.
+            ("grüße-😀", 347_391_577, 27),
+        ];
+        for (group, _hash, partition) in cases {
+            assert_eq!(
+                super::coordinator_partition(group, 50),
+                partition,
+                "{group}"
+            );
+        }
+        assert_eq!(super::coordinator_partition("a", 1), 0);
+        assert_eq!(super::coordinator_partition("a", 0), 0);
+    }
+
     use super::*;
     use crate::wire::test_support::hex;
     use proptest::prelude::*;

@@ -24,7 +24,7 @@ use crate::core::consumer_offsets::CONSUMER_OFFSETS_TOPIC;
 use crate::core::error::Error;
 use crate::kafka::failure::{classify, Retry};
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
-use crate::kafka::librdkafka::NativeError;
+use crate::kafka::librdkafka::{cached_high_watermark, NativeError};
 use crate::kafka::stop_signal::StopSignal;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield.
@@ -52,6 +52,8 @@ pub(crate) struct ConsumerOffsetsReader {
     partitions: Vec<i32>,
     /// Partitions not yet read to their end once.
     behind: BTreeSet<i32>,
+    /// Partitions whose latest event was their end, with the offset of that end.
+    at_end: BTreeMap<i32, i64>,
     next_topic_check: Instant,
     buf: BatchBuffer,
     /// Records read so far.
@@ -72,6 +74,7 @@ impl ConsumerOffsetsReader {
             signal: signal.clone(),
             partitions: Vec::new(),
             behind: BTreeSet::new(),
+            at_end: BTreeMap::new(),
             next_topic_check: Instant::now(),
             buf: BatchBuffer::new(BATCH),
             records_read: 0,
@@ -132,6 +135,26 @@ impl ConsumerOffsetsReader {
         !self.partitions.is_empty() && self.behind.is_empty()
     }
 
+    /// The partitions of the topic there are.
+    pub(crate) fn partition_count(&self) -> usize {
+        self.partitions.len()
+    }
+
+    /// The partitions held below their high watermark by an open transaction: the reader stands
+    /// at the end a Fetch allows (the last stable offset), while the high watermark of the same
+    /// Fetch is beyond it. Each with that end and the high watermark. No request is made.
+    pub(crate) fn held_partitions(&self) -> BTreeMap<i32, (i64, i64)> {
+        self.at_end
+            .iter()
+            .filter_map(|(&partition, &end)| {
+                let high = self
+                    .consumer
+                    .call(|c| cached_high_watermark(c, CONSUMER_OFFSETS_TOPIC, partition))?;
+                (high > end).then_some((partition, (end, high)))
+            })
+            .collect()
+    }
+
     /// Waits up to `max_wait` for records and hands each batch to `apply` (key and value, `None`
     /// = null), taking what is already fetched without waiting again; returns how many records.
     /// Returns early (with what it read) on stop, and an error only for a failure retrying
@@ -184,15 +207,20 @@ impl ConsumerOffsetsReader {
         apply: &mut ApplyRecords<'_>,
     ) -> (usize, Vec<NativeError>) {
         let behind = &mut self.behind;
+        let at_end = &mut self.at_end;
         let (records, mut errors) =
             batch::consume_batch(self.consumer.queue(), wait, max, &mut self.buf, |b| {
                 let mut records = 0;
                 let mut errors = Vec::new();
                 for m in b.iter() {
                     match m {
-                        Batched::Record { .. } => records += 1,
-                        Batched::PartitionEof { partition } => {
+                        Batched::Record { partition, .. } => {
+                            records += 1;
+                            at_end.remove(&partition);
+                        }
+                        Batched::PartitionEof { partition, offset } => {
                             behind.remove(&partition);
+                            at_end.insert(partition, offset);
                         }
                         Batched::Error(e) => errors.push(e),
                     }

@@ -8,17 +8,25 @@
 //! [`GroupOffsetsStream::stop`] sets the stream's own stop signal (which also yields the
 //! consumer's queue), joins the thread, and only then drops the consumer the thread hands back.
 //!
+//! A partition held below its high watermark by an open transaction (see
+//! [`ConsumerOffsetsReader`]) is published as such: the stream's copy of the groups that
+//! partition coordinates may then lag the coordinator, which has applied their plain commits
+//! already, and [`GroupOffsetsStream::held_by_transaction`] tells the caller to ask the
+//! coordinator for those groups instead. The start and the end of a hold are logged at info.
+//!
 //! A record that does not decode is skipped and counted, as is a record of a type or version
 //! this library does not know: neither is ever fatal. A failure that retrying cannot fix (such as
 //! a denied READ) ends the thread and is kept for [`GroupOffsetsStream::failure`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::core::committed_offsets::{Applied, CommittedOffsets};
-use crate::core::consumer_offsets::{ConsumerOffsetsRecord, CONSUMER_OFFSETS_TOPIC};
+use crate::core::consumer_offsets::{
+    coordinator_partition, ConsumerOffsetsRecord, CONSUMER_OFFSETS_TOPIC,
+};
 use crate::core::error::Error;
 use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
 use crate::kafka::consumer_offsets_reader::ConsumerOffsetsReader;
@@ -45,8 +53,27 @@ pub struct StreamCounts {
     pub unknown: u64,
 }
 
+/// How long a transaction holds a partition before the hold is logged at info.
+const HOLD_LOGGED_AFTER: Duration = Duration::from_secs(5);
+
+/// The partitions of `__consumer_offsets` held by an open transaction.
+#[derive(Default)]
+struct Held {
+    /// The topic's partition count.
+    partitions: usize,
+    /// Held partitions.
+    held: BTreeMap<i32, Hold>,
+}
+
+/// One partition's hold.
+struct Hold {
+    since: Instant,
+    logged: bool,
+}
+
 struct Shared {
     offsets: Mutex<CommittedOffsets>,
+    held: Mutex<Held>,
     changed: Condvar,
     caught_up: AtomicBool,
     failure: Mutex<Option<Error>>,
@@ -92,6 +119,7 @@ impl GroupOffsetsStream {
         )?;
         let shared = Arc::new(Shared {
             offsets: Mutex::new(CommittedOffsets::new()),
+            held: Mutex::new(Held::default()),
             changed: Condvar::new(),
             caught_up: AtomicBool::new(false),
             failure: Mutex::new(None),
@@ -128,6 +156,23 @@ impl GroupOffsetsStream {
     /// `__consumer_offsets` was read to its end once).
     pub fn caught_up(&self) -> bool {
         self.shared.caught_up.load(Ordering::SeqCst)
+    }
+
+    /// Whether the partition of `__consumer_offsets` that coordinates `group` is held below its
+    /// high watermark by an open transaction: commits of the group written after the
+    /// transaction's first record, plain ones included, are not read yet, so the stream's copy
+    /// of the group may lag its coordinator.
+    pub fn held_by_transaction(&self, group: &str) -> bool {
+        let held = lock(&self.shared.held);
+        !held.held.is_empty()
+            && held
+                .held
+                .contains_key(&coordinator_partition(group, held.partitions))
+    }
+
+    /// How many partitions of `__consumer_offsets` are held by an open transaction.
+    pub fn held_partitions(&self) -> usize {
+        lock(&self.shared.held).held.len()
     }
 
     /// The failure that ended the reading thread, if one did.
@@ -259,6 +304,7 @@ fn run(
         if changed {
             notify();
         }
+        note_held(&reader, shared);
         match polled {
             Ok(_) => {
                 if reader.caught_up() && !shared.caught_up.swap(true, Ordering::SeqCst) {
@@ -286,4 +332,40 @@ fn run(
         }
     }
     reader
+}
+
+/// Publishes the partitions held by an open transaction. A hold that lasts
+/// [`HOLD_LOGGED_AFTER`] is logged, and then its end (shorter ones, as a transactional
+/// application committing every 100 ms makes all the time, only at debug).
+fn note_held(reader: &ConsumerOffsetsReader, shared: &Shared) {
+    let found = reader.held_partitions();
+    let mut held = lock(&shared.held);
+    held.partitions = reader.partition_count();
+    held.held.retain(|partition, hold| {
+        if found.contains_key(partition) {
+            return true;
+        }
+        if hold.logged {
+            log::info!(
+                "`{CONSUMER_OFFSETS_TOPIC}` partition {partition} is no longer held by an open transaction (held {:.1} s): its groups' offsets come from the stream again",
+                hold.since.elapsed().as_secs_f64()
+            );
+        } else {
+            log::debug!("`{CONSUMER_OFFSETS_TOPIC}` partition {partition}: transaction hold ended");
+        }
+        false
+    });
+    for (partition, (end, high)) in found {
+        let hold = held.held.entry(partition).or_insert(Hold {
+            since: Instant::now(),
+            logged: false,
+        });
+        if !hold.logged && hold.since.elapsed() >= HOLD_LOGGED_AFTER {
+            hold.logged = true;
+            log::info!(
+                "`{CONSUMER_OFFSETS_TOPIC}` partition {partition} is held at offset {end} below its end {high} by an open transaction (for {:.1} s): the offsets of the groups it coordinates are fetched from their coordinator until the transaction ends",
+                hold.since.elapsed().as_secs_f64()
+            );
+        }
+    }
 }

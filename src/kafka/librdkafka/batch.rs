@@ -97,6 +97,8 @@ pub fn client_events<C: ClientContext>(
 pub enum Batched<'a> {
     /// A record (`None` = null key or value).
     Record {
+        /// Partition.
+        partition: i32,
         /// Offset.
         offset: i64,
         /// Key bytes.
@@ -104,10 +106,13 @@ pub enum Batched<'a> {
         /// Value bytes.
         value: Option<&'a [u8]>,
     },
-    /// The consumer reached the end of the partition (the Fetch high watermark).
+    /// The consumer reached the end of the partition: the Fetch high watermark, or with
+    /// `read_committed` the last stable offset.
     PartitionEof {
         /// The partition.
         partition: i32,
+        /// The end reached (the offset of the next record, once there is one).
+        offset: i64,
     },
     /// A per-partition consumer error.
     Error(NativeError),
@@ -202,12 +207,14 @@ pub fn consume_batch<R>(
 unsafe fn batched<'a>(msg: &'a rd::rd_kafka_message_t) -> Batched<'a> {
     match msg.err {
         rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR => Batched::Record {
+            partition: msg.partition,
             offset: msg.offset,
             key: borrowed(msg.key, msg.key_len),
             value: borrowed(msg.payload, msg.len),
         },
         rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR__PARTITION_EOF => Batched::PartitionEof {
             partition: msg.partition,
+            offset: msg.offset,
         },
         code => {
             let mut e = NativeError::from_code(code).unwrap_or(NativeError {

@@ -164,11 +164,28 @@ pub(super) fn run_cycle_inner(
     let from_stream = streamed.is_some();
     // The stream keeps every group the filter takes; a fixed `task.assigned.groups` list or
     // this task's share of them is applied here, as discovery applies it to the listing.
+    let held = poller
+        .stream
+        .usable()
+        .filter(|s| from_stream && s.held_partitions() > 0);
     let groups = decisions::cycle_groups(
         streamed.map_or_else(
             || shared.groups_snapshot(),
             |s| {
-                s.groups
+                let mut groups = s.groups;
+                // Groups whose commits an open transaction keeps from the stream: a full cycle
+                // covers the discovered ones too, since the stream may not know them yet.
+                if let Some(stream) = held.filter(|_| s.full) {
+                    groups.extend(
+                        shared
+                            .groups_snapshot()
+                            .into_iter()
+                            .filter(|g| stream.held_by_transaction(g)),
+                    );
+                    groups.sort();
+                    groups.dedup();
+                }
+                groups
                     .into_iter()
                     .filter(|g| shared.accepts_group(g))
                     .collect()
@@ -232,15 +249,33 @@ pub(super) fn run_cycle_inner(
     };
     let fetched = match stream.usable().filter(|_| from_stream) {
         Some(stream) => {
-            for (index, result) in stream_source::committed(stream, &groups)
+            // Groups on a partition an open transaction holds are asked of their coordinator.
+            let (asked, kept): (Vec<usize>, Vec<usize>) =
+                (0..groups.len()).partition(|&i| stream.held_by_transaction(&groups[i]));
+            let kept_groups: Vec<String> = kept.iter().map(|&i| groups[i].clone()).collect();
+            let mut going = true;
+            for (k, result) in stream_source::committed(stream, &kept_groups)
                 .into_iter()
                 .enumerate()
             {
-                if !each(index, result) {
+                if !each(kept[k], result) {
+                    going = false;
                     break;
                 }
             }
-            Ok(())
+            log::debug!(
+                "cycle: {} groups from the stream, {} asked of their coordinator",
+                kept.len(),
+                asked.len()
+            );
+            if going && !asked.is_empty() {
+                let asked_groups: Vec<String> = asked.iter().map(|&i| groups[i].clone()).collect();
+                fetch_streamed(source_admins, &asked_groups, None, |k, result| {
+                    each(asked[k], result)
+                })
+            } else {
+                Ok(())
+            }
         }
         None => fetch_streamed(source_admins, &groups, None, &mut each),
     };

@@ -8,6 +8,15 @@
 //!   within a poll's latency of the commit instead of up to an interval later. The full cycle at
 //!   each `emit.checkpoints.interval.seconds` still runs, over every group the stream keeps. Both
 //!   decide with the same checkpoint rules, so checkpoints stay monotonic.
+//! - A partition of `__consumer_offsets` held below its end by an open transaction (the stream
+//!   reads `read_committed` and cannot pass the transaction's first record) would hold every
+//!   later commit of the groups it coordinates, plain ones included, which their coordinator has
+//!   applied already. The stream must mean what the coordinator means (a plain commit counts at
+//!   once, a transactional one at its commit marker), so while the hold lasts, cycles take those
+//!   groups' offsets from their coordinator (an OffsetFetch that does not require stable
+//!   offsets, as `poll` does: it answers the applied commits and leaves pending transactional
+//!   ones out), and full cycles add the discovered groups that partition coordinates. The other
+//!   groups still come from the stream.
 //! - The group offset sync reads the checkpoints these cycles record, so it follows the stream.
 //! - When the stream cannot start (no DESCRIBE on the topic) or fails later (no READ), the task
 //!   warns once, naming the ACL, and goes on with `poll`: opting into the faster source never
@@ -38,6 +47,8 @@ pub(super) struct StreamSource {
 pub(super) struct Streamed {
     /// The groups the cycle covers (before the task's own assignment checks).
     pub(super) groups: Vec<String>,
+    /// Whether the cycle covers every group (not only the changed ones).
+    pub(super) full: bool,
 }
 
 impl StreamSource {
@@ -98,7 +109,10 @@ impl StreamSource {
             all.extend(changed);
             all.into_iter().collect()
         };
-        Some(Streamed { groups })
+        Some(Streamed {
+            groups,
+            full: !partial,
+        })
     }
 
     /// Stops and closes the stream (flag, wake, join, close).
