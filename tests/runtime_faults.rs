@@ -231,3 +231,115 @@ fn target_broker_killed_and_restarted_empty_the_task_keeps_running_and_never_goe
     );
     assert_no_leaks();
 }
+
+/// A broker process held under SIGSTOP: it accepts connections (the kernel does) and answers
+/// nothing, as in a long GC pause. Continued when dropped.
+struct Hung(u32);
+
+impl Hung {
+    fn stop(pid: u32) -> Hung {
+        signal(pid, "-STOP");
+        Hung(pid)
+    }
+}
+
+impl Drop for Hung {
+    fn drop(&mut self) {
+        signal(self.0, "-CONT");
+    }
+}
+
+fn signal(pid: u32, which: &str) {
+    let status = std::process::Command::new("kill")
+        .args([which, &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success(), "kill {which} {pid}: {status}");
+}
+
+#[test]
+fn a_hung_source_at_start_up_is_retried_with_a_true_reason_and_the_task_starts_once_it_answers() {
+    let _g = serial();
+    install_logger();
+    let source = Broker::start();
+    let f = FlowNames::on(&source.bootstrap(), &support::shared_pair().1.bootstrap());
+    f.create_source_topics(1);
+    f.create_target_topics(1, true);
+    produce_syncs(
+        &f.s,
+        &f.syncs,
+        &[f.sync(0, 0, 0), f.sync(0, 100, 100)],
+        false,
+    );
+    f.commit("g1", &[(0, 100, "")]);
+    let hung = Hung::stop(source.pid());
+    // A 1 s connection set-up timeout gives three unanswered ApiVersion requests within
+    // seconds, where the default (30 s) takes minutes.
+    let task = CheckpointTask::new(f.config(&[
+        ("task.assigned.groups", &f.group("g1")),
+        ("source.cluster.socket.connection.setup.timeout.ms", "1000"),
+    ]))
+    .unwrap();
+    let _stop_on_unwind = StopOnDrop(&task);
+    task.start().unwrap();
+    // A second task, stopped while the source still hangs.
+    let stopped_while_hung = CheckpointTask::new(f.config(&[
+        ("task.assigned.groups", &f.group("g1")),
+        ("source.cluster.socket.connection.setup.timeout.ms", "1000"),
+    ]))
+    .unwrap();
+    stopped_while_hung.start().unwrap();
+    let hung_until = Instant::now() + Duration::from_secs(6);
+    while Instant::now() < hung_until {
+        let out = task.poll(Duration::from_secs(1)).unwrap();
+        assert_eq!(
+            out.status,
+            PollStatus::NotReady,
+            "{out:?}, fatal {:?}",
+            task.fatal_error()
+        );
+    }
+    let reason = task.retry_reason().unwrap_or_default();
+    eprintln!("hung source: retry reason {reason:?}");
+    assert!(
+        reason.contains("no answer from") && reason.contains(&source.port().to_string()),
+        "retry reason {reason:?}"
+    );
+    assert!(!reason.contains("security.protocol"), "{reason}");
+    let began = Instant::now();
+    let StopOutcome::Stopped(_) = stopped_while_hung.stop().unwrap() else {
+        panic!("not stopped")
+    };
+    let stop_hung = began.elapsed();
+    eprintln!("hung source: stop during the hang took {stop_hung:?}");
+    assert!(
+        stop_hung < PROMPT,
+        "stop during the hang took {stop_hung:?}"
+    );
+
+    drop(hung);
+    let continued = Instant::now();
+    let mut seen = Vec::new();
+    while !seen.contains(&f.cp("g1", 0, 100, 100)) {
+        let out = task.poll(Duration::from_secs(1)).unwrap();
+        assert!(
+            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
+            "{out:?}, fatal {:?}",
+            task.fatal_error()
+        );
+        seen.extend(out.checkpoints);
+        assert!(
+            continued.elapsed() < Duration::from_secs(60),
+            "no checkpoint after the source answered again: {seen:?}"
+        );
+    }
+    eprintln!(
+        "hung source: first checkpoint {:?} after SIGCONT",
+        continued.elapsed()
+    );
+    let began = Instant::now();
+    let StopOutcome::Stopped(_) = task.stop().unwrap() else {
+        panic!("not stopped")
+    };
+    assert!(began.elapsed() < PROMPT, "stop took {:?}", began.elapsed());
+}

@@ -50,12 +50,34 @@ const RESET_BY_PEER: &str = "reset by peer";
 /// in CI), while a TLS listener refusing a plaintext client closes the connection in order
 /// ("connection closed by peer"). A reset is retried like any unreachable broker, its text in
 /// the task's retry status.
+///
+/// A connection librdkafka itself gave up on counts 0 too: "Connection setup timed out in state
+/// APIVERSION_QUERY" or "ApiVersionRequest failed: Local: Timed out" is a broker that accepted
+/// the connection and answered nothing (a process paused by a long GC or SIGSTOP, a network
+/// stall), retried like an unreachable one and reported as "no answer" ([`no_answer`]).
 pub(crate) fn closes_counted(message: &str) -> u32 {
-    if message.contains(RESET_BY_PEER) {
+    if message.contains(RESET_BY_PEER) || no_answer(message) {
         0
     } else {
         1 + suppressed_repeats(message)
     }
+}
+
+/// Whether librdkafka's error text says a request or connection set-up timed out: the broker
+/// did not answer, which says nothing about the protocol spoken.
+pub(crate) fn no_answer(message: &str) -> bool {
+    message.to_ascii_lowercase().contains("timed out")
+}
+
+/// The broker a librdkafka error text is about (`host:port/id`, as librdkafka names brokers),
+/// when it names one: the text is "[thrd:…]: <broker>: <what happened>".
+pub(crate) fn broker_named(message: &str) -> Option<&str> {
+    let rest = match message.strip_prefix("[thrd:") {
+        Some(after) => after.split_once("]: ")?.1,
+        None => message,
+    };
+    let (broker, _) = rest.split_once(": ")?;
+    (broker.contains(':') && broker.contains('/') && !broker.contains(' ')).then_some(broker)
 }
 
 /// How many identical errors librdkafka folded into this line ("…, 2 identical error(s)
@@ -230,6 +252,24 @@ pub(crate) fn check_client_settings(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_broker_that_answers_nothing_is_no_answer_and_never_a_protocol_mismatch() {
+        let timeouts = [
+            "[thrd:127.0.0.1:29104/bootstrap]: 127.0.0.1:29104/bootstrap: Connection setup timed out in state APIVERSION_QUERY (after 1000ms in state APIVERSION_QUERY)",
+            "[thrd:127.0.0.1:29104/bootstrap]: 127.0.0.1:29104/bootstrap: ApiVersionRequest failed: Local: Timed out: probably due to broker version < 0.10 (see api.version.request configuration) (after 10009ms in state APIVERSION_QUERY, 2 identical error(s) suppressed)",
+        ];
+        for t in timeouts {
+            assert!(super::no_answer(t), "{t}");
+            assert_eq!(super::closes_counted(t), 0, "{t}");
+            assert_eq!(super::broker_named(t), Some("127.0.0.1:29104/bootstrap"));
+        }
+        let closed = "[thrd:b:9093/bootstrap]: b:9093/bootstrap: Disconnected: connection closed by peer: receive 0 after 1 probe(s) (after 2ms in state APIVERSION_QUERY)";
+        assert!(!super::no_answer(closed));
+        assert_eq!(super::closes_counted(closed), 1);
+        assert_eq!(super::broker_named(closed), Some("b:9093/bootstrap"));
+        assert_eq!(super::broker_named("1/1 brokers are down"), None);
+    }
+
     use super::*;
 
     #[test]

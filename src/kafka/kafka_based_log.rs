@@ -29,7 +29,8 @@ use super::client_log::ClientLog;
 use super::{consumer_client, unjoined_group_config, WakeableClient};
 use crate::core::error::Error;
 use crate::kafka::failure::{
-    classify, closes_counted, kafka_error, protocol_mismatch, Retry, RetryStatus, STARTUP,
+    broker_named, classify, closes_counted, kafka_error, no_answer, protocol_mismatch, Retry,
+    RetryStatus, STARTUP,
 };
 use crate::kafka::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::kafka::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
@@ -201,10 +202,13 @@ impl KafkaBasedLog {
             if episode_began {
                 status.count_retry(STARTUP);
             }
-            status.set(format!(
-                "{cluster} unreachable for {} s: {e}",
-                since.elapsed().as_secs()
-            ));
+            let secs = since.elapsed().as_secs();
+            status.set(
+                match broker_named(&e.message).filter(|_| no_answer(&e.message)) {
+                    Some(broker) => format!("{cluster}: no answer from {broker} for {secs} s: {e}"),
+                    None => format!("{cluster} unreachable for {secs} s: {e}"),
+                },
+            );
         }
         Ok(())
     }
