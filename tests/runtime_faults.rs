@@ -306,6 +306,15 @@ fn a_hung_source_at_start_up_is_retried_with_a_true_reason_and_the_task_starts_o
         "retry reason {reason:?}"
     );
     assert!(!reason.contains("security.protocol"), "{reason}");
+    // The seconds are those of the hang so far (the task started 6 s ago; the first timeout
+    // came after 1 s), not those as of librdkafka's last report.
+    let secs: u64 = reason
+        .split(" for ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no duration in {reason:?}"));
+    assert!(secs >= 3, "{secs} s in {reason:?}");
     let began = Instant::now();
     let StopOutcome::Stopped(_) = stopped_while_hung.stop().unwrap() else {
         panic!("not stopped")

@@ -165,9 +165,18 @@ pub(crate) struct RetryStatus(Arc<Mutex<RetryState>>);
 
 #[derive(Debug, Default)]
 struct RetryState {
-    reason: Option<String>,
+    reason: Option<Reason>,
     since: Option<Instant>,
     retries: BTreeMap<&'static str, u64>,
+}
+
+/// A reason as set: fixed text, or text around the whole seconds since the retries began,
+/// counted when the reason is read (librdkafka repeats an error only every 30 s, so a count
+/// taken when it last reported would trail by as much).
+#[derive(Debug)]
+enum Reason {
+    Fixed(String),
+    Counting { head: String, tail: String },
 }
 
 impl RetryStatus {
@@ -175,7 +184,15 @@ impl RetryStatus {
     pub(crate) fn set(&self, reason: String) {
         let mut state = lock(&self.0);
         state.since.get_or_insert_with(Instant::now);
-        state.reason = Some(reason);
+        state.reason = Some(Reason::Fixed(reason));
+    }
+
+    /// Records the current reason as `head`, the whole seconds since the retries began (the
+    /// first reason set after a [`clear`](Self::clear)) as of each read, then `tail`.
+    pub(crate) fn set_counting(&self, head: String, tail: String) {
+        let mut state = lock(&self.0);
+        state.since.get_or_insert_with(Instant::now);
+        state.reason = Some(Reason::Counting { head, tail });
     }
 
     /// Nothing is being retried any more.
@@ -187,7 +204,14 @@ impl RetryStatus {
 
     /// The current reason, if any.
     pub(crate) fn get(&self) -> Option<String> {
-        lock(&self.0).reason.clone()
+        let state = lock(&self.0);
+        state.reason.as_ref().map(|reason| match reason {
+            Reason::Fixed(text) => text.clone(),
+            Reason::Counting { head, tail } => {
+                let secs = state.since.map_or(0, |since| since.elapsed().as_secs());
+                format!("{head}{secs}{tail}")
+            }
+        })
     }
 
     /// Since when a reason has been set without a [`clear`](Self::clear) in between.
@@ -252,6 +276,20 @@ pub(crate) fn check_client_settings(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_counting_reason_says_the_seconds_as_of_its_reading() {
+        let status = super::RetryStatus::default();
+        status.set_counting("`A` unreachable for ".into(), " s: down".into());
+        // The retries began 12 s ago; nothing was reported since.
+        super::lock(&status.0).since =
+            std::time::Instant::now().checked_sub(std::time::Duration::from_secs(12));
+        assert_eq!(status.get().unwrap(), "`A` unreachable for 12 s: down");
+        status.set("fixed".into());
+        assert_eq!(status.get().unwrap(), "fixed");
+        status.clear();
+        assert_eq!(status.get(), None);
+    }
+
     #[test]
     fn a_broker_that_answers_nothing_is_no_answer_and_never_a_protocol_mismatch() {
         let timeouts = [

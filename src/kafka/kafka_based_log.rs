@@ -196,19 +196,19 @@ impl KafkaBasedLog {
             }
         }
         let episode_began = self.failing_since.is_none();
-        let since = *self.failing_since.get_or_insert_with(Instant::now);
+        self.failing_since.get_or_insert_with(Instant::now);
         if let Some((status, cluster)) = &self.retry {
             // One retry per episode of errors (librdkafka reconnects by itself meanwhile).
             if episode_began {
                 status.count_retry(STARTUP);
             }
-            let secs = since.elapsed().as_secs();
-            status.set(
-                match broker_named(&e.message).filter(|_| no_answer(&e.message)) {
-                    Some(broker) => format!("{cluster}: no answer from {broker} for {secs} s: {e}"),
-                    None => format!("{cluster} unreachable for {secs} s: {e}"),
-                },
-            );
+            // The seconds are counted by the status from the first error of the retries, as of
+            // each reading.
+            let head = match broker_named(&e.message).filter(|_| no_answer(&e.message)) {
+                Some(broker) => format!("{cluster}: no answer from {broker} for "),
+                None => format!("{cluster} unreachable for "),
+            };
+            status.set_counting(head, format!(" s: {e}"));
         }
         Ok(())
     }
