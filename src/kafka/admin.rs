@@ -13,7 +13,7 @@ use super::client_log::ClientLog;
 use super::{consumer_client, unjoined_group_config, WakeableClient};
 use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::Error;
-use crate::kafka::failure;
+use crate::kafka::failure::{self, RetryStatus};
 use crate::kafka::librdkafka::{
     self, batch, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
@@ -57,6 +57,70 @@ pub(crate) enum TopicCreation {
     Denied(String),
 }
 
+/// The longest a request waits unanswered before a warning (and, when the caller asked for it,
+/// a retry reason) says so; a third of the request timeout when that is shorter.
+const SLOW_ANSWER_AFTER: Duration = Duration::from_secs(10);
+
+/// A wait for an answer that has not come: warned about once it passes its threshold, and
+/// reported into a retry status while it lasts.
+struct SlowAnswer {
+    began: Instant,
+    after: Duration,
+    /// Whether the warning (and the reason) went out.
+    told: bool,
+}
+
+impl SlowAnswer {
+    fn new(request_timeout: Duration) -> Self {
+        SlowAnswer {
+            began: Instant::now(),
+            after: SLOW_ANSWER_AFTER.min(request_timeout / 3),
+            told: false,
+        }
+    }
+
+    /// When the warning is due, if it has not gone out yet.
+    fn due(&self) -> Option<Instant> {
+        (!self.told).then_some(self.began + self.after)
+    }
+
+    /// Warns (once) when the wait passed its threshold: which cluster, which call, how long.
+    fn check(&mut self, cluster: &str, call: &dyn Fn() -> String, status: Option<&RetryStatus>) {
+        if self.told || self.began.elapsed() < self.after {
+            return;
+        }
+        self.told = true;
+        let call = call();
+        log::warn!(
+            "cluster `{cluster}`: no answer to {call} for {:.1} s; still waiting",
+            self.began.elapsed().as_secs_f64()
+        );
+        if let Some(status) = status {
+            status.set_counting_from(
+                self.began,
+                format!("cluster `{cluster}`: no answer to {call} for "),
+                " s".to_string(),
+            );
+        }
+    }
+
+    /// The wait ended (answered, failed or given up): the reason goes, and the watch starts
+    /// again for the next wait.
+    fn end(&mut self, cluster: &str, status: Option<&RetryStatus>) {
+        if self.told {
+            log::info!(
+                "cluster `{cluster}`: the slow request ended after {:.1} s",
+                self.began.elapsed().as_secs_f64()
+            );
+            if let Some(status) = status {
+                status.clear();
+            }
+        }
+        self.told = false;
+        self.began = Instant::now();
+    }
+}
+
 /// An admin connection to one cluster.
 ///
 /// The handle is a consumer-type client whose consumer group is closed as soon as it exists,
@@ -75,6 +139,8 @@ pub(crate) struct Admin {
     deadline: Option<Instant>,
     /// The most committed-offset requests ever outstanding at once on this handle.
     max_in_flight_seen: usize,
+    /// Where a request left unanswered past [`SLOW_ANSWER_AFTER`] is reported, when set.
+    slow_status: Option<RetryStatus>,
 }
 
 /// Committed-offset answers that mean "ask the group's coordinator again": it moved, is
@@ -153,6 +219,7 @@ impl Admin {
             cluster: cluster.to_string(),
             deadline: None,
             max_in_flight_seen: 0,
+            slow_status: None,
         })
     }
 
@@ -160,6 +227,14 @@ impl Admin {
     /// [`Error::TimedOut`] instead of overrunning the caller's budget.
     pub(crate) fn with_deadline(mut self, deadline: Instant) -> Self {
         self.deadline = Some(deadline);
+        self
+    }
+
+    /// Reports a request left unanswered past a third of its timeout (10 s at most) into
+    /// `status` while the wait lasts ("cluster `A`: no answer to … for N s"); it is warned about
+    /// in the log either way.
+    pub(crate) fn report_slow_answers(mut self, status: RetryStatus) -> Self {
+        self.slow_status = Some(status);
         self
     }
 
@@ -190,24 +265,34 @@ impl Admin {
     ) -> Result<AdminOutcome, Error> {
         // librdkafka answers a timed-out request itself, just after its own timeout.
         let deadline = self.cap(Instant::now() + timeout + Duration::from_secs(1));
-        loop {
+        let mut slow = SlowAnswer::new(timeout);
+        let outcome = loop {
             if self.signal.is_stopped() {
-                return Err(Error::Stopped);
+                break Err(Error::Stopped);
             }
             let now = Instant::now();
             if now >= deadline {
-                return Err(Error::TimedOut(format!(
+                break Err(Error::TimedOut(format!(
                     "{what} on cluster `{}`",
                     self.cluster
                 )));
             }
+            slow.check(
+                &self.cluster,
+                &|| what.to_string(),
+                self.slow_status.as_ref(),
+            );
             self.serve_events();
-            if let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), deadline - now) {
+            let until = slow.due().map_or(deadline, |due| due.min(deadline));
+            let wait = until.saturating_duration_since(now);
+            if let Some(r) = librdkafka::poll_admin_result(self.handle.queue(), wait) {
                 if r.tag == tag {
-                    return Ok(r.outcome);
+                    break Ok(r.outcome);
                 }
             }
-        }
+        };
+        slow.end(&self.cluster, self.slow_status.as_ref());
+        outcome
     }
 
     fn serve_events(&self) {
@@ -259,7 +344,22 @@ impl Admin {
         groups: &[String],
         partitions: Option<&[TopicPartition]>,
         max_in_flight: usize,
+        each: impl FnMut(usize, GroupOffsetsResult) -> bool,
+    ) -> Result<(), Error> {
+        let mut slow = SlowAnswer::new(self.request_timeout);
+        let fetched =
+            self.each_group_offsets_watched(groups, partitions, max_in_flight, each, &mut slow);
+        slow.end(&self.cluster, self.slow_status.as_ref());
+        fetched
+    }
+
+    fn each_group_offsets_watched(
+        &mut self,
+        groups: &[String],
+        partitions: Option<&[TopicPartition]>,
+        max_in_flight: usize,
         mut each: impl FnMut(usize, GroupOffsetsResult) -> bool,
+        slow: &mut SlowAnswer,
     ) -> Result<(), Error> {
         let raw: Option<Vec<(String, i32)>> = partitions.map(|ps| {
             ps.iter()
@@ -319,9 +419,27 @@ impl Admin {
                     self.cluster
                 )));
             }
+            let oldest = || {
+                in_flight
+                    .values()
+                    .min_by_key(|a| a.first_sent)
+                    .map_or_else(String::new, |a| {
+                        format!(
+                            "OffsetFetch (committed offsets of group `{}`, {} requests outstanding)",
+                            groups[a.group],
+                            in_flight.len()
+                        )
+                    })
+            };
+            if !in_flight.is_empty() {
+                slow.check(&self.cluster, &oldest, self.slow_status.as_ref());
+            }
             self.serve_events();
             let mut wake = now + Duration::from_millis(500);
             if let Some(due) = again.iter().map(|(at, _)| *at).min() {
+                wake = wake.min(due);
+            }
+            if let Some(due) = slow.due() {
                 wake = wake.min(due);
             }
             let slice = self.cap(wake).saturating_duration_since(now);
@@ -332,6 +450,7 @@ impl Admin {
                 continue;
             };
             last_progress = Instant::now();
+            slow.end(&self.cluster, self.slow_status.as_ref());
             let result = match r.outcome {
                 AdminOutcome::GroupOffsets(gs) => committed_from(gs),
                 AdminOutcome::Failed(e) => Err(e),

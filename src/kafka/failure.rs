@@ -176,7 +176,12 @@ struct RetryState {
 #[derive(Debug)]
 enum Reason {
     Fixed(String),
-    Counting { head: String, tail: String },
+    Counting {
+        head: String,
+        tail: String,
+        /// Counted from here instead of from the start of the retries.
+        from: Option<Instant>,
+    },
 }
 
 impl RetryStatus {
@@ -192,7 +197,24 @@ impl RetryStatus {
     pub(crate) fn set_counting(&self, head: String, tail: String) {
         let mut state = lock(&self.0);
         state.since.get_or_insert_with(Instant::now);
-        state.reason = Some(Reason::Counting { head, tail });
+        state.reason = Some(Reason::Counting {
+            head,
+            tail,
+            from: None,
+        });
+    }
+
+    /// Like [`set_counting`](Self::set_counting), counting the seconds from `from` (when the
+    /// condition began, before it was worth a reason); the retries count from `from` too.
+    pub(crate) fn set_counting_from(&self, from: Instant, head: String, tail: String) {
+        let mut state = lock(&self.0);
+        let since = state.since.map_or(from, |s| s.min(from));
+        state.since = Some(since);
+        state.reason = Some(Reason::Counting {
+            head,
+            tail,
+            from: Some(from),
+        });
     }
 
     /// Nothing is being retried any more.
@@ -207,8 +229,10 @@ impl RetryStatus {
         let state = lock(&self.0);
         state.reason.as_ref().map(|reason| match reason {
             Reason::Fixed(text) => text.clone(),
-            Reason::Counting { head, tail } => {
-                let secs = state.since.map_or(0, |since| since.elapsed().as_secs());
+            Reason::Counting { head, tail, from } => {
+                let secs = from
+                    .or(state.since)
+                    .map_or(0, |since| since.elapsed().as_secs());
                 format!("{head}{secs}{tail}")
             }
         })

@@ -202,13 +202,16 @@ pub(super) fn run_cycle_inner(
         return Ok(Vec::new());
     }
     while poller.source_admins.len() < OFFSET_FETCH_CONNECTIONS {
-        poller.source_admins.push(Admin::open(
-            &c.source_admin_config(),
-            &c.source_cluster_alias,
-            "checkpoint-source-admin",
-            c.admin_timeout,
-            &shared.signal,
-        )?);
+        poller.source_admins.push(
+            Admin::open(
+                &c.source_admin_config(),
+                &c.source_cluster_alias,
+                "checkpoint-source-admin",
+                c.admin_timeout,
+                &shared.signal,
+            )?
+            .report_slow_answers(shared.slow_answer.clone()),
+        );
     }
     if poller.producer.is_none() {
         poller.producer = Some(CheckpointProducer::open(

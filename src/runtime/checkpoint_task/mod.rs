@@ -230,6 +230,9 @@ struct Shared {
     /// Why a periodic job (group discovery, group offset sync) failed at its last run, until
     /// it succeeds again.
     jobs_retry: RetryStatus,
+    /// A checkpoint cycle's request left unanswered for long ("cluster `A`: no answer to
+    /// OffsetFetch … for N s"), while the wait lasts.
+    slow_answer: RetryStatus,
     counters: Counters,
     groups: RwLock<Vec<String>>,
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
@@ -330,6 +333,7 @@ impl CheckpointTask {
             fatal: Arc::new(Mutex::new(None)),
             retry: RetryStatus::default(),
             jobs_retry: RetryStatus::default(),
+            slow_answer: RetryStatus::default(),
             counters: Counters::default(),
             groups: RwLock::new(groups),
             statuses: Mutex::new(BTreeMap::new()),
@@ -836,12 +840,15 @@ impl Shared {
             return None;
         }
         if self.initialized.load(Ordering::SeqCst) {
-            let jobs = self.jobs_retry.get();
-            let groups = self.group_retries.summary();
-            return match (jobs, groups) {
-                (Some(job), Some(groups)) => Some(format!("{job}; {groups}")),
-                (job, groups) => job.or(groups),
-            };
+            let reasons: Vec<String> = [
+                self.slow_answer.get(),
+                self.jobs_retry.get(),
+                self.group_retries.summary(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            return (!reasons.is_empty()).then(|| reasons.join("; "));
         }
         self.retry.get()
     }

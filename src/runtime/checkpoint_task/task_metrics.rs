@@ -358,10 +358,14 @@ impl Shared {
         let since = if reason.is_none() {
             None
         } else if self.initialized.load(Ordering::SeqCst) {
-            [self.jobs_retry.since(), self.group_retries.since()]
-                .into_iter()
-                .flatten()
-                .min()
+            [
+                self.slow_answer.since(),
+                self.jobs_retry.since(),
+                self.group_retries.since(),
+            ]
+            .into_iter()
+            .flatten()
+            .min()
         } else {
             self.retry.since()
         };
