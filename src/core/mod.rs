@@ -49,6 +49,7 @@ pub mod secrets;
 // the Rust API crate's `internals`): not an API.
 #[doc(hidden)]
 pub mod splitmix;
+pub mod topic_name;
 pub mod topic_partition;
 pub mod wire;
 

@@ -635,6 +635,7 @@ impl Admin {
             C::InvalidReplicationFactor
             | C::InvalidPartitions
             | C::InvalidConfig
+            | C::InvalidTopic
             | C::PolicyViolation => Err(Error::fatal(format!("creating topic `{topic}`"), e)),
             _ => Err(request_failed(format!("creating topic `{topic}`"), &e)),
         };

@@ -65,8 +65,8 @@ use Parity::{DefaultOnly, OursOnly, Same};
 
 /// Every key the checkpoint configuration reads, in the order of docs/CONFIGURATION.md.
 pub const KEY_TABLE: &[KeyDoc] = &[
-    row(keys::SOURCE_CLUSTER_ALIAS, "string", None, "required (dedicated mode: from the enabled flow)", Same, "Alias of the cluster checkpoints are read from; names the checkpoints topic."),
-    row(keys::TARGET_CLUSTER_ALIAS, "string", Some("target"), "", Same, "Alias of the cluster checkpoints are written to."),
+    row(keys::SOURCE_CLUSTER_ALIAS, "string", None, "required (dedicated mode: from the enabled flow)", Same, "Alias of the cluster checkpoints are read from; names the checkpoints topic. Refused when that topic's name is not a legal Kafka topic name (only ASCII letters, digits, `.`, `_`, `-`; at most 249 characters; not `.` or `..`), e.g. `s x`, with an error naming the key, the topic and the rule (Java MM2 accepts it and then fails to create the topic)."),
+    row(keys::TARGET_CLUSTER_ALIAS, "string", Some("target"), "", Same, "Alias of the cluster checkpoints are written to; names the offset-syncs topic when that topic lives on the source, and is refused like `source.cluster.alias` when that name is not legal."),
     row(keys::ENABLED, "boolean", Some("true"), "", Same, "Whether the flow runs (dedicated mode: `false` unless `A->B.enabled` or `enabled` says otherwise)."),
     row(keys::EMIT_CHECKPOINTS_ENABLED, "boolean", Some("true"), "", Same, "Emit checkpoints."),
     row(keys::EMIT_CHECKPOINTS_INTERVAL, "long (seconds)", Some("60"), "", Same, "Period of checkpoint emission; negative disables it."),

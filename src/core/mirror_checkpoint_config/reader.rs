@@ -27,6 +27,7 @@ use crate::group_coordination::{
     CoordinationSettings, TaskAssignment, DEFAULT_COORDINATION_PARTITIONS,
     MAX_COORDINATION_PARTITIONS,
 };
+use crate::topic_name::{topic_name_problem, MAX_TOPIC_NAME_LEN};
 
 /// Typed reads from the flattened properties; every error names the key the user wrote.
 pub(super) struct Reader<'a> {
@@ -237,6 +238,45 @@ impl Reader<'_> {
         Ok(alias.value)
     }
 
+    /// The internal topics the aliases name must be legal topic names, or creating and writing
+    /// them fails for ever: the error names the alias key as written, the topic and the rule.
+    /// A separator with whitespace is MM2's quirk, warned about where it is read, and not
+    /// refused here; a topic the broker still refuses to create fails start-up.
+    fn check_internal_topic_names(
+        &self,
+        config: &MirrorCheckpointConfig,
+    ) -> Result<(), ConfigError> {
+        let (syncs_key, syncs_alias) = match config.offset_syncs_topic_location {
+            Cluster::Source => (keys::TARGET_CLUSTER_ALIAS, &config.target_cluster_alias),
+            Cluster::Target => (keys::SOURCE_CLUSTER_ALIAS, &config.source_cluster_alias),
+        };
+        let derived = [
+            (
+                keys::SOURCE_CLUSTER_ALIAS,
+                &config.source_cluster_alias,
+                config.checkpoints_topic(),
+            ),
+            (syncs_key, syncs_alias, config.offset_syncs_topic()),
+        ];
+        for (key, alias, topic) in derived {
+            let Some(problem) = topic_name_problem(&topic) else {
+                continue;
+            };
+            let alias_at_fault = topic_name_problem(alias).is_some()
+                || topic.len() > MAX_TOPIC_NAME_LEN
+                || config.replication_policy_separator.is_none();
+            if alias_at_fault {
+                return Err(ConfigError::new(
+                    self.written(key),
+                    format!(
+                        "makes the internal topic `{topic}`, which is not a legal topic name: {problem}"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn read(
         &self,
         shape: &Shape,
@@ -418,6 +458,7 @@ impl Reader<'_> {
             }
             self.check_bootstrap(&config, shape)?;
         }
+        self.check_internal_topic_names(&config)?;
         Ok(config)
     }
 

@@ -256,6 +256,7 @@ fn booleans_accept_any_case_and_surrounding_blanks() {
 
 #[test]
 fn each_bad_value_is_rejected_with_its_key_and_reason() {
+    let long_alias = "a".repeat(229);
     let cases: &[(&str, &str, &str)] = &[
         ("enabled", "yes", "expected `true` or `false`"),
         (
@@ -377,6 +378,19 @@ fn each_bad_value_is_rejected_with_its_key_and_reason() {
         ("topics.exclude", "(", "invalid regex"),
         ("source.cluster.alias", " ", "must not be empty"),
         ("target.cluster.alias", "", "must not be empty"),
+        // Aliases name the internal topics, which must be legal topic names.
+        ("source.cluster.alias", "s x", "`s x.checkpoints.internal`"),
+        ("source.cluster.alias", "a/b", "not allowed in a topic name"),
+        (
+            "target.cluster.alias",
+            "t:x",
+            "`mm2-offset-syncs.t:x.internal`",
+        ),
+        (
+            "source.cluster.alias",
+            &long_alias,
+            "at most 249 characters",
+        ),
     ];
     for (key, value, reason) in cases {
         let e = err(CONNECTOR, &[(key, value)]);
