@@ -12,6 +12,7 @@ use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::Error;
 
+use support::c_conf::CConf;
 use support::runtime::{assert_task_clean, task_config};
 use support::wait_for;
 
@@ -144,6 +145,50 @@ fn tls_and_sasl_client_settings_are_accepted() {
         ],
     );
     CheckpointTask::new(c).expect("TLS, SASL and zstd settings are valid");
+}
+
+#[test]
+fn sasl_without_credentials_and_idempotence_without_acks_all_are_config_errors_naming_the_keys_written(
+) {
+    let c = task_config(
+        "127.0.0.1:1",
+        "127.0.0.1:1",
+        &[
+            ("source.cluster.security.protocol", "SASL_SSL"),
+            ("source.cluster.sasl.mechanism", "PLAIN"),
+        ],
+    );
+    let (key, reason) = config_error(c);
+    assert_eq!(key, "source.cluster.sasl.mechanism");
+    assert!(
+        reason.contains("`source.cluster.sasl.username` and `source.cluster.sasl.password`"),
+        "{reason}"
+    );
+
+    let c = task_config(
+        "127.0.0.1:1",
+        "127.0.0.1:1",
+        &[
+            ("producer.enable.idempotence", "true"),
+            ("producer.acks", "1"),
+        ],
+    );
+    let (key, reason) = config_error(c);
+    assert_eq!(key, "producer.acks");
+    assert!(reason.contains("`producer.enable.idempotence`"), "{reason}");
+
+    // The same through the C API: `mm_task_new` refuses, naming the dedicated-mode key.
+    let text = "clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\n\
+                B.bootstrap.servers = 127.0.0.1:1\nA->B.enabled = true\n\
+                B.security.protocol = SASL_PLAINTEXT\nB.sasl.mechanism = SCRAM-SHA-256\n\
+                B.sasl.username = u\n";
+    let e = CConf::load(text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .new_task()
+        .unwrap_err();
+    assert!(e.contains("B.sasl.mechanism"), "{e}");
+    assert!(e.contains("`B.sasl.password`"), "{e}");
+    assert!(!e.contains("Client creation error"), "{e}");
 }
 
 #[test]

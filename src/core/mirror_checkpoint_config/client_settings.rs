@@ -282,6 +282,70 @@ pub fn check_client_files(settings: &BTreeMap<String, String>) -> Result<(), (St
     Ok(())
 }
 
+/// Settings each valid alone that librdkafka refuses together when it creates the client (its
+/// "Client creation error"), as Java's clients refuse them too: SASL `PLAIN` or `SCRAM-*` without
+/// `sasl.username` and `sasl.password`, and `enable.idempotence = true` with `acks` other than
+/// `all`/`-1`. Returns the setting to blame and the reason; `written` gives the key the user
+/// wrote for a setting, so the reason names the other keys the same way. `GSSAPI` and
+/// `OAUTHBEARER` are left to librdkafka (Kerberos and token settings have defaults there).
+pub fn client_setting_conflict(
+    settings: &BTreeMap<String, String>,
+    written: &dyn Fn(&str) -> Option<String>,
+) -> Option<(String, String)> {
+    let value = |key: &str| {
+        settings
+            .get(key)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+    };
+    // The first of librdkafka's names for a setting (it has aliases) that is set.
+    let set_as = |names: &[&'static str]| names.iter().copied().find(|k| value(k).is_some());
+    let sasl =
+        value("security.protocol").is_some_and(|p| p.to_ascii_uppercase().starts_with("SASL_"));
+    if let Some(mechanism_key) = set_as(&["sasl.mechanisms", "sasl.mechanism"]).filter(|_| sasl) {
+        let mechanism = value(mechanism_key)
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        if mechanism == "PLAIN" || mechanism.starts_with("SCRAM-") {
+            let missing: Vec<&str> = ["sasl.username", "sasl.password"]
+                .into_iter()
+                .filter(|k| value(k).is_none())
+                .collect();
+            if !missing.is_empty() {
+                // Spell the missing keys with the prefix of the mechanism's key.
+                let prefix = written(mechanism_key)
+                    .and_then(|w| w.strip_suffix(mechanism_key).map(str::to_string))
+                    .unwrap_or_default();
+                let missing: Vec<String> =
+                    missing.iter().map(|k| format!("`{prefix}{k}`")).collect();
+                return Some((
+                    mechanism_key.to_string(),
+                    format!(
+                        "SASL mechanism `{mechanism}` needs {} (or `{prefix}sasl.jaas.config` with Kafka's {} login module)",
+                        missing.join(" and "),
+                        if mechanism == "PLAIN" { "Plain" } else { "Scram" }
+                    ),
+                ));
+            }
+        }
+    }
+    let idempotent = value("enable.idempotence").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+    if let Some(acks_key) = set_as(&["acks", "request.required.acks"]).filter(|_| idempotent) {
+        let acks = value(acks_key).unwrap_or_default();
+        if !(acks.eq_ignore_ascii_case("all") || acks == "-1") {
+            let idempotence =
+                written("enable.idempotence").unwrap_or_else(|| "enable.idempotence".to_string());
+            return Some((
+                acks_key.to_string(),
+                format!(
+                    "`{acks}` cannot be used with `{idempotence}` = true: an idempotent producer needs acks = all (or -1)"
+                ),
+            ));
+        }
+    }
+    None
+}
+
 pub(super) const CLIENT_KINDS: [ClientKind; 3] = [
     ClientKind::Consumer,
     ClientKind::Producer,

@@ -1487,3 +1487,74 @@ fn statistics_interval_is_off_by_default_and_read_in_ms_up_to_a_day() {
         .target_admin_config()
         .contains_key("statistics.interval.ms"));
 }
+
+#[test]
+fn client_setting_conflicts_librdkafka_refuses_at_creation() {
+    let settings = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let written = |k: &str| Some(format!("source.cluster.{k}"));
+    let conflict = |pairs: &[(&str, &str)]| client_setting_conflict(&settings(pairs), &written);
+    let (key, reason) = conflict(&[
+        ("security.protocol", "SASL_SSL"),
+        ("sasl.mechanism", "PLAIN"),
+    ])
+    .unwrap();
+    assert_eq!(key, "sasl.mechanism");
+    assert!(
+        reason.contains("`source.cluster.sasl.username` and `source.cluster.sasl.password`"),
+        "{reason}"
+    );
+    let (key, reason) = conflict(&[
+        ("security.protocol", "sasl_plaintext"),
+        ("sasl.mechanisms", "SCRAM-SHA-512"),
+        ("sasl.username", "u"),
+    ])
+    .unwrap();
+    assert_eq!(key, "sasl.mechanisms");
+    assert!(
+        reason.contains("sasl.password") && !reason.contains("sasl.username"),
+        "{reason}"
+    );
+    // Complete, mechanisms with other requirements, or no SASL at all: accepted.
+    let accepted: &[&[(&str, &str)]] = &[
+        &[
+            ("security.protocol", "SASL_SSL"),
+            ("sasl.mechanism", "PLAIN"),
+            ("sasl.username", "u"),
+            ("sasl.password", "p"),
+        ],
+        &[
+            ("security.protocol", "SASL_SSL"),
+            ("sasl.mechanism", "OAUTHBEARER"),
+        ],
+        &[
+            ("security.protocol", "SASL_SSL"),
+            ("sasl.mechanism", "GSSAPI"),
+        ],
+        &[("security.protocol", "SASL_SSL")],
+        &[("security.protocol", "SSL"), ("sasl.mechanism", "PLAIN")],
+        &[("enable.idempotence", "true"), ("acks", "all")],
+        &[("enable.idempotence", "true"), ("acks", "-1")],
+        &[("enable.idempotence", "true")],
+        &[("enable.idempotence", "false"), ("acks", "1")],
+    ];
+    for ok in accepted {
+        assert_eq!(conflict(ok), None, "{ok:?}");
+    }
+    let (key, reason) = conflict(&[("enable.idempotence", "true"), ("acks", "1")]).unwrap();
+    assert_eq!(key, "acks");
+    assert!(
+        reason.contains("`source.cluster.enable.idempotence` = true"),
+        "{reason}"
+    );
+    let (key, _) = conflict(&[
+        ("enable.idempotence", "TRUE"),
+        ("request.required.acks", "0"),
+    ])
+    .unwrap();
+    assert_eq!(key, "request.required.acks");
+}

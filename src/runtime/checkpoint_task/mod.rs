@@ -25,7 +25,7 @@ use crate::core::checkpoint_store::CheckpointStore;
 use crate::core::error::{ConfigError, Error, RecordError};
 use crate::core::group_assignment::owns_group;
 use crate::core::mirror_checkpoint_config::{
-    check_client_files, ClientKind, Cluster, MirrorCheckpointConfig,
+    check_client_files, client_setting_conflict, ClientKind, Cluster, MirrorCheckpointConfig,
 };
 use crate::core::offset_sync_store::OffsetSyncStore;
 use crate::core::replication_policy::ReplicationPolicy;
@@ -756,9 +756,18 @@ fn check_client_configs(c: &MirrorCheckpointConfig) -> Result<(), ConfigError> {
         ),
     ];
     for (cluster, kind, settings) in clients {
+        let written = |setting: &str| {
+            c.clients
+                .written_key(cluster, kind, setting)
+                .map(str::to_string)
+        };
         let rejected = check_client_settings(&settings)
             .map_err(|r| (r.key, r.reason))
-            .and_then(|()| check_client_files(&settings));
+            .and_then(|()| check_client_files(&settings))
+            .and_then(|()| match client_setting_conflict(&settings, &written) {
+                Some(conflict) => Err(conflict),
+                None => Ok(()),
+            });
         if let Err((key, reason)) = rejected {
             let written = c.clients.written_key(cluster, kind, &key).unwrap_or(&key);
             return Err(ConfigError::new(written, reason));
