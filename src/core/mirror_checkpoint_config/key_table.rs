@@ -160,6 +160,18 @@ pub fn configuration_markdown() -> String {
          `ssl.ca.location`, `ssl.certificate.location`, `ssl.key.location`,\n\
          `ssl.keystore.location`, `ssl.crl.location` or `sasl.kerberos.keytab` must exist when the\n\
          task is created; the error names the key and the file.\n\n\
+         Settings valid one by one but refused together when librdkafka creates the client (as\n\
+         Java's clients refuse them) are configuration errors when the task is created\n\
+         (`mm_task_new`, `CheckpointTask::new`), naming the keys as written, never librdkafka's\n\
+         \"Client creation error\":\n\n\
+         - `security.protocol = SASL_*` with `sasl.mechanism` (or `sasl.mechanisms`) `PLAIN` or\n  \
+         `SCRAM-SHA-256`/`SCRAM-SHA-512` and no `sasl.username` or no `sasl.password` on that\n  \
+         client (after `sasl.jaas.config` is translated): the error names the mechanism's key and\n  \
+         the missing keys with its prefix (e.g. `source.cluster.sasl.mechanism`: \"SASL mechanism\n  \
+         `PLAIN` needs `source.cluster.sasl.username` and `source.cluster.sasl.password` …\").\n  \
+         `GSSAPI` and `OAUTHBEARER` have other requirements and are left to librdkafka.\n\
+         - `enable.idempotence = true` with `acks` (or `request.required.acks`) other than\n  \
+         `all`/`-1`: the error names the `acks` key (e.g. `producer.acks`) and the idempotence key.\n\n\
          ## Secrets\n\n",
     );
     md.push_str(&format!(
