@@ -275,7 +275,10 @@ build_all() {
     # libraries a static link needs. That one has every feature, so it is a re-link of what the
     # test build above compiled (with `internals`, which no C function uses), not a third build
     # of the Rust API crate (issue 21).
-    cargo build -p mm2-checkpoint-capi --lib || return 1
+    # README's own command for C users (there with --release, which changes no feature): the
+    # default members only, so what it exports is what users get (ffi-tests/run.sh compares it
+    # with include/mm2_checkpoint.symbols).
+    cargo build || return 1
     mkdir -p "$BUILD_INFO/default"
     cp target/debug/libmm2_checkpoint.so "$BUILD_INFO/default/" || return 1
     cargo rustc -p mm2-checkpoint-capi --lib --all-features -- --print=native-static-libs \
