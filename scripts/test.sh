@@ -290,6 +290,9 @@ lane_build() {
     # --no-run leaves out doc tests, so examples in doc comments get their own run.
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
+    # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
+    run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
+        scripts/compat-check.sh --lib "$BUILD_INFO/default/libmm2_checkpoint.so"
 }
 export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
