@@ -6,6 +6,7 @@
 #    features, as users get them, and with the test-only mock clusters (`embedded`), which every
 #    test below links; and reads the native libraries rustc says a static link needs;
 # 2. compiles the header alone as C99 and as C++, and a C++ program using it;
+#    Every ```c block of README.md and docs/ is compiled and linked (scripts/lib/doc-snippets.py);
 # 3. checks that the default library exports exactly the functions
 #    include/mm2_checkpoint.symbols lists (no mock cluster), that the test library exports
 #    exactly those the header declares and the two symbol lists name (and nothing else: no
@@ -131,6 +132,11 @@ done
 "$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -DMM2_CHECKPOINT_EMBEDDED -I"$ROOT/include" ffi-tests/cxx_header.cpp \
     -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
 "${RUN[@]}" "$BUILD/cxx_header" || fail "C++ program run"
+
+step "every C snippet of README.md and docs/ compiles and links (scripts/lib/doc-snippets.py)"
+python3 scripts/lib/doc-snippets.py README.md docs/*.md >"$BUILD/doc_snippets.c" || fail "extracting the C snippets"
+"$CC" -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -I"$ROOT/include" "$BUILD/doc_snippets.c" \
+    -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/doc_snippets" || fail "a C snippet of the docs does not compile"
 
 step "the header declares every exported function, and test_api.c (with common.h) calls each"
 exports_of() { "$NM" -D --defined-only "$1" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort; }
@@ -260,15 +266,27 @@ if readelf -S "$PREFIX/lib/libmm2_checkpoint.so.$abi" | grep -q '\.debug_info'; 
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig"
 [ "$(pkg-config --modversion mm2_checkpoint)" = "$version" ] || fail "pkg-config --modversion"
 # shellcheck disable=SC2046
-"$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c $(pkg-config --cflags --libs mm2_checkpoint) \
-    -Wl,-rpath,"$PREFIX/lib" -o "$BUILD/checkpoint" || fail "example (shared, pkg-config)"
+"$CC" -std=c11 -Wall -Wextra -Werror -pthread -DMM2_CHECKPOINT_EMBEDDED examples/checkpoint.c \
+    $(pkg-config --cflags --libs mm2_checkpoint) -Wl,-rpath,"$PREFIX/lib" -o "$BUILD/checkpoint" \
+    || fail "example (shared, pkg-config)"
 # The static library by path: beside the shared one, -lmm2_checkpoint would pick the shared.
 # shellcheck disable=SC2046
-"$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c $(pkg-config --cflags mm2_checkpoint) \
+"$CC" -std=c11 -Wall -Wextra -Werror -pthread -DMM2_CHECKPOINT_EMBEDDED examples/checkpoint.c $(pkg-config --cflags mm2_checkpoint) \
     "$(pkg-config --variable=libdir mm2_checkpoint)/libmm2_checkpoint.a" \
     $(pkg-config --static --libs-only-l mm2_checkpoint | sed 's/-lmm2_checkpoint//') -o "$BUILD/checkpoint.static" \
     || fail "example (static, pkg-config --static)"
 unset PKG_CONFIG_LIBDIR
+if [ -n "$DEFAULT_LIB" ]; then
+    # README's link line against the library users get: the example builds without the demo,
+    # and says so when asked for it.
+    "$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c -I include -L"$(dirname "$DEFAULT_LIB")" \
+        -lmm2_checkpoint -o "$BUILD/checkpoint.default" || fail "example against the default library (README's link line)"
+    ln -sf libmm2_checkpoint.so "$(dirname "$DEFAULT_LIB")/libmm2_checkpoint.so.$abi"
+    if LD_LIBRARY_PATH="$(dirname "$DEFAULT_LIB")" "$BUILD/checkpoint.default" >"$BUILD/checkpoint.default.out" 2>&1 \
+        || ! grep -q "built without the mock clusters" "$BUILD/checkpoint.default.out"; then
+        fail "example against the default library: the demo mode must say it is absent"
+    fi
+fi
 cmake_args=(-S ffi-tests/cmake_consumer -B "$BUILD/cmake_consumer" -DCMAKE_PREFIX_PATH="$PREFIX"
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_RPATH="$PREFIX/lib")
 [ -z "$TARGET" ] || cmake_args+=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_CXX_COMPILER="$CXX")

@@ -16,8 +16,10 @@
 #   lib/cmake/mm2_checkpoint/               find_package(mm2_checkpoint): imported targets
 #                                           mm2_checkpoint::mm2_checkpoint (shared) and
 #                                           mm2_checkpoint::mm2_checkpoint_static
-#   lib/debug/.build-id/xx/yyyy.debug       the shared library's debug info (release build),
-#   lib/.debug/libmm2_checkpoint.so.<ABI>.debug  and its debuglink path (gdb and valgrind look there)
+#   lib/.debug/libmm2_checkpoint.so.<ABI>.debug  the shared library's debug info (a release
+#                                           build), where its debuglink leads gdb and valgrind
+#   lib/debug/.build-id/xx/yyyy.debug       the same file by build id (gdb's
+#                                           `set debug-file-directory <prefix>/lib/debug`)
 #   share/doc/mm2_checkpoint/               README.md, CHANGELOG.md, LICENSE, the symbol list
 #
 # Options: --prefix DIR (required), --destdir DIR, --target TRIPLE (cross build: cargo's
@@ -103,13 +105,14 @@ if [ "$STRIP" = 1 ]; then
     so="$lib/libmm2_checkpoint.so.$abi"
     build_id="$(readelf -n "$so" | sed -n 's/^ *Build ID: *//p')"
     if [ -n "$build_id" ] && readelf -S "$so" | grep -q '\.debug_info'; then
-        # The debug info moves to a file of its own, named by the build id (as Debian's -dbgsym
-        # packages lay it out), with a debuglink path beside the library.
-        dbg="$lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
-        mkdir -p "$(dirname "$dbg")" "$lib/.debug"
+        # The debug info moves to a file of its own, found through the library's debuglink and
+        # by its build id (as Debian's -dbgsym packages lay it out).
+        dbg="$lib/.debug/libmm2_checkpoint.so.$abi.debug"
+        by_id="$lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug"
+        mkdir -p "$lib/.debug" "$(dirname "$by_id")"
         "$OBJCOPY" --only-keep-debug --compress-debug-sections=zlib "$so" "$dbg"
         chmod 644 "$dbg"
-        ln -sfn "../debug/.build-id/${build_id:0:2}/${build_id:2}.debug" "$lib/.debug/libmm2_checkpoint.so.$abi.debug"
+        ln -sfn "../../../.debug/libmm2_checkpoint.so.$abi.debug" "$by_id"
         "$STRIP_TOOL" --strip-debug --strip-unneeded "$so"
         "$OBJCOPY" --add-gnu-debuglink="$dbg" "$so"
     else
