@@ -53,7 +53,7 @@ layout_of() {
 
 rust_api() {
     # rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain give it.
-    RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p mm2-checkpoint --lib -- -Z unstable-options --output-format json \
+    RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p mm2-checkpoint --lib -- -D warnings -Z unstable-options --output-format json \
         || die "cargo rustdoc --output-format json failed"
     python3 scripts/lib/public-api.py target/doc/mm2_checkpoint.json
 }
