@@ -6,6 +6,7 @@
 #    features, as users get them, and with the test-only mock clusters (`embedded`), which every
 #    test below links; and reads the native libraries rustc says a static link needs;
 # 2. compiles the header alone as C99 and as C++, and a C++ program using it;
+#    Every ```c block of README.md and docs/ is compiled and linked (scripts/lib/doc-snippets.py);
 # 3. checks that the default library exports exactly the functions
 #    include/mm2_checkpoint.symbols lists (no mock cluster), that the test library exports
 #    exactly those the header declares and the two symbol lists name (and nothing else: no
@@ -22,8 +23,10 @@
 #    double free, leaks); valgrind in step 5 instruments every instruction, the library's
 #    included. No second (nightly, sanitizer) build of the library and of librdkafka (issue 21);
 #    scripts/soak.sh keeps the fully instrumented nightly build (MM2_FFI_ASAN_BUILD=nightly);
-# 7. stages an install with the pkg-config file and builds examples/checkpoint.c through it,
-#    shared and static, and runs it against embedded clusters;
+# 7. installs into a prefix with scripts/install.sh and builds examples/checkpoint.c through its
+#    pkg-config file, shared and static, and a C++ program through its CMake package
+#    (ffi-tests/cmake_consumer), all seeing the prefix alone; runs them (the example against
+#    embedded clusters);
 # 8. runs that example against two real Kafka brokers: the run's shared ones when
 #    MM2_SHARED_BOOTSTRAP and MM2_SHARED_TARGET_BOOTSTRAP name them (scripts/test.sh), else two
 #    started here by scripts/kafka-broker.sh;
@@ -129,6 +132,11 @@ done
 "$CXX" -std=c++11 -pedantic -Wall -Wextra -Werror -DMM2_CHECKPOINT_EMBEDDED -I"$ROOT/include" ffi-tests/cxx_header.cpp \
     -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/cxx_header" || fail "C++ program"
 "${RUN[@]}" "$BUILD/cxx_header" || fail "C++ program run"
+
+step "every C snippet of README.md and docs/ compiles and links (scripts/lib/doc-snippets.py)"
+python3 scripts/lib/doc-snippets.py README.md docs/*.md >"$BUILD/doc_snippets.c" || fail "extracting the C snippets"
+"$CC" -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -I"$ROOT/include" "$BUILD/doc_snippets.c" \
+    -L"$LIBDIR" -lmm2_checkpoint -Wl,-rpath,"$LIBDIR" -o "$BUILD/doc_snippets" || fail "a C snippet of the docs does not compile"
 
 step "the header declares every exported function, and test_api.c (with common.h) calls each"
 exports_of() { "$NM" -D --defined-only "$1" | awk '$2 == "T" && $3 ~ /^mm_/ {print $3}' | sort; }
@@ -243,34 +251,52 @@ else
     done
 fi
 
-step "staged installs with the pkg-config file; examples/checkpoint.c shared and static"
+step "scripts/install.sh into a prefix; examples/checkpoint.c through pkg-config (shared, static), a C++ program through CMake"
 version="$(sed -n 's/^#define MM2_CHECKPOINT_VERSION "\(.*\)"$/\1/p' include/mm2_checkpoint.h)"
-stage() { # prefix, libraries to install
-    local prefix="$1"
-    shift
-    rm -rf "$prefix"
-    mkdir -p "$prefix/include" "$prefix/lib/pkgconfig"
-    cp include/mm2_checkpoint.h "$prefix/include/"
-    cp "$@" "$prefix/lib/"
-    if [ -f "$prefix/lib/libmm2_checkpoint.so" ]; then
-        mv "$prefix/lib/libmm2_checkpoint.so" "$prefix/lib/libmm2_checkpoint.so.$abi"
-        ln -s "libmm2_checkpoint.so.$abi" "$prefix/lib/libmm2_checkpoint.so"
-    fi
-    sed -e "s|@PREFIX@|$prefix|" -e "s|@VERSION@|$version|" -e "s|@NATIVE_STATIC_LIBS@|-lm $NATIVE_LIBS|" \
-        mm2_checkpoint.pc.in >"$prefix/lib/pkgconfig/mm2_checkpoint.pc"
-}
-stage "$BUILD/install-shared" "$LIBDIR/libmm2_checkpoint.so"
-stage "$BUILD/install-static" "$LIBDIR/libmm2_checkpoint.a"
-export PKG_CONFIG_PATH="$BUILD/install-shared/lib/pkgconfig"
+PREFIX="$BUILD/prefix"
+rm -rf "$PREFIX"
+install_args=(--prefix "$PREFIX" --from "$LIBDIR" --static-libs "$NATIVE_LIBS")
+[ -z "$TARGET" ] || install_args+=(--target "$TARGET")
+bash scripts/install.sh "${install_args[@]}" || fail "scripts/install.sh"
+[ -L "$PREFIX/lib/libmm2_checkpoint.so" ] && [ "$(readlink "$PREFIX/lib/libmm2_checkpoint.so")" = "libmm2_checkpoint.so.$abi" ] \
+    || fail "install: the development link libmm2_checkpoint.so -> libmm2_checkpoint.so.$abi"
+readelf -d "$PREFIX/lib/libmm2_checkpoint.so.$abi" | grep -q "SONAME.*\[libmm2_checkpoint.so.$abi\]" || fail "install: SONAME"
+if readelf -S "$PREFIX/lib/libmm2_checkpoint.so.$abi" | grep -q '\.debug_info'; then fail "install: the shared library keeps its debug info"; fi
+# Nothing below may find the build tree: the programs see the prefix alone.
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" PKG_CONFIG_LIBDIR="$PREFIX/lib/pkgconfig"
 [ "$(pkg-config --modversion mm2_checkpoint)" = "$version" ] || fail "pkg-config --modversion"
 # shellcheck disable=SC2046
-"$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c $(pkg-config --cflags --libs mm2_checkpoint) \
-    -Wl,-rpath,"$BUILD/install-shared/lib" -o "$BUILD/checkpoint" || fail "example (shared, pkg-config)"
-export PKG_CONFIG_PATH="$BUILD/install-static/lib/pkgconfig"
+"$CC" -std=c11 -Wall -Wextra -Werror -pthread -DMM2_CHECKPOINT_EMBEDDED examples/checkpoint.c \
+    $(pkg-config --cflags --libs mm2_checkpoint) -Wl,-rpath,"$PREFIX/lib" -o "$BUILD/checkpoint" \
+    || fail "example (shared, pkg-config)"
+# The static library by path: beside the shared one, -lmm2_checkpoint would pick the shared.
 # shellcheck disable=SC2046
-"$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c \
-    $(pkg-config --static --cflags --libs mm2_checkpoint) -o "$BUILD/checkpoint.static" \
+"$CC" -std=c11 -Wall -Wextra -Werror -pthread -DMM2_CHECKPOINT_EMBEDDED examples/checkpoint.c $(pkg-config --cflags mm2_checkpoint) \
+    "$(pkg-config --variable=libdir mm2_checkpoint)/libmm2_checkpoint.a" \
+    $(pkg-config --static --libs-only-l mm2_checkpoint | sed 's/-lmm2_checkpoint//') -o "$BUILD/checkpoint.static" \
     || fail "example (static, pkg-config --static)"
+unset PKG_CONFIG_LIBDIR
+if [ -n "$DEFAULT_LIB" ]; then
+    # README's link line against the library users get: the example builds without the demo,
+    # and says so when asked for it.
+    "$CC" -std=c11 -Wall -Wextra -Werror -pthread examples/checkpoint.c -I include -L"$(dirname "$DEFAULT_LIB")" \
+        -lmm2_checkpoint -o "$BUILD/checkpoint.default" || fail "example against the default library (README's link line)"
+    ln -sf libmm2_checkpoint.so "$(dirname "$DEFAULT_LIB")/libmm2_checkpoint.so.$abi"
+    if LD_LIBRARY_PATH="$(dirname "$DEFAULT_LIB")" "$BUILD/checkpoint.default" >"$BUILD/checkpoint.default.out" 2>&1 \
+        || ! grep -q "built without the mock clusters" "$BUILD/checkpoint.default.out"; then
+        fail "example against the default library: the demo mode must say it is absent"
+    fi
+fi
+cmake_args=(-S ffi-tests/cmake_consumer -B "$BUILD/cmake_consumer" -DCMAKE_PREFIX_PATH="$PREFIX"
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_BUILD_RPATH="$PREFIX/lib")
+[ -z "$TARGET" ] || cmake_args+=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_CXX_COMPILER="$CXX")
+rm -rf "$BUILD/cmake_consumer"
+cmake "${cmake_args[@]}" >"$BUILD/cmake.log" 2>&1 || { cat "$BUILD/cmake.log" >&2; fail "cmake configure (find_package)"; }
+cmake --build "$BUILD/cmake_consumer" >>"$BUILD/cmake.log" 2>&1 || { cat "$BUILD/cmake.log" >&2; fail "cmake build"; }
+"${RUN[@]}" "$BUILD/cmake_consumer/consumer_shared" || fail "C++ program (CMake, shared)"
+"${RUN[@]}" "$BUILD/cmake_consumer/consumer_static" || fail "C++ program (CMake, static)"
+readelf -d "$BUILD/cmake_consumer/consumer_shared" | grep -q "NEEDED.*libmm2_checkpoint.so.$abi" \
+    || fail "the CMake program does not need libmm2_checkpoint.so.$abi"
 if readelf -d "$BUILD/checkpoint.static" | grep NEEDED | grep -q mm2_checkpoint; then
     fail "the static example links the shared library"
 fi

@@ -275,7 +275,10 @@ build_all() {
     # libraries a static link needs. That one has every feature, so it is a re-link of what the
     # test build above compiled (with `internals`, which no C function uses), not a third build
     # of the Rust API crate (issue 21).
-    cargo build -p mm2-checkpoint-capi --lib || return 1
+    # README's own command for C users (there with --release, which changes no feature): the
+    # default members only, so what it exports is what users get (ffi-tests/run.sh compares it
+    # with include/mm2_checkpoint.symbols).
+    cargo build || return 1
     mkdir -p "$BUILD_INFO/default"
     cp target/debug/libmm2_checkpoint.so "$BUILD_INFO/default/" || return 1
     cargo rustc -p mm2-checkpoint-capi --lib --all-features -- --print=native-static-libs \
@@ -287,6 +290,9 @@ lane_build() {
     # --no-run leaves out doc tests, so examples in doc comments get their own run.
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
+    # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
+    run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
+        scripts/compat-check.sh --lib "$BUILD_INFO/default/libmm2_checkpoint.so"
 }
 export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"

@@ -18,7 +18,7 @@
 //! the layers themselves are private, so user code does not depend on where a module sits, and
 //! the helpers behind the API (hashing, the offset-sync queue) are not part of it. Test and
 //! benchmark hooks are behind the `internals` feature, the test-only mock clusters
-//! ([`embedded`]) behind `embedded`; neither is a stable API, neither is on by default.
+//! (`embedded`) behind `embedded`; neither is a stable API, neither is on by default.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
