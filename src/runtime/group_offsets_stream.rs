@@ -9,7 +9,7 @@
 //! consumer's queue), joins the thread, and only then drops the consumer the thread hands back.
 //!
 //! A partition held below its high watermark by an open transaction (see
-//! [`ConsumerOffsetsReader`]) is published as such: the stream's copy of the groups that
+//! `ConsumerOffsetsReader`) is published as such: the stream's copy of the groups that
 //! partition coordinates may then lag the coordinator, which has applied their plain commits
 //! already, and [`GroupOffsetsStream::held_by_transaction`] tells the caller to ask the
 //! coordinator for those groups instead. The start and the end of a hold are logged at info.
