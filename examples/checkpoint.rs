@@ -26,7 +26,9 @@ use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::metrics::GroupOffsetSyncMetrics;
-use mm2_checkpoint::mirror_checkpoint_config::{Cluster, MirrorCheckpointConfig};
+use mm2_checkpoint::mirror_checkpoint_config::{
+    Cluster, GroupOffsetsSource, MirrorCheckpointConfig,
+};
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
@@ -321,6 +323,22 @@ fn run_with_config(
         checkpoints = config.checkpoints_topic(),
         every = interval.map_or_else(|| "(disabled)".to_string(), |d| format!("{} s", d.as_secs())),
     );
+    if config.group_offsets_source == GroupOffsetsSource::ConsumerOffsetsTopic {
+        println!(
+            "groups' offsets: streamed from `__consumer_offsets` on `{}` (group.offsets.source = {}): \
+             a commit is checkpointed within a second, and the cycle every interval catches up the rest",
+            config.source_cluster_alias,
+            config.group_offsets_source.name()
+        );
+    }
+    if let Some(every) = config.statistics_interval {
+        eprintln!(
+            "warning: statistics.interval.ms = {} does nothing in this job: it sets how often the C \
+             statistics callback and the Java listener are called; here, serve the metrics with \
+             --metrics-addr HOST:PORT (Prometheus) instead",
+            every.as_millis()
+        );
+    }
     let task = Arc::new(CheckpointTask::new(config).map_err(|err| err.to_string())?);
     // Dropped at the end, after the task stopped: a scrape meanwhile reads a stopped task.
     let _endpoint = match metrics_addr {

@@ -436,6 +436,37 @@ fn the_cycle_line_counts_in_the_singular_says_since_when_and_reports_target_grou
 }
 
 #[test]
+fn the_job_says_when_offsets_are_streamed_and_warns_of_statistics_interval_it_does_not_use() {
+    let c = embedded_flow(true);
+    c.commit_offsets(Side::Source, "console-stream", &[("orders", 0, 10, "")])
+        .unwrap();
+    let config = embedded_config(
+        &c,
+        "stream-line",
+        "console-stream",
+        "group.offsets.source = consumer-offsets-topic\nstatistics.interval.ms = 5000\n",
+    );
+    let Run {
+        stdout: out,
+        stderr: err,
+        ..
+    } = run_checkpoint_until(&config, &[], |l| l.starts_with("cycle 1:"));
+    assert!(
+        out.iter().any(
+            |l| l.starts_with("groups' offsets: streamed from `__consumer_offsets`")
+                && l.contains("group.offsets.source = consumer-offsets-topic")
+        ),
+        "no line saying the offsets are streamed: {out:?}"
+    );
+    let warnings: Vec<_> = err
+        .iter()
+        .filter(|l| l.contains("statistics.interval.ms = 5000 does nothing in this job"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "one warning expected: {err:?}");
+    assert!(warnings[0].contains("--metrics-addr"), "{warnings:?}");
+}
+
+#[test]
 fn a_fatal_start_up_error_is_printed_once() {
     let c = embedded_flow(false);
     // The mock broker cannot create the missing checkpoints topic: start-up cannot go on.

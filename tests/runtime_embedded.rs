@@ -520,6 +520,48 @@ fn is_busy(r: &Result<mm2_checkpoint::checkpoint_task::PollOutcome, Error>) -> b
 }
 
 #[test]
+fn checkpoints_loaded_counts_one_per_group_and_partition_not_the_records_of_the_topic() {
+    let c = clusters();
+    c.produce_offset_syncs(Side::Source, SYNCS, &[sync(0, 0, 0), sync(0, 100, 90)])
+        .unwrap();
+    // Three generations of g1's orders-0 (not compacted yet), one of g2's, and one of a group
+    // this task does not checkpoint: two checkpoints of this task's groups.
+    let records: Vec<_> = [
+        cp("g1", 0, 10, 5, ""),
+        cp("g1", 0, 20, 15, ""),
+        cp("g2", 0, 30, 25, ""),
+        cp("g1", 0, 40, 35, ""),
+        cp("other", 0, 50, 45, ""),
+    ]
+    .iter()
+    .map(|cp| {
+        (
+            0,
+            Some(cp.encode_key().unwrap()),
+            Some(cp.encode_value().unwrap()),
+        )
+    })
+    .collect();
+    c.produce(Side::Target, CHECKPOINTS, &records).unwrap();
+    let task = CheckpointTask::new(config(&c, &[])).unwrap();
+    task.start().unwrap();
+    let deadline = Instant::now() + EMIT_WAIT;
+    while !task.stats().initialized {
+        assert!(
+            Instant::now() < deadline,
+            "not initialized: {:?}",
+            task.stats()
+        );
+        let _ = task.poll(Duration::from_millis(200));
+    }
+    let stats = task.stats();
+    assert!(stats.checkpoints_load_ok, "{stats:?}");
+    assert_eq!(stats.checkpoints_loaded, 2, "{stats:?}");
+    assert!(matches!(task.stop().unwrap(), StopOutcome::Stopped(_)));
+    assert_task_clean(&task);
+}
+
+#[test]
 fn poll_before_start_is_an_error_and_poll_after_stop_says_stopped() {
     install_logger();
     let c = clusters();

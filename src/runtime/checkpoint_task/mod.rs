@@ -136,7 +136,8 @@ pub struct TaskStats {
     pub records_skipped: u64,
     /// Offset syncs applied (initial load and tailing).
     pub syncs_loaded: u64,
-    /// Checkpoints read back from the target at start.
+    /// Checkpoints read back from the target at start: one per group and partition of this
+    /// task's groups (the last record of each), however many records the topic held.
     pub checkpoints_loaded: u64,
     /// Whether those checkpoints loaded successfully (otherwise translation starts pessimistic).
     pub checkpoints_load_ok: bool,

@@ -324,12 +324,14 @@ pub(super) fn load_checkpoints(
     };
     let mut store = lock(&shared.checkpoints);
     for cp in loaded {
-        shared
-            .counters
-            .checkpoints_loaded
-            .fetch_add(1, Ordering::SeqCst);
         store.load_record(cp, |g| shared.accepts_group(g));
     }
+    // The checkpoints now known, one per group and partition (the topic is compacted, and holds
+    // every earlier record of a partition until the cleaner runs), not the records read.
+    shared
+        .counters
+        .checkpoints_loaded
+        .store(store.checkpoint_count() as u64, Ordering::SeqCst);
     // Read once, as MM2 does: later checkpoints are tracked in memory.
     drop(log);
     Ok(load)
