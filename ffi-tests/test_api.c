@@ -78,7 +78,10 @@ static void conf_describe_resolves_a_dedicated_file_and_hides_secrets(void) {
     CHECK(small == size);
     CHECK_OK(mm_conf_describe(conf, text, &size));
     CHECK(strlen(text) + 1 == size);
-    CHECK(strstr(text, "source_cluster_alias: \"source\"") != NULL);
+    /* One `key = value` line per setting, under MM2's keys, then the clients' settings. */
+    CHECK(strncmp(text, "admin.timeout.ms = ", strlen("admin.timeout.ms = ")) == 0);
+    CHECK(strstr(text, "\nsource.cluster.alias = source\n") != NULL);
+    CHECK(strstr(text, "\nemit.checkpoints.interval.seconds = 60\n") != NULL);
     CHECK(strstr(text, "source-admin: sasl.password = [hidden]") != NULL);
     CHECK(strstr(text, "c-api-secret-1") == NULL);
     free(text);

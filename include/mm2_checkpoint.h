@@ -961,8 +961,11 @@ enum mm_result mm_conf_load_properties(struct mm_conf_t *conf, const char *prope
 
 /**
  * Writes the resolved configuration, as `mm_task_new` would read `conf`, into `dest`: one
- * canonical text (every typed setting and the final librdkafka settings of every client), with
- * the values of secret keys shown as `[hidden]`. The Rust API's
+ * canonical text, one line per setting, secret values shown as `[hidden]`. First
+ * `key = value` for every setting of the task under its MM2 key, sorted, defaults included (a
+ * disabled interval is `-1`); then `<client>: key = value` for every final librdkafka setting
+ * of every client the task makes (`source-admin: bootstrap.servers = a:9092`). Lines may be
+ * added in later versions, never renamed. The Rust API's
  * `MirrorCheckpointConfig::describe` gives the same text for the same properties, so any two
  * bindings can be compared. Sizes as `mm_conf_get`: `*dest_size` is the capacity and receives
  * the size needed; `dest` NULL asks only for the size; `MM_RESULT_BUFFER_TOO_SMALL` leaves

@@ -102,6 +102,13 @@ impl TopicFilter {
     }
 }
 
+impl TopicFilter {
+    /// The include and exclude lists as written (items joined by `, `).
+    pub fn written(&self) -> (&str, &str) {
+        (&self.include.written, &self.exclude.written)
+    }
+}
+
 impl std::fmt::Display for TopicFilter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -141,6 +148,13 @@ impl GroupFilter {
     /// `shouldReplicateGroup`: included and not excluded.
     pub fn should_replicate_group(&self, group: &str) -> bool {
         self.include.matches(group) && !self.exclude.matches(group)
+    }
+}
+
+impl GroupFilter {
+    /// The include and exclude lists as written (items joined by `, `).
+    pub fn written(&self) -> (&str, &str) {
+        (&self.include.written, &self.exclude.written)
     }
 }
 

@@ -339,12 +339,152 @@ impl MirrorCheckpointConfig {
         }
     }
 
-    /// One canonical text of the resolved configuration, secret values shown as `[hidden]`:
-    /// every typed setting, then the final librdkafka config of every client the task makes.
+    /// One canonical text of the resolved configuration, secret values shown as `[hidden]`, one
+    /// `key = value` line each: every setting of the task under its MM2 key (sorted; defaults
+    /// included; a disabled interval as `-1`, an unset list as empty), then one
+    /// `<client>: key = value` line per final librdkafka setting of every client the task
+    /// makes. The format is stable (docs/VERSIONING.md): lines may be added, never renamed.
     /// The same properties give the same text whichever API loaded them (the Rust API, C's
     /// `mm_conf_describe`, Java's `describe`).
     pub fn describe(&self) -> String {
-        let mut out = format!("{self:#?}\n");
+        // Every field, by name: a field added to the struct must be added here too.
+        let MirrorCheckpointConfig {
+            source_cluster_alias,
+            target_cluster_alias,
+            enabled,
+            emit_checkpoints_enabled,
+            emit_checkpoints_interval,
+            sync_group_offsets_enabled,
+            sync_group_offsets_interval,
+            refresh_groups_enabled,
+            refresh_groups_interval,
+            group_filter,
+            topic_filter,
+            offset_syncs_topic_location,
+            emit_offset_syncs_enabled,
+            checkpoints_topic_replication_factor,
+            offset_syncs_topic_replication_factor,
+            consumer_poll_timeout,
+            admin_timeout,
+            replication_policy_class,
+            replication_policy_separator,
+            internal_topic_separator_enabled,
+            assigned_groups,
+            task_index,
+            task_count,
+            task_assignment,
+            offset_lag_max,
+            group_offsets_source,
+            statistics_interval,
+            clients: _,
+        } = self;
+        let seconds =
+            |d: &Option<Duration>| d.map_or_else(|| "-1".to_string(), |d| d.as_secs().to_string());
+        let millis = |d: &Duration| d.as_millis().to_string();
+        let (groups, groups_exclude) = group_filter.written();
+        let (topics, topics_exclude) = topic_filter.written();
+        let cluster = |c: &Cluster| match c {
+            Cluster::Source => "source",
+            Cluster::Target => "target",
+        };
+        let mut typed: Vec<(&str, String)> = vec![
+            ("source.cluster.alias", source_cluster_alias.clone()),
+            ("target.cluster.alias", target_cluster_alias.clone()),
+            ("enabled", enabled.to_string()),
+            (
+                "emit.checkpoints.enabled",
+                emit_checkpoints_enabled.to_string(),
+            ),
+            (
+                "emit.checkpoints.interval.seconds",
+                seconds(emit_checkpoints_interval),
+            ),
+            (
+                "sync.group.offsets.enabled",
+                sync_group_offsets_enabled.to_string(),
+            ),
+            (
+                "sync.group.offsets.interval.seconds",
+                seconds(sync_group_offsets_interval),
+            ),
+            ("refresh.groups.enabled", refresh_groups_enabled.to_string()),
+            (
+                "refresh.groups.interval.seconds",
+                seconds(refresh_groups_interval),
+            ),
+            ("groups", groups.to_string()),
+            ("groups.exclude", groups_exclude.to_string()),
+            ("topics", topics.to_string()),
+            ("topics.exclude", topics_exclude.to_string()),
+            (
+                "offset-syncs.topic.location",
+                cluster(offset_syncs_topic_location).to_string(),
+            ),
+            (
+                "emit.offset-syncs.enabled",
+                emit_offset_syncs_enabled.to_string(),
+            ),
+            (
+                "checkpoints.topic.replication.factor",
+                checkpoints_topic_replication_factor.to_string(),
+            ),
+            (
+                "offset-syncs.topic.replication.factor",
+                offset_syncs_topic_replication_factor.to_string(),
+            ),
+            ("consumer.poll.timeout.ms", millis(consumer_poll_timeout)),
+            ("admin.timeout.ms", millis(admin_timeout)),
+            ("replication.policy.class", replication_policy_class.clone()),
+            (
+                "replication.policy.separator",
+                replication_policy_separator
+                    .clone()
+                    .unwrap_or_else(|| ".".to_string()),
+            ),
+            (
+                "replication.policy.internal.topic.separator.enabled",
+                internal_topic_separator_enabled.to_string(),
+            ),
+            (
+                "task.assigned.groups",
+                assigned_groups
+                    .as_ref()
+                    .map_or_else(String::new, |g| g.join(",")),
+            ),
+            (
+                "task.index",
+                task_index.map_or_else(String::new, |i| i.to_string()),
+            ),
+            (
+                "task.count",
+                task_count.map_or_else(String::new, |i| i.to_string()),
+            ),
+            ("offset.lag.max", offset_lag_max.to_string()),
+            (
+                "group.offsets.source",
+                group_offsets_source.name().to_string(),
+            ),
+            (
+                "statistics.interval.ms",
+                statistics_interval.map_or_else(|| "0".to_string(), |d| d.as_millis().to_string()),
+            ),
+            ("checkpoints.topic", self.checkpoints_topic()),
+            ("offset-syncs.topic", self.offset_syncs_topic()),
+        ];
+        match task_assignment {
+            TaskAssignment::Static => typed.push(("task.assignment", "static".to_string())),
+            TaskAssignment::Group(group) => {
+                typed.push(("task.assignment", "group".to_string()));
+                typed.push(("task.coordination.group.id", group.group_id.clone()));
+                typed.push(("task.coordination.topic", group.topic.clone()));
+                typed.push(("task.coordination.partitions", group.partitions.to_string()));
+            }
+        }
+        typed.sort();
+        let mut out = String::new();
+        for (key, value) in typed {
+            out.push_str(&format!("{key} = {}\n", shown_value(key, &value)));
+        }
         let clients = [
             ("source-admin", self.source_admin_config()),
             ("source-consumer", self.source_consumer_config()),

@@ -1558,3 +1558,52 @@ fn client_setting_conflicts_librdkafka_refuses_at_creation() {
     .unwrap();
     assert_eq!(key, "request.required.acks");
 }
+
+#[test]
+fn describe_is_one_sorted_key_equals_value_line_per_setting_then_the_clients_settings() {
+    let config = ok(
+        DEDICATED,
+        &[
+            ("emit.checkpoints.interval.seconds", "30"),
+            ("A.sasl.password", "described-secret"),
+            ("A.security.protocol", "SASL_PLAINTEXT"),
+            ("A.sasl.mechanism", "PLAIN"),
+            ("A.sasl.username", "u"),
+        ],
+    );
+    let text = config.describe();
+    assert!(!text.contains("described-secret"), "{text}");
+    let (typed, clients): (Vec<&str>, Vec<&str>) = text.lines().partition(|l| !l.contains(": "));
+    let keys: Vec<&str> = typed
+        .iter()
+        .map(|l| {
+            l.split_once(" = ")
+                .unwrap_or_else(|| panic!("not `key = value`: {l}"))
+                .0
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(keys, sorted, "{text}");
+    for (key, value) in [
+        ("source.cluster.alias", "A"),
+        ("target.cluster.alias", "B"),
+        ("emit.checkpoints.interval.seconds", "30"),
+        ("sync.group.offsets.enabled", "false"),
+        ("groups", ".*"),
+        ("offset-syncs.topic.location", "source"),
+        ("group.offsets.source", "poll"),
+        ("checkpoints.topic", "A.checkpoints.internal"),
+    ] {
+        let line = format!("{key} = {value}");
+        assert!(typed.contains(&line.as_str()), "`{line}` missing:\n{text}");
+    }
+    assert!(
+        clients.contains(&"source-admin: sasl.password = [hidden]"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('{') && !text.contains('"'),
+        "no Rust Debug text: {text}"
+    );
+}
