@@ -30,7 +30,7 @@ mod runtime;
 pub use crate::core::{
     checkpoint, checkpoint_rules, checkpoint_store, committed_offsets, consumer_offsets, error,
     filters, group_assignment, group_coordination, mirror_checkpoint_config, offset_sync,
-    offset_sync_store, properties, replication_policy, topic_partition, wire,
+    offset_sync_store, properties, replication_policy, reverse_translation, topic_partition, wire,
 };
 pub use crate::kafka::{diagnostics, stop_signal};
 

@@ -44,6 +44,7 @@ pub mod offset_sync_queue;
 pub mod offset_sync_store;
 pub mod properties;
 pub mod replication_policy;
+pub mod reverse_translation;
 pub mod secrets;
 // The rendezvous hash's finaliser, and the generator the tests and benchmarks draw from (through
 // the Rust API crate's `internals`): not an API.
