@@ -381,6 +381,25 @@ MM2_FUZZ_LIBFUZZER=""
 [ -f "$LIBFUZZER_A" ] && MM2_FUZZ_LIBFUZZER="$LIBFUZZER_A"
 CARGO_TOOLS="$TOOLS/cargo"
 
+# ---------------------------------------------------------------- Toxiproxy
+# Shopify's TCP fault proxy, which tests/network_faults_kafka.rs puts between the task and its
+# brokers: built from its Go module (the Go module proxy serves it; no release binary is
+# fetched), into .tools/bin/toxiproxy-server, once.
+TOXIPROXY_VERSION=v2.12.0
+TOXIPROXY="$TOOLS/bin/toxiproxy-server"
+if [ ! -x "$TOXIPROXY" ] || [ "$(cat "$TOXIPROXY.version" 2>/dev/null)" != "$TOXIPROXY_VERSION" ]; then
+    GO="$(command -v go || echo /usr/local/go/bin/go)"
+    [ -x "$GO" ] || die "go not found: it builds Toxiproxy (the network fault tests' proxy)"
+    log "building Toxiproxy $TOXIPROXY_VERSION (go install)"
+    mkdir -p "$TOOLS/bin" "$TOOLS/go-build"
+    GOBIN="$TOOLS/go-build" GOPATH="$TOOLS/go" GOCACHE="$TOOLS/go-cache" GOFLAGS=-modcacherw \
+        "$GO" install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" \
+        || die "go install github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION failed"
+    mv "$TOOLS/go-build/server" "$TOXIPROXY"
+    echo "$TOXIPROXY_VERSION" >"$TOXIPROXY.version"
+    rm -rf "$TOOLS/go-cache"
+fi
+
 # ---------------------------------------------------------------- env.sh
 
 {

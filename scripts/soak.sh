@@ -21,6 +21,9 @@
 #   java-churn     java/verify.sh with -Dmm2.test.cycles=1000 (StopTest's lifecycles; CI: the
 #                  pom's default)
 #   fuzz           fuzz/run.sh 600 (CI: 20 s per target)
+#   network-faults tests/network_faults_kafka.rs with partitions that heal after 60 s and then
+#                  5 min (CI: 5 s), and the scenarios that still fail, by name (they are in
+#                  BENCHMARKS.md "Network faults": a failure there is known, not new)
 #
 # Each step starts the brokers it needs (no MM2_SHARED_*: a soak's brokers are its own). Prints
 # a table of step times and results at the end; exit 1 when any step failed (all still run).
@@ -32,7 +35,7 @@ set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-ALL=(store-reference rust-churn elastic c-churn interop-churn cycle java-churn fuzz)
+ALL=(store-reference rust-churn elastic c-churn interop-churn cycle java-churn fuzz network-faults)
 steps=("$@")
 [ "${#steps[@]}" -gt 0 ] || steps=("${ALL[@]}")
 
@@ -70,6 +73,15 @@ step_cycle() {
 }
 step_java_churn() {
     bash java/verify.sh -Dmm2.test.cycles="${MM2_SOAK_JAVA_CYCLES:-1000}"
+}
+step_network_faults() {
+    local secs rc=0
+    for secs in 60 300; do
+        MM2_FAULT_HEAL_SECS=$secs cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
+    done
+    MM2_FAULT_SCENARIOS=blackhole-source-stream,reset-source \
+        cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
+    return $rc
 }
 step_fuzz() {
     bash fuzz/run.sh "${MM2_SOAK_FUZZ_SECONDS:-600}"

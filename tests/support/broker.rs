@@ -37,6 +37,10 @@ pub struct BrokerOptions {
     /// `--authorizer` (with `secure`): StandardAuthorizer, deny unless an ACL allows, and an
     /// admin super user.
     pub authorizer: bool,
+    /// `--port`: the PLAINTEXT listener's port instead of a free one.
+    pub port: Option<u16>,
+    /// `--listener-port NAME=PORT`: an extra listener's port instead of a free one.
+    pub listener_ports: Vec<(String, u16)>,
 }
 
 /// A running single-node Kafka cluster on 127.0.0.1, stopped (and its data deleted) on drop.
@@ -75,6 +79,12 @@ impl Broker {
         }
         for (name, protocol) in &options.listeners {
             command.arg("--listener").arg(format!("{name}={protocol}"));
+        }
+        if let Some(port) = options.port {
+            command.arg("--port").arg(port.to_string());
+        }
+        for (name, port) in &options.listener_ports {
+            command.arg("--listener-port").arg(format!("{name}={port}"));
         }
         for arg in &options.format_args {
             command.arg("--format-arg").arg(arg);

@@ -12,6 +12,8 @@
 //! - [`kafka`]: produce / read / commit / create-topic shortcuts that work against either.
 //! - [`runtime`]: what the `CheckpointTask` runtime tests share (serialisation, a capturing
 //!   logger, latches, latency summaries, a PRNG, the checkpoint monotonicity check).
+//! - [`toxiproxy`]: network faults (blackhole, latency, resets, slow draining) between the task
+//!   and a real broker, through a Toxiproxy server.
 //! - [`wait`]: condition polling with a deadline, so tests await conditions instead of sleeping.
 //!
 //! Every helper fails loudly (panics with the reason) instead of skipping: a test that
@@ -27,6 +29,7 @@ pub mod mock;
 pub mod names;
 pub mod runtime;
 pub mod secure_kafka;
+pub mod toxiproxy;
 pub mod wait;
 
 pub use broker::{shared, shared_pair, shared_target, unique, Broker, BrokerOptions};

@@ -141,6 +141,11 @@ pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Chec
     let result = run_cycle_inner(shared, poller);
     drop(cycle);
     match &result {
+        // A cycle that could not read some group's offsets (a source that answers nothing,
+        // a coordinator moving) leaves `since_last_successful_cycle` growing.
+        Ok(_) if shared.group_retries.has_retries(FetchJob::Cycle) => {
+            shared.metrics.cycle_ended(CycleEnd::Partial)
+        }
         Ok(_) => shared.metrics.cycle_ended(CycleEnd::Done),
         Err(Error::Stopped) => {}
         Err(Error::Fatal { .. }) => shared.metrics.cycle_ended(CycleEnd::Fatal),

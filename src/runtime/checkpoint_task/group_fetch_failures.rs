@@ -129,6 +129,11 @@ impl GroupRetries {
         }
     }
 
+    /// Whether `job`'s last run left some group waiting for a retry.
+    pub(super) fn has_retries(&self, job: FetchJob) -> bool {
+        lock(&self.reasons).contains_key(&job)
+    }
+
     /// Group fetches that failed for a reason retrying can fix, so far.
     pub(super) fn retried(&self) -> u64 {
         self.retried.load(Ordering::SeqCst)

@@ -56,8 +56,11 @@ pub(super) struct Delivered<'a> {
 
 /// How a checkpoint cycle ended (a stop is none of these).
 pub(super) enum CycleEnd {
-    /// Without error.
+    /// Without error: every group's offsets were read.
     Done,
+    /// To its end, but some groups' offsets could not be read (their retry reasons say why):
+    /// not a successful cycle, and not a failed one either.
+    Partial,
     /// With an error the next poll retries.
     Retried,
     /// With an error that ends the task.
@@ -208,6 +211,7 @@ impl MetricsRecorder {
     pub(super) fn cycle_ended(&self, end: CycleEnd) {
         match end {
             CycleEnd::Done => *lock(&self.last_success) = Some(Instant::now()),
+            CycleEnd::Partial => {}
             CycleEnd::Retried => {
                 self.cycles_failed.fetch_add(1, Ordering::SeqCst);
                 self.cycles_retried.fetch_add(1, Ordering::SeqCst);
