@@ -199,6 +199,8 @@ fn scenario(env: &mut Env<'_>, fault: Fault, at: Where, phase: Phase, extra: &[(
         ("source.cluster.socket.connection.setup.timeout.ms", "1000"),
         ("target.cluster.socket.connection.setup.timeout.ms", "1000"),
         ("admin.timeout.ms", "6000"),
+        // Writes left unconfirmed are reported after a third of this: 2 s.
+        ("target.producer.message.timeout.ms", "6000"),
     ];
     props.extend_from_slice(extra);
     let task = CheckpointTask::new(f.config(&props)).unwrap();
@@ -252,7 +254,7 @@ fn scenario(env: &mut Env<'_>, fault: Fault, at: Where, phase: Phase, extra: &[(
     }
     // A commit made during the fault (straight to the broker, which the fault does not touch).
     f.commit("g", &[(0, 20, "")]);
-    let cut_off = matches!(fault, Fault::Blackhole) && at != Where::Target;
+    let cut_off = matches!(fault, Fault::Blackhole);
     if cut_off {
         let cycles_before = task.metrics().task.since_last_successful_cycle;
         poll_for(&task, &mut inv, &what, heal_after());

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
@@ -17,7 +17,7 @@ use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::core::error::Error;
-use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry};
+use crate::kafka::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
 
@@ -71,7 +71,17 @@ pub(crate) struct CheckpointProducer {
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     topic: String,
     signal: StopSignal,
+    /// Where writes left unconfirmed are reported: the target cluster's alias and the status.
+    slow_writes: Option<(String, RetryStatus)>,
+    /// How long a batch may wait for its confirmations before that is warned about.
+    slow_after: Duration,
+    /// Whether the last batch had writes that failed (their reason is still shown).
+    failed_last: bool,
 }
+
+/// The longest a batch of checkpoint writes waits unconfirmed before it is warned about; a third
+/// of `message.timeout.ms` when that is shorter.
+const SLOW_WRITES_AFTER: Duration = Duration::from_secs(10);
 
 impl CheckpointProducer {
     /// Creates the producer (no blocking I/O).
@@ -96,13 +106,28 @@ impl CheckpointProducer {
                     e,
                 )
             })?;
+        let message_timeout = config
+            .get("message.timeout.ms")
+            .and_then(|ms| ms.parse::<u64>().ok())
+            .map_or(SLOW_WRITES_AFTER, Duration::from_millis);
         Ok(CheckpointProducer {
             producer: Owned::new(producer, "checkpoints producer", signal),
             outcomes,
             fatal,
             topic: topic.to_string(),
             signal: signal.clone(),
+            slow_writes: None,
+            slow_after: SLOW_WRITES_AFTER.min(message_timeout / 3),
+            failed_last: false,
         })
+    }
+
+    /// Reports a batch left unconfirmed past a third of `message.timeout.ms` (10 s at most) into
+    /// `status` while the wait lasts ("cluster `B`: N checkpoint writes to `T` unconfirmed for
+    /// N s"); it is warned about in the log either way.
+    pub(crate) fn report_slow_writes(mut self, cluster: &str, status: RetryStatus) -> Self {
+        self.slow_writes = Some((cluster.to_string(), status));
+        self
     }
 
     /// Starts a batch of records, numbered from 0 as they are sent: forgets the last batch's
@@ -149,15 +174,24 @@ impl CheckpointProducer {
     /// naming the topic when a record failed for a reason retrying cannot fix (a denied WRITE
     /// ACL, say), since every later write would fail the same way.
     pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Result<i64, String>>, Error> {
+        let began = Instant::now();
+        let mut told = false;
         loop {
-            if lock(&self.outcomes).len() >= count {
+            let confirmed = lock(&self.outcomes).len();
+            if confirmed >= count {
                 break;
             }
             if self.signal.is_stopped() {
+                self.end_slow(told, began);
                 return Err(Error::Stopped);
+            }
+            if !told && began.elapsed() >= self.slow_after {
+                told = true;
+                self.tell_slow(count - confirmed, began);
             }
             self.producer.call(|p| p.poll(DELIVERY_SLICE));
         }
+        self.end_slow(told, began);
         if let Some((code, text)) = lock(&self.fatal).take() {
             return Err(kafka_error(
                 format!("writing checkpoints to `{}`", self.topic),
@@ -166,13 +200,74 @@ impl CheckpointProducer {
             ));
         }
         let mut outcomes = lock(&self.outcomes);
-        Ok((0..count)
+        let batch: Vec<Result<i64, String>> = (0..count)
             .map(|i| {
                 outcomes
                     .remove(&i)
                     .unwrap_or_else(|| Err("no delivery report".into()))
             })
-            .collect())
+            .collect();
+        drop(outcomes);
+        // Writes that failed (a target cut off past `message.timeout.ms`) stay in the retry
+        // reason until a batch is confirmed in full.
+        if let Some((cluster, status)) = &self.slow_writes {
+            let failed: Vec<&String> = batch.iter().filter_map(|o| o.as_ref().err()).collect();
+            if let Some(first) = failed.first() {
+                status.set(format!(
+                    "cluster `{cluster}`: {} checkpoint writes to `{}` failed: {first}; retrying at the next cycle",
+                    failed.len(),
+                    self.topic
+                ));
+            } else if count > 0 && self.failed_last {
+                status.clear();
+            }
+            self.failed_last = !failed.is_empty();
+        }
+        Ok(batch)
+    }
+}
+
+impl CheckpointProducer {
+    /// Warns that `unconfirmed` writes of the batch begun at `began` wait, and reports it.
+    fn tell_slow(&self, unconfirmed: usize, began: Instant) {
+        let cluster = self
+            .slow_writes
+            .as_ref()
+            .map_or("target", |(c, _)| c.as_str());
+        log::warn!(
+            "cluster `{cluster}`: {unconfirmed} checkpoint writes to `{}` unconfirmed for {:.1} s; still waiting",
+            self.topic,
+            began.elapsed().as_secs_f64()
+        );
+        if let Some((cluster, status)) = &self.slow_writes {
+            status.set_counting_from(
+                began,
+                format!(
+                    "cluster `{cluster}`: {unconfirmed} checkpoint writes to `{}` unconfirmed for ",
+                    self.topic
+                ),
+                " s".to_string(),
+            );
+        }
+    }
+
+    /// The wait that was told about ended (confirmed, failed or stopped): the reason goes.
+    fn end_slow(&self, told: bool, began: Instant) {
+        if !told {
+            return;
+        }
+        let cluster = self
+            .slow_writes
+            .as_ref()
+            .map_or("target", |(c, _)| c.as_str());
+        log::info!(
+            "cluster `{cluster}`: the checkpoint writes to `{}` ended their wait after {:.1} s",
+            self.topic,
+            began.elapsed().as_secs_f64()
+        );
+        if let Some((_, status)) = &self.slow_writes {
+            status.clear();
+        }
     }
 }
 

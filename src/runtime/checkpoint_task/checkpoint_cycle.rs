@@ -138,12 +138,17 @@ fn fetch_streamed(
 pub(super) fn run_cycle(shared: &Shared, poller: &mut Poller) -> Result<Vec<Checkpoint>, Error> {
     let began = Instant::now();
     let cycle = shared.begin_cycle();
+    let writes_failed_before = shared.metrics.writes_failed_so_far();
     let result = run_cycle_inner(shared, poller);
     drop(cycle);
     match &result {
         // A cycle that could not read some group's offsets (a source that answers nothing,
-        // a coordinator moving) leaves `since_last_successful_cycle` growing.
-        Ok(_) if shared.group_retries.has_retries(FetchJob::Cycle) => {
+        // a coordinator moving) or write some checkpoint (a target that answers nothing) leaves
+        // `since_last_successful_cycle` growing.
+        Ok(_)
+            if shared.group_retries.has_retries(FetchJob::Cycle)
+                || shared.metrics.writes_failed_so_far() > writes_failed_before =>
+        {
             shared.metrics.cycle_ended(CycleEnd::Partial)
         }
         Ok(_) => shared.metrics.cycle_ended(CycleEnd::Done),
@@ -219,11 +224,14 @@ pub(super) fn run_cycle_inner(
         );
     }
     if poller.producer.is_none() {
-        poller.producer = Some(CheckpointProducer::open(
-            &c.target_producer_config(),
-            &c.checkpoints_topic(),
-            &shared.signal,
-        )?);
+        poller.producer = Some(
+            CheckpointProducer::open(
+                &c.target_producer_config(),
+                &c.checkpoints_topic(),
+                &shared.signal,
+            )?
+            .report_slow_writes(&c.target_cluster_alias, shared.slow_answer.clone()),
+        );
     }
     let Poller {
         source_admins,

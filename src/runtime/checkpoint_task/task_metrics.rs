@@ -58,8 +58,8 @@ pub(super) struct Delivered<'a> {
 pub(super) enum CycleEnd {
     /// Without error: every group's offsets were read.
     Done,
-    /// To its end, but some groups' offsets could not be read (their retry reasons say why):
-    /// not a successful cycle, and not a failed one either.
+    /// To its end, but some groups' offsets could not be read or some checkpoints not written
+    /// (their retry reasons say why): not a successful cycle, and not a failed one either.
     Partial,
     /// With an error the next poll retries.
     Retried,
@@ -200,6 +200,11 @@ impl MetricsRecorder {
                 stat.record((d.delivered_ms - d.decided_ms) as f64, d.delivered_ms);
             }
         }
+    }
+
+    /// Checkpoints not delivered so far.
+    pub(super) fn writes_failed_so_far(&self) -> u64 {
+        self.writes_failed.load(Ordering::SeqCst)
     }
 
     /// Counts checkpoints that were not delivered (written again next cycle).
