@@ -79,7 +79,7 @@ step_network_faults() {
     for secs in 60 300; do
         MM2_FAULT_HEAL_SECS=$secs cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
     done
-    MM2_FAULT_SCENARIOS=blackhole-source-stream,reset-source \
+    MM2_FAULT_SCENARIOS=reset-source \
         cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
     return $rc
 }

@@ -172,6 +172,7 @@ pub(super) fn run_cycle_inner(
     shared.counters.cycles.fetch_add(1, Ordering::SeqCst);
     let streamed = poller.stream.take_groups();
     let from_stream = streamed.is_some();
+    let full_stream_cycle = streamed.as_ref().is_some_and(|s| s.full);
     // The stream keeps every group the filter takes; a fixed `task.assigned.groups` list or
     // this task's share of them is applied here, as discovery applies it to the listing.
     let held = poller
@@ -266,8 +267,14 @@ pub(super) fn run_cycle_inner(
     let fetched = match stream.usable().filter(|_| from_stream) {
         Some(stream) => {
             // Groups on a partition an open transaction holds are asked of their coordinator.
-            let (asked, kept): (Vec<usize>, Vec<usize>) =
+            let (mut asked, mut kept): (Vec<usize>, Vec<usize>) =
                 (0..groups.len()).partition(|&i| stream.held_by_transaction(&groups[i]));
+            // A full cycle asks at least one group of its coordinator: the stream's consumer
+            // sees neither data nor an error from a source that answers nothing, and this one
+            // request per interval is what tells (a retry reason, no successful cycle).
+            if full_stream_cycle && asked.is_empty() && !kept.is_empty() {
+                asked.push(kept.remove(0));
+            }
             let kept_groups: Vec<String> = kept.iter().map(|&i| groups[i].clone()).collect();
             let mut going = true;
             for (k, result) in stream_source::committed(stream, &kept_groups)

@@ -17,6 +17,9 @@
 //!   offsets, as `poll` does: it answers the applied commits and leaves pending transactional
 //!   ones out), and full cycles add the discovered groups that partition coordinates. The other
 //!   groups still come from the stream.
+//! - Each full cycle asks at least one group of its coordinator, as `poll` does: a source that
+//!   answers nothing shows no error on the stream's consumer, and this request's failure is what
+//!   puts the cluster in the retry reason and keeps the cycle from counting as successful.
 //! - The group offset sync reads the checkpoints these cycles record, so it follows the stream.
 //! - When the stream cannot start (no DESCRIBE on the topic) or fails later (no READ), the task
 //!   warns once, naming the ACL, and goes on with `poll`: opting into the faster source never
