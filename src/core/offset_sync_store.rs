@@ -517,23 +517,6 @@ impl OffsetSyncStore {
         (up <= upstream_offset).then_some(up)
     }
 
-    /// Translates a group's committed `downstream_offset` on the replica of `tp` back to an
-    /// offset on `tp` itself, for failback (the rules: [`crate::reverse_translation`]).
-    pub fn translate_upstream(
-        &self,
-        tp: &TopicPartition,
-        downstream_offset: i64,
-    ) -> crate::reverse_translation::ReverseTranslation {
-        use crate::reverse_translation::{translate_upstream, ReverseTranslation};
-        if !self.read_to_end {
-            return ReverseTranslation::NotReadToEnd;
-        }
-        match self.find(&tp.topic, tp.partition) {
-            None => ReverseTranslation::NoOffsetSync,
-            Some(syncs) => translate_upstream(syncs, downstream_offset),
-        }
-    }
-
     /// Java-shaped [`translate`](Self::translate): `None` when not read to end or without syncs,
     /// `Some(-1)` when older than every kept sync, else the offset.
     pub fn translate_downstream(&self, tp: &TopicPartition, upstream_offset: i64) -> Option<i64> {

@@ -25,8 +25,9 @@
 //! on the target has the original's name and cannot be told apart from the target's own topics,
 //! so reverse translation is refused.
 
-use crate::offset_sync_store::PartitionSyncs;
+use crate::offset_sync_store::{OffsetSyncStore, PartitionSyncs};
 use crate::replication_policy::ReplicationPolicy;
+use crate::topic_partition::TopicPartition;
 
 /// The upstream offset a group committed at a downstream offset resumes from, or why there is
 /// none.
@@ -80,6 +81,22 @@ pub fn translate_upstream(syncs: &PartitionSyncs, committed_downstream: i64) -> 
             upstream: up.saturating_add(1),
             rereads_at_most: committed_downstream - down - 1,
         },
+    }
+}
+
+/// Translates a group's committed `downstream_offset` on the replica of `tp` back to an offset
+/// on `tp` itself with the forward flow's offset syncs, for failback.
+pub fn translate_back(
+    syncs: &OffsetSyncStore,
+    tp: &TopicPartition,
+    downstream_offset: i64,
+) -> ReverseTranslation {
+    if !syncs.is_read_to_end() {
+        return ReverseTranslation::NotReadToEnd;
+    }
+    match syncs.partition(tp) {
+        None => ReverseTranslation::NoOffsetSync,
+        Some(history) => translate_upstream(history, downstream_offset),
     }
 }
 
@@ -145,8 +162,6 @@ mod tests {
 
     use super::*;
     use crate::offset_sync::OffsetSync;
-    use crate::offset_sync_store::OffsetSyncStore;
-    use crate::topic_partition::TopicPartition;
 
     fn history(syncs: &[(i64, i64)]) -> OffsetSyncStore {
         let mut store = OffsetSyncStore::new();
@@ -159,7 +174,11 @@ mod tests {
     }
 
     fn reverse(syncs: &[(i64, i64)], committed: i64) -> ReverseTranslation {
-        history(syncs).translate_upstream(&TopicPartition::new("orders", 0), committed)
+        translate_back(
+            &history(syncs),
+            &TopicPartition::new("orders", 0),
+            committed,
+        )
     }
 
     #[test]
@@ -204,13 +223,13 @@ mod tests {
     fn no_sync_or_syncs_not_read_to_end_have_no_answer() {
         let store = history(&[(0, 0)]);
         assert_eq!(
-            store.translate_upstream(&TopicPartition::new("other", 0), 5),
+            translate_back(&store, &TopicPartition::new("other", 0), 5),
             ReverseTranslation::NoOffsetSync
         );
         let mut loading = OffsetSyncStore::new();
         loading.begin_initial_load(false);
         assert_eq!(
-            loading.translate_upstream(&TopicPartition::new("orders", 0), 5),
+            translate_back(&loading, &TopicPartition::new("orders", 0), 5),
             ReverseTranslation::NotReadToEnd
         );
     }
