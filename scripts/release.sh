@@ -58,11 +58,7 @@ notices="$work/stage/$name/share/doc/mm2_checkpoint/THIRD-PARTY-NOTICES"
 {
     echo "libmm2_checkpoint links these Rust crates (name version: license):"
     cargo metadata --format-version 1 --locked --filter-platform "$triple" 2>/dev/null \
-        | python3 -c 'import json,sys
-m = json.load(sys.stdin)
-for p in sorted(m["packages"], key=lambda p: (p["name"], p["version"])):
-    if p["source"]:
-        print(f"  {p[\"name\"]} {p[\"version\"]}: {p.get(\"license\") or \"see its crate\"}")'
+        | python3 scripts/lib/crate-notices.py
     echo
     lic="$(find "${CARGO_HOME:-$HOME/.cargo}/registry/src" -path '*rdkafka-sys-*/librdkafka/LICENSES.txt' 2>/dev/null | sort | tail -n 1)"
     if [ -n "$lic" ]; then
