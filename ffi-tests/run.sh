@@ -27,6 +27,8 @@
 #    pkg-config file, shared and static, and a C++ program through its CMake package
 #    (ffi-tests/cmake_consumer), all seeing the prefix alone; runs them (the example against
 #    embedded clusters);
+#    On the host, scripts/release.sh packs that build twice, from two clones, into identical
+#    tarballs;
 # 8. runs that example against two real Kafka brokers: the run's shared ones when
 #    MM2_SHARED_BOOTSTRAP and MM2_SHARED_TARGET_BOOTSTRAP name them (scripts/test.sh), else two
 #    started here by scripts/kafka-broker.sh;
@@ -304,6 +306,20 @@ fi
 if "${RUN[@]}" "$BUILD/checkpoint" onlyone >/dev/null 2>&1; then fail "example accepted one bootstrap list"; fi
 "${RUN[@]}" "$BUILD/checkpoint" || fail "example (shared, embedded clusters)"
 "${RUN[@]}" "$BUILD/checkpoint.static" || fail "example (static, embedded clusters)"
+if [ -z "$TARGET" ]; then
+    step "scripts/release.sh packs the same build into the same bytes from two directories"
+    rm -rf "$BUILD/release-a" "$BUILD/release-b"
+    for side in a b; do
+        git clone -q "$ROOT" "$BUILD/release-$side" || fail "cloning the repository for release.sh"
+        (cd "$BUILD/release-$side" && bash scripts/release.sh "$version" --from "$LIBDIR" --static-libs "$NATIVE_LIBS" \
+            --out "$BUILD/release-$side/dist" >/dev/null 2>"$BUILD/release-$side.log") \
+            || { cat "$BUILD/release-$side.log" >&2; fail "scripts/release.sh"; }
+    done
+    cmp "$BUILD"/release-a/dist/*.tar.gz "$BUILD"/release-b/dist/*.tar.gz \
+        || fail "scripts/release.sh gave two different tarballs from two directories"
+    cat "$BUILD"/release-a/dist/*.sha256
+    rm -rf "$BUILD/release-a" "$BUILD/release-b"
+fi
 if [ -n "$TARGET" ]; then
     step "passed for $TARGET (the real-broker steps run on the host only)"
     exit 0

@@ -25,7 +25,8 @@
 # Options: --prefix DIR (required), --destdir DIR, --target TRIPLE (cross build: cargo's
 # --target; the cross toolchain as scripts/cross-aarch64.sh sets it up), --from DIR with
 # --static-libs FLAGS (install that build; FLAGS as rustc's native-static-libs note gives them),
-# --no-strip (keep debug info inside the shared library), --features LIST (cargo features of
+# --no-strip (keep debug info inside the shared library), --relocatable (the pkg-config file
+# finds its prefix from its own place, for a tree unpacked anywhere), --features LIST (cargo features of
 # mm2-checkpoint-capi beyond the defaults; for test kits only: `embedded` adds the mock clusters).
 set -euo pipefail
 
@@ -41,7 +42,7 @@ usage() {
     exit 2
 }
 
-PREFIX="" DESTDIR_ARG="" TARGET="" FROM="" STATIC_LIBS="" STRIP=1 FEATURES=""
+PREFIX="" DESTDIR_ARG="" TARGET="" FROM="" STATIC_LIBS="" STRIP=1 FEATURES="" RELOCATABLE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) PREFIX="${2:?--prefix needs a directory}"; shift 2 ;;
@@ -50,6 +51,7 @@ while [ $# -gt 0 ]; do
         --from) FROM="${2:?--from needs a directory}"; shift 2 ;;
         --static-libs) STATIC_LIBS="${2?--static-libs needs flags}"; shift 2 ;;
         --no-strip) STRIP=0; shift ;;
+        --relocatable) RELOCATABLE=1; shift ;;
         --features) FEATURES="${2:?--features needs a list}"; shift 2 ;;
         -h | --help) usage ;;
         *) echo "install.sh: unknown argument: $1" >&2; usage ;;
@@ -121,7 +123,10 @@ if [ "$STRIP" = 1 ]; then
     "$STRIP_TOOL" --strip-debug "$lib/libmm2_checkpoint.a"
 fi
 
-sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$version|" -e "s|@NATIVE_STATIC_LIBS@|$STATIC_LIBS|" \
+pc_prefix="$PREFIX"
+# A tree meant to be unpacked anywhere (scripts/release.sh): the prefix from the file's place.
+[ "$RELOCATABLE" = 0 ] || pc_prefix='${pcfiledir}/../..'
+sed -e "s|@PREFIX@|$pc_prefix|" -e "s|@VERSION@|$version|" -e "s|@NATIVE_STATIC_LIBS@|$STATIC_LIBS|" \
     -e '/^#/d' mm2_checkpoint.pc.in >"$lib/pkgconfig/mm2_checkpoint.pc"
 
 # CMake: the static target's link interface is the same list pkg-config's Libs.private gives,
