@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the pure offset-sync store (issue 7, item 1): ingest and translate
+//! Criterion benchmarks of the pure offset-sync store: ingest and translate
 //! rates for 1, 1,000 and 100,000 upstream partitions with realistic sync streams, beside a
 //! naive "every sync in a BTreeMap" index fed the same streams in the same run.
 //!

@@ -21,7 +21,7 @@
 #    library (leaks checked; ffi-tests/lsan.supp): ASan instruments the C side and, through its
 #    malloc interposition, checks every allocation, the library's included (use after free,
 #    double free, leaks); valgrind in step 5 instruments every instruction, the library's
-#    included. No second (nightly, sanitizer) build of the library and of librdkafka (issue 21);
+#    included. No second (nightly, sanitizer) build of the library and of librdkafka;
 #    scripts/soak.sh keeps the fully instrumented nightly build (MM2_FFI_ASAN_BUILD=nightly);
 # 7. installs into a prefix with scripts/install.sh and builds examples/checkpoint.c through its
 #    pkg-config file, shared and static, and a C++ program through its CMake package
@@ -44,7 +44,7 @@
 # -- --print=native-static-libs`, MM2_FFI_PREBUILT_DEFAULT_LIB the default-feature
 # libmm2_checkpoint.so that build was preceded by).
 #
-# Cross mode (issue 25), `MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh`: the
+# Cross mode, `MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh`: the
 # library from scripts/cross-aarch64.sh (run here; a no-op when fresh), the header checks, steps
 # 3, 4 and 7 built with the cross gcc/g++ and run under qemu-aarch64-static: every C test (fewer
 # lifecycles and seeded syncs: emulation is ~10x slower), test_api also static, and the example

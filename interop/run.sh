@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Java MM2 against mm2-checkpoint on real Kafka (issue 13). Test and benchmark code only.
+# Java MM2 against mm2-checkpoint on real Kafka. Test and benchmark code only.
 #
 #   interop/run.sh differential   three clusters A, B, C; Java MM2's MirrorSourceTask mirrors A->B;
 #                                 Java's checkpointing writes to B, ours (examples/checkpoint

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cross-builds the C library (cdylib + staticlib, default features: TLS, SASL, gzip, zstd) for
-# linux-aarch64 on an x86_64 Debian machine (issue 25). From any directory:
+# linux-aarch64 on an x86_64 Debian machine. From any directory:
 #   bash scripts/cross-aarch64.sh [--release] [--print-libdir]
 #
 # Needs what scripts/setup-test-env.sh installs: the rustup target aarch64-unknown-linux-gnu,

@@ -114,7 +114,7 @@ random_free_port() {
     die "no free port found"
 }
 
-# Class-data sharing (issue 21): `kafka-broker.sh cds-archive` (scripts/setup-test-env.sh runs
+# Class-data sharing: `kafka-broker.sh cds-archive` (scripts/setup-test-env.sh runs
 # it) starts one broker with -XX:ArchiveClassesAtExit and shuts it down in order, which writes
 # every class it loaded, parsed and verified, into an archive that every later JVM of this script
 # (the storage format, the broker, the tools) maps instead of loading them again. Measured on
@@ -213,7 +213,7 @@ write_config() {
         echo "share.coordinator.state.topic.min.isr=1"
         # Tests join groups and expect the assignment at once.
         echo "group.initial.rebalance.delay.ms=0"
-        # Heartbeats were most of an idle broker's CPU (issue 21: at 200 ms, 1.8 CPU-s a minute;
+        # Heartbeats were most of an idle broker's CPU (at 200 ms, 1.8 CPU-s a minute;
         # at 1 s, 1.2, with start-up as quick: the broker is unfenced after a heartbeat, and one
         # comes as soon as it has caught up). A restarted broker registers again only once its
         # previous incarnation's session has expired on the controller (default 9 s): 3 s here,
@@ -221,7 +221,7 @@ write_config() {
         echo "broker.heartbeat.interval.ms=1000"
         echo "broker.session.timeout.ms=3000"
         # No no-op records in the metadata log every 500 ms while nothing changes: an idle
-        # broker took 1.6 CPU-s a minute instead of 2.1 (issue 21: three of them run all along).
+        # broker took 1.6 CPU-s a minute instead of 2.1 (three of them run all along).
         echo "metadata.max.idle.interval.ms=0"
         echo "num.network.threads=2"
         echo "num.io.threads=2"
@@ -250,7 +250,7 @@ random_uuid() {
 # .tools/kafka-format/ (MM2_KAFKA_FORMAT_DIR), keyed by the arguments, the jar directory and
 # any extra `unstable.*` server property (the only ones that change what format writes);
 # later ones copy it and write meta.properties themselves, which spares a JVM start per broker
-# (issue 21: 21 formats took 31 CPU-s in CI run 16).
+# (21 formats took 31 CPU-s).
 format_template() {
     local key
     key="$({ cat "$1/format_args"; grep '^unstable\.' "$1/props" || true; libs_identity; } \

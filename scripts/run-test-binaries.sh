@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What `cargo test --all-features` (and with --benches) does, with the test binaries run several
-# at a time: scripts/test.sh runs this (issue 21). From any directory:
+# at a time: scripts/test.sh runs this. From any directory:
 #   scripts/run-test-binaries.sh [-j JOBS] [-- ARGS...]
 #
 # 1. `cargo test --workspace --all-features --no-run --message-format=json` (and the same with

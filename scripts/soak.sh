@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long soaks that scripts/test.sh runs with CI-sized counts (issue 21). Run it before a
+# The long soaks that scripts/test.sh runs with CI-sized counts. Run it before a
 # release and keep its figures in BENCHMARKS.md ("Soak"). From any directory:
 #   scripts/soak.sh [STEP...]      every step by default, in this order:
 #

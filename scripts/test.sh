@@ -8,7 +8,7 @@
 # java/ (java/verify.sh), fuzz/ (fuzz/run.sh). Stops at the first failing stage with its name
 # and a non-zero exit, and always ends with a table of stage times (wall and CPU seconds).
 #
-# Brokers (issue 21): three are started once, as soon as the setup has installed Kafka, with
+# Brokers: three are started once, as soon as the setup has installed Kafka, with
 # scripts/kafka-broker.sh and shared by every stage: a plain source and a plain target broker
 # (MM2_SHARED_BOOTSTRAP, MM2_SHARED_TARGET_BOOTSTRAP) and a secured one (MM2_SHARED_SECURE_START
 # names the file with its start output; tests/support/secure_kafka.rs reads it). Tests keep to
@@ -215,7 +215,7 @@ fi
 # `cargo clippy` does, there with `cargo check`), which lints and then compiles as rustc does,
 # so what `cargo clippy --all-targets --all-features -- -D warnings` checks costs no second
 # compilation of the crate (every target is built: the examples as programs, holding no
-# cfg(test) code) (issue 21: it was a 250 s stage of its own). CLIPPY_ARGS carries the `-D warnings`
+# cfg(test) code) (it was a 250 s stage of its own). CLIPPY_ARGS carries the `-D warnings`
 # in the form cargo-clippy gives it. Both stay exported for the whole run, as they are part of
 # the build's fingerprint: a cargo call without them would rebuild the crate. The fuzz build
 # (nightly, a crate of its own, never linted) runs without them.
@@ -223,7 +223,7 @@ CLIPPY_DRIVER="$(rustup which clippy-driver 2>/dev/null || command -v clippy-dri
 [ -x "$CLIPPY_DRIVER" ] || fail "clippy-driver not found (rustup component add clippy)"
 export RUSTC_WORKSPACE_WRAPPER="$CLIPPY_DRIVER"
 export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-# Build settings for a one-shot build (issue 21; measured on 2026-12-02, cold test build alone:
+# Build settings for a one-shot build (measured on 2026-12-02, cold test build alone:
 # 238 s wall / 449 CPU-s before, 178 / 335 with the first two). A clean clone compiles
 # everything once, so incremental compilation's bookkeeping is pure cost: our crates' units took
 # 101 CPU-s instead of 155. The C dependencies are built without debug info, and librdkafka at
@@ -233,7 +233,7 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # instead of 15, and 33 s in the cross build, on the way to librdkafka, which needs it.
 # Our own crates and their Rust dependencies are built without debug info (the dev profile keeps
 # line tables for developers): `cargo test --no-run` alone took 300 CPU-s instead of 347, and the
-# doc tests no longer compile a second variant of 17 crates (36 CPU-s in CI run 16). Panics still
+# doc tests no longer compile a second variant of 17 crates (36 CPU-s). Panics still
 # name their file and line (that is not debug info); backtraces, valgrind and gdb name functions.
 # All of it is exported for the whole run, like the clippy wrapper: any cargo call without it
 # would rebuild. A developer's own `cargo test` afterwards rebuilds librdkafka once.
@@ -248,7 +248,7 @@ export "CFLAGS_$(rustc -vV | sed -n 's/^host: //p' | tr '-' '_')=-O0" CFLAGS_aar
 LIBRDKAFKA_C_ONLY="LIBSUBDIRS=src"
 # Maven's own JVM (the setup's resolution, interop's and java's builds, the JVM example):
 # short-lived, so C1 alone and the serial collector; `mvn -o package` of java/ took 13.6 CPU-s
-# instead of 25.1 (issue 21). The test JVMs get the same from java/pom.xml's mm2.test.argLine.
+# instead of 25.1. The test JVMs get the same from java/pom.xml's mm2.test.argLine.
 export MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC${MAVEN_OPTS:+ $MAVEN_OPTS}"
 BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
 build_all() {
@@ -260,7 +260,7 @@ build_all() {
     # for the examples: it built them as test harnesses, which hold no test (7 empty runs), and a
     # `cargo build` of three examples then built them again. That build also compiled a second
     # variant of 30 dependencies, which the doc tests below then reused; they now compile it
-    # themselves (19 s), so the net saving is small (CI runs 9 and 10: 421 -> 412 CPU-s).
+    # themselves (19 s), so the net saving is small (421 -> 412 CPU-s).
     GNUMAKEFLAGS="$LIBRDKAFKA_C_ONLY" cargo test --workspace --all-features --no-run \
         --message-format=json-render-diagnostics >"$BUILD_INFO/cargo-test.json" || return 1
     cargo test --workspace --all-features --no-run --benches --message-format=json-render-diagnostics \
@@ -274,7 +274,7 @@ build_all() {
     # place), then with the mock clusters, which the C and Java tests use, and the native
     # libraries a static link needs. That one has every feature, so it is a re-link of what the
     # test build above compiled (with `internals`, which no C function uses), not a third build
-    # of the Rust API crate (issue 21).
+    # of the Rust API crate.
     # README's own command for C users (there with --release, which changes no feature): the
     # default members only, so what it exports is what users get (ffi-tests/run.sh compares it
     # with include/mm2_checkpoint.symbols).
@@ -358,7 +358,7 @@ stage_java() {
         # the mock clusters for its test kit (classifier testkit), which the suite loads.
         # The suite runs at once; only the jar with lane_aarch64's linux-aarch64 builds beside it
         # waits for that lane (a second, short `mvn verify` of the tests that read those files),
-        # so the Java lane does not idle minutes for the cross build (issue 21).
+        # so the Java lane does not idle minutes for the cross build.
         local host_libs=(-Dmm2.native.lib="$MM2_FFI_PREBUILT_DEFAULT_LIB"
             -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so")
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
@@ -377,7 +377,7 @@ stage_java() {
 }
 
 stage_interop() {
-    # Java MM2 beside ours on real brokers (issue 13): the differential must agree byte for
+    # Java MM2 beside ours on real brokers: the differential must agree byte for
     # byte; the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
     if [ -f interop/run.sh ]; then
         export MM2_INTEROP_PROFILE=debug
@@ -389,7 +389,7 @@ stage_interop() {
     fi
 }
 
-# linux-aarch64 (issue 25): the cross build of the library (scripts/cross-aarch64.sh, its own
+# linux-aarch64: the cross build of the library (scripts/cross-aarch64.sh, its own
 # target dir, so no host cargo command waits on its lock) and the C smoke tests under
 # qemu-aarch64-static (ffi-tests/run.sh's cross mode), in a lane of their own: the build is
 # minutes of CPU on a clean clone, and the emulated tests are mostly waiting. The Java stage

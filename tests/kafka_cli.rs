@@ -33,7 +33,7 @@ fn kafka_consumer_groups_describes_a_group_with_its_committed_offsets() {
     );
     // The README says `--all-groups`; on the shared broker that races other tests: the tool
     // lists the groups, then describes each, and a group deleted in between fails the whole
-    // command ("... is not a consumer group", CI run 36). `--group` is the same describe.
+    // command ("... is not a consumer group"). `--group` is the same describe.
     let out = kafka_cli(&[
         "kafka-consumer-groups",
         "--bootstrap-server",

@@ -1,4 +1,4 @@
-//! The differential of issue 24: on one broker pair, with the same data, the two offsets sources
+//! The offsets-source differential: on one broker pair, with the same data, the two offsets sources
 //! (`group.offsets.source = poll` and `consumer-offsets-topic`) end with identical checkpoints and
 //! identical synced target offsets. 1,000 classic groups, then churn while both run: rewinds,
 //! deletions, new groups, a KIP-848 consumer group, and a transactional committer with a
@@ -88,8 +88,8 @@ impl Side {
 }
 
 /// Notes a step on stderr at once, past libtest's capture (which shows a test's output only when
-/// the test ends), so that a run that dies shows how far it got (issue 24: one run died of
-/// SIGSEGV after 219 s with nothing in its log).
+/// the test ends), so that a run that dies (a crash leaves nothing in the log) shows how far it
+/// got.
 fn phase(step: &str) {
     static STARTED: OnceLock<Instant> = OnceLock::new();
     let at = STARTED.get_or_init(Instant::now).elapsed().as_secs_f64();
@@ -150,8 +150,8 @@ fn raw_admin(bootstrap: &str) -> RawAdmin {
 
 /// Sends `count` one-group requests on `admin` (`submit(i)` sends the i-th with tag `i`),
 /// `IN_FLIGHT` at a time, and returns the answers in that order. One client for all of them:
-/// a consumer client per group (how these phases ran before) took 31 s of CI run 15 for the
-/// 1,000 commits, and much of the broker's work.
+/// a consumer client per group takes about 31 s for the 1,000 commits on CI machines, and much
+/// of the broker's work.
 fn each_group(
     admin: &RawAdmin,
     count: usize,
@@ -190,8 +190,8 @@ fn each_group(
                 pending -= 1;
                 let group = groups.remove(0);
                 if coordinator_not_ready(&group) {
-                    // As Kafka's clients do (retry.backoff.ms); a fresh broker answered
-                    // CoordinatorLoadInProgress in CI run 39.
+                    // As Kafka's clients do (retry.backoff.ms): a freshly started broker answers
+                    // CoordinatorLoadInProgress while it loads its group metadata.
                     again.push((
                         Instant::now() + Duration::from_millis(100),
                         answer.tag as usize,

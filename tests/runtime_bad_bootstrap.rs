@@ -63,8 +63,8 @@ fn run_against(behaviour: Behaviour, side: BadSide) -> Vec<LogLine> {
     let start_took = began.elapsed();
     let case = format!("{behaviour:?} {side:?}");
     match behaviour {
-        // A reset is what a broker being killed gives: retried like an outage (CI run 12 once
-        // failed a start-up on three resets within 30 ms of a kill).
+        // A reset is what a broker being killed gives: retried like an outage (a kill can give
+        // three resets within 30 ms at start-up).
         Behaviour::Closed | Behaviour::Reset => {
             // Past the five seconds after which a read that saw nothing asks whether its topic
             // exists.

@@ -36,8 +36,8 @@ fn create_topics(f: &FlowNames) {
 /// That needs a consumer that cannot have fetched every sync before the kill: librdkafka starts
 /// fetching at the assignment, before the first read, and by default fetches ahead up to 64 MB,
 /// so a fetch answered before the kill once held all 20,000 and the load completed with the
-/// broker down (CI run 36; a 3 s pause in the hook before the kill made that happen every
-/// time). The syncs are written in 16 KB batches and the consumer fetches one at a time,
+/// broker down (a 3 s pause in the hook before the kill makes that happen every time). The
+/// syncs are written in 16 KB batches and the consumer fetches one at a time,
 /// queueing no more until it is read: with the same pause, the load then waits as it should.
 #[test]
 fn source_broker_killed_during_the_sync_load_and_restarted_with_its_data_the_load_completes() {

@@ -1,4 +1,4 @@
-//! End-to-end benchmarks of issue 7, printed as markdown (paste into BENCHMARKS.md).
+//! End-to-end benchmarks, printed as markdown (paste into BENCHMARKS.md).
 //!
 //! ```text
 //! cargo run --release --example bench            # full run (tens of minutes on 2 cores)
@@ -7,9 +7,9 @@
 //! ```
 //!
 //! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
-//! (item 3, Kafka), `latency` (issue 24: commit → checkpoint latency per offsets source, Kafka),
+//! (item 3, Kafka), `latency` (commit → checkpoint latency per offsets source, Kafka),
 //! `stop` (item 4, Kafka and a closed port); item 5 is the growth table built from them;
-//! `metrics` (issue 23, mock cluster) the cost of the task's metrics. The Kafka broker comes
+//! `metrics` (mock cluster) the cost of the task's metrics. The Kafka broker comes
 //! from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.

@@ -91,8 +91,8 @@ fn c_text(s: &str) -> CString {
     CString::new(s.replace('\0', "\\0")).unwrap_or_default()
 }
 
-/// The target a log callback sees: the module path as it was before the layers became crates
-/// (issue 20), so that `mm2_checkpoint` still names every message of the library for a C
+/// The target a log callback sees: the module path under the `mm2_checkpoint` root, whichever
+/// crate of the library logged, so that `mm2_checkpoint` names every message of the library for a C
 /// filter, a Java logger or a log4j category: `mm2_checkpoint_core::x` is reported as
 /// `mm2_checkpoint::core::x`, `mm2_checkpoint_ffi::x` as `mm2_checkpoint::ffi::x`.
 fn reported_target(target: &str) -> String {

@@ -385,7 +385,7 @@ mod tests {
 
     #[test]
     fn resets_before_api_version_are_a_dying_broker_not_a_protocol_mismatch() {
-        // The line CI run 12 saw for a source broker killed during the offset-sync load.
+        // The line librdkafka logs for a source broker killed during the offset-sync load.
         let reset = "[thrd:127.0.0.1:24385/1]: 127.0.0.1:24385/1: Disconnected: connection reset by peer (after 10ms in state APIVERSION_QUERY, 1 identical error(s) suppressed)";
         assert_eq!(closes_counted(reset), 0);
         let closed = "127.0.0.1:1/bootstrap: Disconnected: connection closed by peer: receive 0 after POLLIN (after 1ms in state APIVERSION_QUERY)";

@@ -21,7 +21,7 @@
 #                      as users get it (default features). Either way the library's exports are
 #                      checked: the mock clusters' functions must be there, or must not.
 #                      The bridge is the same for both: it references the mock clusters weakly.
-#   --cross=PREFIX     another platform's files (issue 25: aarch64-linux-gnu- for linux-aarch64):
+#   --cross=PREFIX     another platform's files (aarch64-linux-gnu- for linux-aarch64):
 #                      the library is the cross-built one --native-lib names (scripts/cross-aarch64.sh
 #                      builds it; Maven runs no cross cargo build), the bridge is compiled with
 #                      PREFIXgcc, and the binutils are PREFIX's. With an empty --native-lib= nothing

@@ -1,4 +1,4 @@
-//! `group.offsets.source` and the consumer of `__consumer_offsets` it implies (issue 24).
+//! `group.offsets.source` and the consumer of `__consumer_offsets` it implies.
 
 use super::*;
 

@@ -26,7 +26,7 @@ import org.apache.kafka.connect.mirror.MirrorCheckpointTask;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * The checkpoint cycle of Java MM2's MirrorCheckpointTask against ours (issue 13), on the same
+ * The checkpoint cycle of Java MM2's MirrorCheckpointTask against ours, on the same
  * brokers and groups in one run. Seeds cluster A (source) with an offset-syncs topic for the 10
  * partitions of {@code orders} and G groups each committing an offset on all 10, so every
  * group-partition translates. Then, per size G and RUNS times: a fresh Java task (its own source

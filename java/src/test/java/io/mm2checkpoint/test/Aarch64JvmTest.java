@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The jar on linux-aarch64 (issue 25): an aarch64 JVM run by {@code qemu-aarch64-static}, with
+ * The jar on linux-aarch64: an aarch64 JVM run by {@code qemu-aarch64-static}, with
  * the jar and its test kit, loads the test kit's {@code native-test/linux-aarch64} files over JNI
  * and runs a checkpoint task on embedded clusters to its first checkpoint and a clean stop. (The
  * jar's own linux-aarch64 files are the same build without the mock clusters: NativeEntriesTest.)

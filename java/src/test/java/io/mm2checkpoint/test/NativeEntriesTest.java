@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The jar's native files are built for the platform whose directory holds them (issue 25): for
+ * The jar's native files are built for the platform whose directory holds them: for
  * {@code linux-x86_64} and {@code linux-aarch64}, the library and the JNI bridge are 64-bit
  * little-endian ELF files of that machine (e_machine 62, 183), the library carries the SONAME
  * {@code libmm2_checkpoint.so.<MM2_CHECKPOINT_ABI_VERSION>} and is stored under it, and the bridge
