@@ -37,8 +37,8 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
 use rdkafka::client::{ClientContext, DefaultClientContext};
-use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
+use rdkafka::config::{ClientConfig, RDKafkaLogLevel};
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext};
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{DeliveryResult, Message};
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
@@ -149,6 +149,75 @@ pub struct MirrorStats {
     pub interrupted: bool,
 }
 
+/// A consumer's context that keeps librdkafka's last error report (the broker address and the
+/// cause: "Connect to ipv4#127.0.0.1:1 failed: Connection refused", "SASL authentication error:
+/// ..."), so that a failed request can say more than its error code.
+struct LastError {
+    /// "source" or "target".
+    cluster: &'static str,
+    bootstrap: String,
+    last: Mutex<Option<String>>,
+}
+
+impl LastError {
+    fn new(cluster: &'static str, config: &ClientConfig) -> Self {
+        LastError {
+            cluster,
+            bootstrap: config.get("bootstrap.servers").unwrap_or("?").to_string(),
+            last: Mutex::new(None),
+        }
+    }
+}
+
+impl LastError {
+    fn keep(&self, text: String) {
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(text);
+    }
+}
+
+impl ClientContext for LastError {
+    fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
+        // librdkafka's own reports of a failing connection are its log lines at warning level
+        // and above; they are kept, and logged as every client's are.
+        if matches!(
+            level,
+            RDKafkaLogLevel::Emerg
+                | RDKafkaLogLevel::Alert
+                | RDKafkaLogLevel::Critical
+                | RDKafkaLogLevel::Error
+                | RDKafkaLogLevel::Warning
+        ) {
+            self.keep(log_message.to_string());
+        }
+        DefaultClientContext.log(level, fac, log_message);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.keep(format!("{reason} ({error})"));
+    }
+}
+
+impl ConsumerContext for LastError {}
+
+/// `e` from `what` on `consumer`'s cluster, with the address and librdkafka's last error report
+/// (served first: reports reach the context only when the consumer is polled).
+fn explained(consumer: &BaseConsumer<LastError>, what: &str, e: KafkaError) -> BoxError {
+    let _ = consumer.poll(Duration::ZERO);
+    let context = consumer.context();
+    let last = context
+        .last
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    format!(
+        "{what} on the {} cluster (bootstrap.servers {}): {e}{}",
+        context.cluster,
+        context.bootstrap,
+        last.map_or_else(String::new, |l| format!("; last error: {l}"))
+    )
+    .into()
+}
+
 type Delivered = Arc<Mutex<Vec<(i32, i64, Result<i64, String>)>>>;
 
 /// Delivery reports of mirrored records: (partition, upstream offset, downstream offset).
@@ -215,7 +284,7 @@ const RETRY_PAUSE_MAX: Duration = Duration::from_secs(4);
 /// The committed offsets of `group` for `wanted`, retrying transient coordinator errors (each
 /// retry printed with its reason) a bounded number of times.
 fn read_committed(
-    consumer: &BaseConsumer,
+    consumer: &BaseConsumer<LastError>,
     group: &str,
     wanted: &TopicPartitionList,
 ) -> Result<TopicPartitionList, BoxError> {
@@ -271,7 +340,7 @@ fn read_committed(
 
 /// A running mirror of one topic.
 pub struct Mirror {
-    consumer: BaseConsumer,
+    consumer: BaseConsumer<LastError>,
     producer: BaseProducer<Deliveries>,
     delivered: Delivered,
     writer: OffsetSyncWriter,
@@ -302,14 +371,23 @@ impl Mirror {
     /// Like [`new`](Self::new), recording the position in consumer group `group`.
     pub fn with_group(settings: &MirrorSettings, group: &str) -> Result<Mirror, BoxError> {
         let policy = settings.policy()?;
-        let consumer: BaseConsumer = settings
-            .client(Cluster::Source, ClientKind::Consumer, "source-consumer")
+        let mut config = settings.client(Cluster::Source, ClientKind::Consumer, "source-consumer");
+        config
             .set("group.id", group)
             .set("enable.auto.commit", "false")
             .set("enable.partition.eof", "true")
-            .set("auto.offset.reset", "earliest")
-            .create()?;
-        let metadata = consumer.fetch_metadata(Some(&settings.topic), Duration::from_secs(10))?;
+            .set("auto.offset.reset", "earliest");
+        let consumer: BaseConsumer<LastError> =
+            config.create_with_context(LastError::new("source", &config))?;
+        let metadata = consumer
+            .fetch_metadata(Some(&settings.topic), Duration::from_secs(10))
+            .map_err(|e| {
+                explained(
+                    &consumer,
+                    &format!("reading the metadata of `{}`", settings.topic),
+                    e,
+                )
+            })?;
         let partitions: Vec<i32> = metadata
             .topics()
             .iter()
@@ -602,10 +680,12 @@ fn ensure_remote_topic(
     partitions: usize,
 ) -> Result<(), BoxError> {
     // A consumer's metadata request never auto-creates the topic it asks about.
-    let probe: BaseConsumer = settings
-        .client(Cluster::Target, ClientKind::Consumer, "target-metadata")
-        .create()?;
-    let metadata = probe.fetch_metadata(Some(topic), Duration::from_secs(10))?;
+    let config = settings.client(Cluster::Target, ClientKind::Consumer, "target-metadata");
+    let probe: BaseConsumer<LastError> =
+        config.create_with_context(LastError::new("target", &config))?;
+    let metadata = probe
+        .fetch_metadata(Some(topic), Duration::from_secs(10))
+        .map_err(|e| explained(&probe, &format!("reading the metadata of `{topic}`"), e))?;
     let existing = metadata
         .topics()
         .iter()

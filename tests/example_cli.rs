@@ -167,6 +167,39 @@ fn sigterm_stops_the_checkpoint_job_cleanly_like_ctrl_c() {
 }
 
 /// Runs the mirror example on `orders` to completion and returns its standard output.
+#[test]
+fn the_mirror_example_names_the_address_and_the_cause_when_a_cluster_cannot_be_reached() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let source = format!("127.0.0.1:{closed}");
+    let out = Command::new(example("mirror"))
+        .args([
+            "--source",
+            &source,
+            "--target",
+            "127.0.0.1:9",
+            "--topic",
+            "orders",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let error = stderr
+        .lines()
+        .find(|l| l.starts_with("error: "))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"));
+    for words in [
+        "on the source cluster",
+        &format!("bootstrap.servers {source}"),
+        "Connection refused",
+    ] {
+        assert!(error.contains(words), "`{words}` missing: {error}");
+    }
+}
+
 fn run_mirror(source: &str, target: &str) -> String {
     run_mirror_with(&["--source", source, "--target", target, "--topic", "orders"])
 }
