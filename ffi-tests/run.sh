@@ -36,7 +36,7 @@
 #    share the source's groups, and stopping one hands its groups to the other.
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
-# (default 16), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
+# (default 6), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
 # MM2_FFI_CROSS_PREBUILT=1 (cross mode: scripts/cross-aarch64.sh has run, no cargo call),
 # MM2_FFI_ASAN_BUILD=nightly (also instrument the library: a nightly -Zsanitizer=address build
 # into target/asan, as scripts/soak.sh runs it), MM2_FFI_PREBUILT_NOTES=FILE (the library is
@@ -190,7 +190,7 @@ else
         step "valgrind memcheck: $t"
         # test_threads' stop bound is 10 s natively; valgrind runs 20-50 times slower, and CI
         # runs this beside other stages (a stop once took 21 s under both), so 40 s here.
-        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-16}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 \
+        MM2_FFI_CYCLES="${MM2_FFI_VALGRIND_CYCLES:-6}" MM2_FFI_LANES=2 MM2_FFI_SEED_SYNCS=5000 MM2_FFI_SYNCS=5000 \
             MM2_FFI_STOP_BOUND_MS=40000 \
             valgrind --quiet --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \
             --show-leak-kinds=definite --suppressions="$ROOT/ffi-tests/valgrind.supp" --num-callers=40 \

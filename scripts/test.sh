@@ -4,8 +4,9 @@
 # Installs what the tests need (scripts/setup-test-env.sh), starts the run's shared Kafka
 # brokers, then: rustfmt check, one build that is also clippy with warnings as errors, doc
 # tests, every cargo test target (their binaries several at a time,
-# scripts/run-test-binaries.sh), and the later stages whose folders exist: interop/, ffi-tests/,
-# java/ (java/verify.sh), fuzz/ (fuzz/run.sh). Stops at the first failing stage with its name
+# scripts/run-test-binaries.sh), the compatibility gates, and the later stages whose folders
+# exist: interop/, ffi-tests/, java/ (java/verify.sh). The fuzz campaigns and the churn runs
+# are soaks (scripts/soak.sh), not part of this run. Stops at the first failing stage with its name
 # and a non-zero exit, and always ends with a table of stage times (wall and CPU seconds).
 #
 # Brokers: three are started once, as soon as the setup has installed Kafka, with
@@ -17,14 +18,13 @@
 #
 # Lanes run side by side (much of every stage is waiting on downloads, brokers, JVMs and
 # timers, and 2 cores would otherwise idle); "Lanes, and when each starts" below has the order:
-# the setup beside the build; then, once both are done, the linux-aarch64 cross build, the fuzz
-# targets, java, the test binaries, and interop then ffi-tests. Each lane's output is printed
+# the setup beside the build; then, once both are done, the linux-aarch64 cross build, java, the
+# test binaries, ffi-tests, and the compatibility gates then interop. Each lane's output is printed
 # when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
 # Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
-# Knobs: MM2_FUZZ_SECONDS (per fuzz target, default 20), MM2_TEST_JOBS (test binaries at a
-# time, default 3), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
+# Knobs: MM2_TEST_JOBS (test binaries at a time, default 4), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
 # MM2_TEST_SERIAL=1 (the lanes one after another).
 set -euo pipefail
 
@@ -290,9 +290,6 @@ lane_build() {
     # --no-run leaves out doc tests, so examples in doc comments get their own run.
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
-    # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
-    run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
-        scripts/compat-check.sh --lib "$BUILD_INFO/default/libmm2_checkpoint.so"
 }
 export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
 export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
@@ -326,20 +323,9 @@ after_setup_and_build() {
     fi
 }
 
-# The fuzz targets: a CPU-bound nightly build of a crate of its own (never linted, so without
-# the clippy wrapper), best done early, before the valgrind runs.
-stage_fuzz() {
-    if [ -f fuzz/run.sh ]; then
-        run_stage "fuzz/run.sh (${MM2_FUZZ_SECONDS:-20} s per target)" \
-            env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-20}"
-    else
-        note "fuzz/: not present yet, skipped"
-    fi
-}
-
 stage_test_binaries() {
-    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-3} at a time)" \
-        env MM2_TEST_JOBS="${MM2_TEST_JOBS:-3}" scripts/run-test-binaries.sh
+    run_stage "test-binaries: scripts/run-test-binaries.sh (${MM2_TEST_JOBS:-4} at a time)" \
+        env MM2_TEST_JOBS="${MM2_TEST_JOBS:-4}" scripts/run-test-binaries.sh
     check_no_leaked_brokers "test-binaries"
 }
 
@@ -376,13 +362,18 @@ stage_java() {
     fi
 }
 
+stage_compat() {
+    # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
+    run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
+        scripts/compat-check.sh --lib "$MM2_FFI_PREBUILT_DEFAULT_LIB"
+}
+
 stage_interop() {
-    # Java MM2 beside ours on real brokers: the differential must agree byte for
-    # byte; the churn asserts ours (0 errors, 0 leaks) and only reports Java's figures.
+    # Java MM2 beside ours on real brokers: the differential must agree byte for byte. (The
+    # start/stop churn beside Java's task is a soak: scripts/soak.sh interop-churn.)
     if [ -f interop/run.sh ]; then
         export MM2_INTEROP_PROFILE=debug
         run_stage "interop/run.sh differential" bash interop/run.sh differential
-        run_stage "interop/run.sh churn 30 200000" bash interop/run.sh churn 30 200000
         check_no_leaked_brokers "interop/run.sh"
     else
         note "interop/run.sh: not present, skipped"
@@ -425,26 +416,26 @@ await_aarch64_library() {
 # - lane_setup and lane_build (rustfmt, the build, doc tests) at once: most of the setup is
 #   waiting on downloads;
 # - when both have ended, the other five: the linux-aarch64 cross build then its C tests under
-#   qemu; the fuzz targets; java (whose last step waits for the aarch64 library); the test
-#   binaries (3 at a time; much of it waits on brokers and timers); interop then ffi-tests (the
-#   valgrind runs last, when most lanes are ending; test_threads' stop bound under valgrind is
-#   40 s, ffi-tests/run.sh). The cross and fuzz builds do not start beside the host build, even
-#   at a lower priority: tried, they stretched the build, which gates every lane, by minutes.
-lane_fuzz() {
-    stage_fuzz
-}
+#   qemu; java (whose last step waits for the aarch64 library); the test binaries (4 at a time;
+#   much of it waits on brokers and timers); ffi-tests (its valgrind runs are single-threaded
+#   and long, so they start early rather than close the run); the compatibility gates then
+#   interop. The cross build does not start beside the host build, even at a lower priority:
+#   tried, it stretched the build, which gates every lane, by minutes.
 lane_java() {
     stage_java
 }
 lane_test_binaries() {
     stage_test_binaries
 }
-lane_interop_then_ffi() {
-    stage_interop
+lane_ffi() {
     stage_ffi_tests
 }
+lane_compat_then_interop() {
+    stage_compat
+    stage_interop
+}
 # lane_aarch64 first: the Java lane waits for its library (in serial mode too).
-LATE_LANES=(lane_aarch64 lane_fuzz lane_java lane_test_binaries lane_interop_then_ffi)
+LATE_LANES=(lane_aarch64 lane_java lane_test_binaries lane_ffi lane_compat_then_interop)
 
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     # One after another; lane_aarch64 before lane_java, which waits for its library.

@@ -219,11 +219,21 @@ fn assert_no_secret(case: &str, channel: &str, outputs: &[String]) {
 fn no_secret_reaches_an_error_a_debug_dump_a_log_record_or_mm_last_error() {
     install_logger();
     let mut failures_seen = 0;
-    for (case, extra) in cases() {
-        let text = text_with_secrets(&extra);
-        let rust = rust_outputs(&text);
+    // The cases side by side: most of each is a task waiting for its retry reason.
+    let outputs: Vec<(&str, Vec<String>, Vec<String>)> = std::thread::scope(|scope| {
+        let running: Vec<_> = cases()
+            .into_iter()
+            .map(|(case, extra)| {
+                scope.spawn(move || {
+                    let text = text_with_secrets(&extra);
+                    (case, rust_outputs(&text), c_outputs(&text))
+                })
+            })
+            .collect();
+        running.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for (case, rust, c) in outputs {
         assert_no_secret(case, "the Rust API", &rust);
-        let c = c_outputs(&text);
         assert_no_secret(case, "the C API", &c);
         // Each case must fail or retry somewhere, or it tests nothing.
         if rust.iter().chain(&c).any(|t| t.contains("invalid value")) {
