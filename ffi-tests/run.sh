@@ -71,7 +71,7 @@ case "$TARGET" in
         # The arm64 C library and OpenSSL are installed multiarch (scripts/setup-test-env.sh), so
         # the emulated dynamic loader finds them without -L.
         RUN=(qemu-aarch64-static)
-        export MM2_FFI_CYCLES="${MM2_FFI_CYCLES:-5}" MM2_FFI_SEED_SYNCS="${MM2_FFI_SEED_SYNCS:-20000}"
+        export MM2_FFI_CYCLES="${MM2_FFI_CYCLES:-5}" MM2_FFI_SEED_SYNCS="${MM2_FFI_SEED_SYNCS:-5000}" MM2_FFI_SYNCS="${MM2_FFI_SYNCS:-5000}"
         ;;
     *)
         echo "ffi-tests/run.sh: MM2_FFI_TARGET=$TARGET: only aarch64-unknown-linux-gnu is cross-tested" >&2

@@ -70,6 +70,6 @@ notices="$work/stage/$name/share/doc/mm2_checkpoint/THIRD-PARTY-NOTICES"
 mkdir -p "$OUT"
 find "$work/stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
-    --format=gnu -C "$work/stage" -cf - "$name" | gzip -9 -n >"$OUT/$name.tar.gz"
+    --format=gnu -C "$work/stage" -cf - "$name" | gzip -6 -n >"$OUT/$name.tar.gz"
 (cd "$OUT" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
 cat "$OUT/$name.tar.gz.sha256"

@@ -258,7 +258,20 @@ fn a_mirror_client_config_hides_its_secrets() {
 }
 
 /// The example binary, built with this test's features.
+/// The checkpoint example: the one scripts/test.sh built (MM2_TEST_PREBUILT_EXAMPLES=1), else
+/// built now.
 fn example_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
+    let bin = profile_dir.join("examples").join("checkpoint");
+    if std::env::var_os("MM2_TEST_PREBUILT_EXAMPLES").is_some_and(|v| v == "1") {
+        assert!(
+            bin.exists(),
+            "{} missing (MM2_TEST_PREBUILT_EXAMPLES=1)",
+            bin.display()
+        );
+        return bin;
+    }
     let mut features = vec![];
     if cfg!(feature = "ssl") {
         features.push("ssl");
@@ -270,9 +283,7 @@ fn example_binary() -> std::path::PathBuf {
         .status()
         .expect("running cargo build");
     assert!(status.success());
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    profile_dir.join("examples").join("checkpoint")
+    bin
 }
 
 #[test]
