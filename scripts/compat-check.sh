@@ -2,8 +2,9 @@
 # The compatibility gates (docs/VERSIONING.md): compares this tree with the baseline of the last
 # release, abi/<version>/, and fails on a breaking change the version numbers do not declare.
 #
-#   scripts/compat-check.sh --lib PATH [--baseline abi/0.1.0]   # check
-#   scripts/compat-check.sh --write-baseline VERSION             # keep this tree as a release's baseline
+#   scripts/compat-check.sh --lib PATH [--baseline abi/0.1.0]       # C ABI and Rust API
+#   scripts/compat-check.sh --java-jar JAR [--baseline abi/0.1.0]   # Java API
+#   scripts/compat-check.sh --write-baseline VERSION --java-jar JAR # keep this tree as a release's baseline
 #
 # C ABI (against PATH, the default-feature libmm2_checkpoint.so): every function of the
 # baseline's symbol list is exported; every function prototype of the baseline header is the
@@ -15,6 +16,12 @@
 # Rust API: the public items of the mm2-checkpoint crate (scripts/lib/public-api.py lists them
 # from rustdoc's JSON) include every item of the baseline's list, unless the crate version's
 # SemVer declares a break (the major, or the minor before 1.0).
+#
+# Java API (against JAR, java/verify.sh's mm2-checkpoint jar): japicmp compares its public
+# classes with the baseline's (abi/<version>/java-api.jar: the release jar's classes, without its
+# native libraries); any binary or source incompatibility fails, unless the Java version
+# (java/parent/pom.xml) declares a break as SemVer does. japicmp's jars come from
+# scripts/setup-test-env.sh (MM2_JAPICMP_LIBS).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,10 +31,11 @@ die() {
     exit 1
 }
 
-LIB="" BASELINE="" WRITE=""
+LIB="" BASELINE="" WRITE="" JAVA_JAR=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --lib) LIB="${2:?}"; shift 2 ;;
+        --java-jar) JAVA_JAR="${2:?}"; shift 2 ;;
         --baseline) BASELINE="${2:?}"; shift 2 ;;
         --write-baseline) WRITE="${2:?}"; shift 2 ;;
         *) die "unknown argument: $1 (see the comment at the top)" ;;
@@ -38,6 +46,34 @@ if [ -z "$BASELINE" ]; then
 fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mm2-compat.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
+
+# declares_break OLD NEW: whether version NEW may break what OLD offered (SemVer: a higher major,
+# or before 1.0 a higher minor).
+declares_break() {
+    local o_major o_minor n_major n_minor
+    IFS=. read -r o_major o_minor _ <<<"$1"
+    IFS=. read -r n_major n_minor _ <<<"$2"
+    [ "$n_major" -gt "$o_major" ] || { [ "$o_major" = 0 ] && [ "$n_major" = 0 ] && [ "$n_minor" -gt "$o_minor" ]; }
+}
+
+# The classes of a jar without its native libraries: what the Java API baseline keeps.
+java_api_jar() {
+    local jar="$1" out="$2" dir="$WORK/java-api-classes"
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    (cd "$dir" && unzip -q "$jar" && rm -rf native native-test META-INF/MANIFEST.MF) || die "cannot unpack $jar"
+    jar --create --date=1980-01-01T00:00:02Z --file "$out" -C "$dir" . || die "cannot write $out"
+}
+
+# The Java gate: japicmp, its report on stderr; false when it finds an incompatible change.
+japicmp_compatible() {
+    local old="$1" new="$2"
+    [ -n "${MM2_JAPICMP_LIBS:-}" ] && [ -d "$MM2_JAPICMP_LIBS" ] \
+        || die "MM2_JAPICMP_LIBS names no directory (scripts/setup-test-env.sh copies japicmp there)"
+    java -cp "$MM2_JAPICMP_LIBS/*" japicmp.JApiCmp --old "$old" --new "$new" -a public \
+        --only-incompatible --ignore-missing-classes \
+        --error-on-binary-incompatibility --error-on-source-incompatibility >"$WORK/japicmp.txt" 2>&1
+}
 
 define_of() { sed -n "s/^#define $1 \"\\{0,1\\}\\([^\"]*\\)\"\\{0,1\\}\$/\\1/p" "$2"; }
 
@@ -63,17 +99,42 @@ if [ -n "$WRITE" ]; then
     mkdir -p "$out"
     cp include/mm2_checkpoint.h include/mm2_checkpoint.symbols "$out/"
     rust_api >"$out/rust-api.txt"
+    [ -n "$JAVA_JAR" ] || die "--write-baseline needs --java-jar JAR (the release's Java jar)"
+    java_api_jar "$(realpath "$JAVA_JAR")" "$out/java-api.jar"
     echo "compat-check.sh: wrote $out"
     exit 0
 fi
 
 [ -d "$BASELINE" ] || die "no baseline $BASELINE"
-[ -n "$LIB" ] || die "--lib PATH (the default-feature libmm2_checkpoint.so) is required"
+[ -n "$LIB" ] || [ -n "$JAVA_JAR" ] \
+    || die "--lib PATH (the default-feature libmm2_checkpoint.so) or --java-jar JAR is required"
 failures=0
 report() {
     echo "compat-check.sh: BREAKING ($1): $2" >&2
     failures=$((failures + 1))
 }
+
+# ---- Java API
+if [ -n "$JAVA_JAR" ]; then
+    [ -f "$JAVA_JAR" ] || die "no jar at $JAVA_JAR"
+    [ -f "$BASELINE/java-api.jar" ] || die "no $BASELINE/java-api.jar"
+    old_version="${BASELINE##*/}"
+    new_version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' java/parent/pom.xml | head -n 1)"
+    java_api_jar "$(realpath "$JAVA_JAR")" "$WORK/new-java-api.jar"
+    if japicmp_compatible "$BASELINE/java-api.jar" "$WORK/new-java-api.jar"; then
+        echo "compat-check.sh: Java API: compatible with $BASELINE (japicmp, public classes)"
+    elif ! grep -qi 'incompatib' "$WORK/japicmp.txt"; then
+        cat "$WORK/japicmp.txt" >&2
+        die "japicmp failed without naming an incompatibility"
+    elif declares_break "$old_version" "$new_version"; then
+        echo "compat-check.sh: Java API: incompatible changes, declared by $old_version -> $new_version"
+    else
+        grep -E '^(\*\*\*|---|\+\+\+)' "$WORK/japicmp.txt" | grep -iv 'UNCHANGED' | head -n 30 \
+            | sed 's/^/  Java: /' >&2
+        report "Java API" "japicmp found binary or source incompatible changes against $BASELINE, and the Java version $new_version does not declare a break"
+    fi
+    [ -n "$LIB" ] || { [ "$failures" = 0 ] || die "$failures gate(s) failed (docs/VERSIONING.md)"; exit 0; }
+fi
 
 # ---- C ABI
 old_abi="$(define_of MM2_CHECKPOINT_ABI_VERSION "$BASELINE/mm2_checkpoint.h")"
@@ -112,9 +173,7 @@ if [ -f "$BASELINE/rust-api.txt" ]; then
     rust_api >"$WORK/rust-api.txt"
     missing="$(comm -23 <(sort "$BASELINE/rust-api.txt") <(sort "$WORK/rust-api.txt"))"
     if [ -n "$missing" ]; then
-        IFS=. read -r o_major o_minor _ <<<"$old_version"
-        IFS=. read -r n_major n_minor _ <<<"$new_version"
-        if [ "$n_major" -gt "$o_major" ] || { [ "$o_major" = 0 ] && [ "$n_major" = 0 ] && [ "$n_minor" -gt "$o_minor" ]; }; then
+        if declares_break "$old_version" "$new_version"; then
             echo "compat-check.sh: Rust API: $(wc -l <<<"$missing") items gone, declared by $old_version -> $new_version"
         else
             sed 's/^/  Rust: removed or changed: /' <<<"$missing" | head -n 30 >&2

@@ -16,6 +16,7 @@
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
 #   MM2_JAVA_AARCH64  an aarch64 Java runtime (run under qemu-aarch64-static by java/'s tests)
 #   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
+#   MM2_JAPICMP_LIBS  japicmp's jars (the Java API gate of scripts/compat-check.sh)
 #   MM2_FUZZ_LIBFUZZER  LLVM's prebuilt libFuzzer.a, which fuzz/run.sh links; empty if none
 #
 #   scripts/setup-test-env.sh --build-tools
@@ -290,6 +291,19 @@ else
     warn "no class-data archive for the brokers (above); they start without it, slower"
 fi
 
+# japicmp, the Java API gate of scripts/compat-check.sh (scripts/japicmp/pom.xml), copied once.
+JAPICMP_VERSION="$(sed -n 's:.*<japicmp.version>\(.*\)</japicmp.version>.*:\1:p' "$ROOT/scripts/japicmp/pom.xml")"
+[ -n "$JAPICMP_VERSION" ] || die "no <japicmp.version> in scripts/japicmp/pom.xml"
+JAPICMP_LIBS="$TOOLS/japicmp-$JAPICMP_VERSION"
+if ! compgen -G "$JAPICMP_LIBS/japicmp-$JAPICMP_VERSION.jar" >/dev/null; then
+    log "copying japicmp $JAPICMP_VERSION (scripts/japicmp/pom.xml) into $JAPICMP_LIBS"
+    rm -rf "$JAPICMP_LIBS.partial"
+    JAVA_HOME="$JDK_HOME" mvn_quiet -f "$ROOT/scripts/japicmp/pom.xml" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$JAPICMP_LIBS.partial" \
+        || die "mvn could not resolve com.github.siom79.japicmp:japicmp:$JAPICMP_VERSION"
+    mv "$JAPICMP_LIBS.partial" "$JAPICMP_LIBS"
+fi
+
 # ---------------------------------------------------------------- interop (Java MM2)
 
 # interop/ runs Java MirrorMaker 2's own classes against real brokers beside this library
@@ -425,6 +439,7 @@ fi
     printf 'export MM2_JAVA_AARCH64=%q\n' "$MM2_JAVA_AARCH64"
     printf 'export JAVA_HOME=%q\n' "$JDK_HOME"
     printf 'export MM2_NIGHTLY=%q\n' "$MM2_NIGHTLY"
+    printf 'export MM2_JAPICMP_LIBS=%q\n' "$JAPICMP_LIBS"
     printf 'export MM2_FUZZ_LIBFUZZER=%q\n' "$MM2_FUZZ_LIBFUZZER"
     printf 'case ":$PATH:" in *:%q:*) ;; *) export PATH=%q:"$PATH" ;; esac\n' \
         "$CARGO_TOOLS/bin" "$CARGO_TOOLS/bin"
