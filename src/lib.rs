@@ -20,7 +20,7 @@
 //! benchmark hooks are behind the `internals` feature, the test-only mock clusters
 //! (`embedded`) behind `embedded`; neither is a stable API, neither is on by default.
 #![deny(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 // The core layer under the name its modules had when it was a module of this crate.
 use mm2_checkpoint_core as core;

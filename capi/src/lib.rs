@@ -3,6 +3,7 @@
 //! which a cdylib and a staticlib export from the crates they link. This crate adds the SONAME
 //! (build.rs) and nothing else.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
-// Links the C ABI in; its `#[no_mangle]` functions are the library's exports.
+/// The C ABI, linked in: its `#[no_mangle]` functions are the library's exports.
 pub use mm2_checkpoint_ffi;

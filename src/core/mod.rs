@@ -23,7 +23,7 @@
 //!
 //! Users reach these modules through `mm2_checkpoint`, which re-exports the public ones.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod checkpoint;
 pub mod checkpoint_rules;

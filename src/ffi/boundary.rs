@@ -1,9 +1,9 @@
 //! The one boundary every exported function runs inside: it checks pointers, catches panics, and
-//! turns every failure into an [`mm_result`] (mapped from [`mm2_checkpoint::Error`] in [`result_of`] only)
+//! turns every failure into an [`mm_result`] (mapped from [`mm2_checkpoint::Error`] in `result_of` only)
 //! plus a message kept per thread for [`mm_last_error`].
 //!
-//! Memory crossing the boundary is either an opaque handle made by [`into_handle`] and freed by
-//! [`free_handle`], or NUL-terminated text ([`CText`]) owned by such a handle.
+//! Memory crossing the boundary is either an opaque handle made by `into_handle` and freed by
+//! `free_handle`, or NUL-terminated text (`CText`) owned by such a handle.
 
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr};

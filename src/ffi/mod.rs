@@ -13,7 +13,7 @@
 //! it reaches through that crate's public API only (plus the two hooks of its `ffi_support`).
 //! The crate `mm2-checkpoint-capi` (folder capi) links it into libmm2_checkpoint.so/.a.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod batch;
