@@ -20,7 +20,7 @@
 # --target build too, and a cold cross build of librdkafka takes minutes, during which every
 # host cargo command (scripts/test.sh's lanes run some) would wait. MM2_CROSS_TARGET_DIR moves it.
 #
-# Other targets: the same variables with another triple and its cross toolchain (README,
+# Other targets: the same variables with another triple and its cross toolchain (docs/C_API.md,
 # "Platforms").
 set -euo pipefail
 

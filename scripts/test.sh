@@ -23,7 +23,7 @@
 # when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
-# Counts are sized for CI; the long soaks run in scripts/soak.sh (README "Soak tests").
+# Counts are sized for CI; the long soaks run in scripts/soak.sh (docs/DEVELOPMENT.md "Soak tests").
 # Knobs: MM2_TEST_JOBS (test binaries at a time, default 4), MM2_TEST_SKIP_BROKER_SHARING=1 (every test binary starts its own),
 # MM2_TEST_SERIAL=1 (the lanes one after another).
 set -euo pipefail
@@ -338,6 +338,18 @@ stage_ffi_tests() {
     fi
 }
 
+JAVA_CHECK_URL="https://example.invalid/mm2-checkpoint"
+# Every ```java block of the documents, compiled against the jar (scripts/lib/java-snippets.py).
+java_doc_snippets() {
+    local jar="$1" dir="$BUILD_INFO/java-snippets"
+    rm -rf "$dir"
+    mkdir -p "$dir/classes"
+    python3 scripts/lib/java-snippets.py "$dir/src" README.md docs/*.md examples/jvm/README.md || return 1
+    mvn -B -q -o -f java/pom.xml dependency:build-classpath -Dmdep.includeScope=compile \
+        -Dmdep.outputFile="$dir/classpath.txt" || return 1
+    "$MM2_JAVAC" --release 17 -Xlint:all -Werror -d "$dir/classes" \
+        -cp "$jar:$(cat "$dir/classpath.txt")" "$dir"/src/*.java
+}
 stage_java() {
     if [ -f java/verify.sh ]; then
         # The libraries the build stage built (debug): default features for the jar, the one with
@@ -345,8 +357,11 @@ stage_java() {
         # The suite runs at once; only the jar with lane_aarch64's linux-aarch64 builds beside it
         # waits for that lane (a second, short `mvn verify` of the tests that read those files),
         # so the Java lane does not idle minutes for the cross build.
+        # The project address Maven Central requires in the pom: a placeholder here, where
+        # scripts/release-java.sh only checks the packing.
         local host_libs=(-Dmm2.native.lib="$MM2_FFI_PREBUILT_DEFAULT_LIB"
-            -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so")
+            -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so"
+            -Dmm2.project.url="$JAVA_CHECK_URL")
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
             bash java/verify.sh "${host_libs[@]}"
         check_no_leaked_brokers "java/verify.sh"
@@ -357,6 +372,16 @@ stage_java() {
             bash java/verify.sh --aarch64-pass "${host_libs[@]}" \
             -Dmm2.native.lib.aarch64="$cross_dir/default/libmm2_checkpoint.so" \
             -Dmm2.native.lib.aarch64.testkit="$cross_dir/testkit/libmm2_checkpoint.so"
+        # That jar (both platforms) against the last release's Java API, then packed as a release.
+        local version jar
+        version="$(sed -n 's:^  <version>\(.*\)</version>$:\1:p' java/parent/pom.xml | head -n 1)"
+        jar="$ROOT/java/target/mm2-checkpoint-$version.jar"
+        run_stage "every Java snippet of README.md and docs/ compiles against the jar" java_doc_snippets "$jar"
+        run_stage "compatibility gates: scripts/compat-check.sh --java-jar (Java API against abi/, japicmp)" \
+            scripts/compat-check.sh --java-jar "$jar"
+        run_stage "scripts/release-java.sh $version (the jar, sources, javadoc, pom and sums Maven Central takes)" \
+            scripts/release-java.sh "$version" --url "$JAVA_CHECK_URL" --jar "$jar" \
+            --pom "$ROOT/java/target/.flattened-pom.xml" --out "$BUILD_INFO/dist-java"
     else
         note "java/verify.sh: not present yet, skipped"
     fi
@@ -366,6 +391,17 @@ stage_compat() {
     # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
     run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
         scripts/compat-check.sh --lib "$MM2_FFI_PREBUILT_DEFAULT_LIB"
+}
+
+# What crates.io takes: the published crates' documentation builds without a warning, and each
+# packs (`cargo package`: metadata, files; its verifying build is a release step,
+# docs/VERSIONING.md, as it compiles every crate and librdkafka again).
+crates_ready() {
+    RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --exclude mm2-checkpoint-test-support --no-deps \
+        && cargo package -q --workspace --exclude mm2-checkpoint-test-support --no-verify --allow-dirty
+}
+stage_crates() {
+    run_stage "crates: cargo doc -D warnings, cargo package --no-verify (the four published crates)" crates_ready
 }
 
 stage_interop() {
@@ -432,6 +468,7 @@ lane_ffi() {
 }
 lane_compat_then_interop() {
     stage_compat
+    stage_crates
     stage_interop
 }
 # lane_aarch64 first: the Java lane waits for its library (in serial mode too).

@@ -230,7 +230,7 @@ impl CommittedOffsets {
 
     /// Memory the store holds, estimated from the tables' capacities (each slot plus hashbrown's
     /// control byte) and the heap bytes of group and topic names. Divided by
-    /// [`entries`](Self::entries) it is the memory per entry the README reports.
+    /// [`entries`](Self::entries) it is the memory per entry docs/USER_GUIDE.md reports.
     pub fn approx_bytes(&self) -> usize {
         let slot = |key: usize, value: usize| key + value + 1;
         let mut bytes = self.groups.capacity()
@@ -448,7 +448,7 @@ mod tests {
         );
     }
 
-    /// The figure README "Offsets source" quotes: at 100,000 groups each committing for one
+    /// The figure docs/USER_GUIDE.md "Offsets source" quotes: at 100,000 groups each committing for one
     /// partition of one of 100 topics, an entry takes about 275 bytes (each group's own table
     /// dominates; groups with more partitions share it).
     #[test]

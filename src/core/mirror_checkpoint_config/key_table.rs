@@ -98,7 +98,7 @@ pub const KEY_TABLE: &[KeyDoc] = &[
     row(keys::TASK_COORDINATION_TOPIC, "string", None, "`mm2-checkpoint-coordination.<source>.internal`", OursOnly, "Coordination topic of `task.assignment = group`."),
     row(keys::TASK_COORDINATION_PARTITIONS, "int", None, "64", OursOnly, "Partitions of the coordination topic."),
     row(keys::OFFSET_LAG_MAX, "long", Some("100"), "", Same, "How stale an offset sync may get before a new one is written."),
-    row(keys::GROUP_OFFSETS_SOURCE, "`poll` or `consumer-offsets-topic`", Some("poll"), "", OursOnly, "Where the groups' committed offsets come from, for checkpoints and the group offset sync. `poll`: ask the source for every group's offsets once per interval, as MM2 does. `consumer-offsets-topic`: read the source's `__consumer_offsets` as a stream and checkpoint within a second of each commit; needs READ and DESCRIBE on that topic, else the task falls back to `poll` with a warning (README \"Offsets source\")."),
+    row(keys::GROUP_OFFSETS_SOURCE, "`poll` or `consumer-offsets-topic`", Some("poll"), "", OursOnly, "Where the groups' committed offsets come from, for checkpoints and the group offset sync. `poll`: ask the source for every group's offsets once per interval, as MM2 does. `consumer-offsets-topic`: read the source's `__consumer_offsets` as a stream and checkpoint within a second of each commit; needs READ and DESCRIBE on that topic, else the task falls back to `poll` with a warning (docs/USER_GUIDE.md \"Offsets source\")."),
     row(keys::STATISTICS_INTERVAL_MS, "int (ms)", Some("0"), "", OursOnly, "Period of the statistics callback (C `mm_task_set_stats_cb`, Rust `CheckpointTask::set_metrics_listener`): one JSON document of the task's metrics per period (docs/OPERATIONS.md); 0 turns it off. At most 86400000, as in librdkafka."),
 ];
 
@@ -152,7 +152,7 @@ pub fn configuration_markdown() -> String {
          ## Client settings\n\n\
          `source.cluster.*`, `target.cluster.*`, `consumer.*`, `producer.*`, `admin.*` and\n\
          `source.consumer.*` … `target.admin.*` (MM2's layers, later wins) carry librdkafka\n\
-         settings. Java-only settings are translated or refused, see README \"Java client\n\
+         settings. Java-only settings are translated or refused, see docs/USER_GUIDE.md \"Java client\n\
          settings\": `sasl.jaas.config` (PLAIN, SCRAM, unsecured OAUTHBEARER) becomes\n\
          `sasl.username`/`sasl.password` or `sasl.oauthbearer.config`; a PKCS#12 keystore\n\
          (`ssl.keystore.type = PKCS12`) keeps `ssl.keystore.location`/`ssl.keystore.password`;\n\

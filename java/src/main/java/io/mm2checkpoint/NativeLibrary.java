@@ -133,7 +133,7 @@ final class NativeLibrary {
                     + platform + " (os.name " + System.getProperty("os.name") + ", os.arch "
                     + System.getProperty("os.arch") + "; it has " + jarPlatforms() + "), and " + file
                     + " is not on java.library.path or the loader's path: build the library for this platform"
-                    + " (README, \"Platforms\") and name its directory with -D" + LIBRARY_PATH_PROPERTY);
+                    + " (docs/C_API.md, \"Platforms\") and name its directory with -D" + LIBRARY_PATH_PROPERTY);
             named.initCause(e);
             throw named;
         }
