@@ -190,6 +190,67 @@ fn freshness_ages_without_cycles_and_a_cycle_that_finds_the_checkpoint_current_r
     task.stop().unwrap();
 }
 
+/// Across a restart, the checkpoints come back from the checkpoints topic: a loaded checkpoint's
+/// replay bound is the one the first run reported while the sync it went through is still kept,
+/// and unknown (`None`) once later syncs have evicted that sync, never the distance to an older
+/// sync it did not go through (g1 committed 150 and failing over re-reads the 50 records after
+/// 100 -> 90, not 150).
+#[test]
+fn a_loaded_checkpoints_replay_bound_is_its_own_syncs_or_unknown_after_a_restart() {
+    install_logger();
+    let c = seeded();
+    let first = task(&c, &[]);
+    first.start().unwrap();
+    poll_until_emitted(&first, EMIT_WAIT);
+    let x = partition(&first.metrics(), "g1", 0);
+    assert_eq!(
+        (x.sync_upstream_offset, x.replay_bound),
+        (Some(100), Some(50))
+    );
+    first.stop().unwrap();
+
+    let loaded = |task: &CheckpointTask| {
+        task.start().unwrap();
+        next_cycle(task);
+        let m = task.metrics();
+        assert_eq!(m.task.checkpoints_emitted, 0, "{m:?}");
+        partition(&m, "g1", 0)
+    };
+    let second = task(&c, &[]);
+    let x = loaded(&second);
+    second.stop().unwrap();
+    assert_eq!(x.skip_reason, Some(SkipReason::NotNewerThanLastCheckpoint));
+    assert_eq!(
+        (x.checkpoint_upstream_offset, x.checkpoint_downstream_offset),
+        (Some(150), Some(91))
+    );
+    assert_eq!(
+        (x.sync_upstream_offset, x.replay_bound),
+        (Some(100), Some(50)),
+        "{x:?}"
+    );
+
+    // 50 later syncs, far past the commit, leave 100 -> 90 out of the store's history (the
+    // core's unit test shows the same stream does); the newest kept sync at or before 150 is
+    // then 0 -> 0, which the checkpoint 150 -> 91 did not go through.
+    let later: Vec<OffsetSync> = (1..=50)
+        .map(|i| OffsetSync::new(TopicPartition::new("orders", 0), 200 + i * 10, 190 + i * 10))
+        .collect();
+    c.produce_offset_syncs(Side::Source, SYNCS, &later).unwrap();
+    let third = task(&c, &[]);
+    let x = loaded(&third);
+    third.stop().unwrap();
+    assert_eq!(
+        (x.checkpoint_upstream_offset, x.checkpoint_downstream_offset),
+        (Some(150), Some(91))
+    );
+    assert_eq!(
+        (x.sync_upstream_offset, x.replay_bound),
+        (None, None),
+        "{x:?}"
+    );
+}
+
 #[test]
 fn the_listener_gets_a_snapshot_every_interval_on_its_own_thread_and_none_after_stop() {
     install_logger();

@@ -517,6 +517,37 @@ impl OffsetSyncStore {
         (up <= upstream_offset).then_some(up)
     }
 
+    /// The upstream offset of the kept sync that a checkpoint `upstream_offset ->
+    /// downstream_offset` was translated through: the newest sync at or before `upstream_offset`
+    /// whose translation of it is exactly `downstream_offset`. `None` when the store does not
+    /// keep such a sync (later syncs evicted it, compaction removed it, or it was never read) or
+    /// has not read to the end. Unlike [`sync_upstream_offset`](Self::sync_upstream_offset),
+    /// which answers for a translation made now, this names the sync of a checkpoint made
+    /// earlier (one read back from the checkpoints topic), or nothing.
+    pub fn sync_of_checkpoint(
+        &self,
+        tp: &TopicPartition,
+        upstream_offset: i64,
+        downstream_offset: i64,
+    ) -> Option<i64> {
+        if !self.read_to_end {
+            return None;
+        }
+        let syncs = self.find(&tp.topic, tp.partition)?;
+        (0..SYNCS_PER_PARTITION)
+            .filter_map(|i| syncs.slot(i))
+            .filter(|&(up, down)| {
+                up <= upstream_offset
+                    && if up == upstream_offset {
+                        down == downstream_offset
+                    } else {
+                        down.wrapping_add(1) == downstream_offset
+                    }
+            })
+            .map(|(up, _)| up)
+            .max()
+    }
+
     /// Java-shaped [`translate`](Self::translate): `None` when not read to end or without syncs,
     /// `Some(-1)` when older than every kept sync, else the offset.
     pub fn translate_downstream(&self, tp: &TopicPartition, upstream_offset: i64) -> Option<i64> {
@@ -585,6 +616,42 @@ mod tests {
             "not read to end"
         );
     }
+
+    #[test]
+    fn a_checkpoints_sync_is_the_kept_one_that_translates_it_or_none_once_evicted() {
+        let mut store = started(false);
+        sync(&mut store, 0, 0);
+        sync(&mut store, 100, 90);
+        // 150 -> 91 went through 100 -> 90; 100 -> 90 hit it exactly; 150 -> 95 went through no
+        // kept sync (none translates 150 to 95).
+        assert_eq!(store.sync_of_checkpoint(&tp(), 150, 91), Some(100));
+        assert_eq!(store.sync_of_checkpoint(&tp(), 100, 90), Some(100));
+        assert_eq!(store.sync_of_checkpoint(&tp(), 150, 95), None);
+        assert_eq!(
+            store.sync_of_checkpoint(&TopicPartition::new("other", 0), 150, 91),
+            None
+        );
+        // Later syncs far past the checkpoint evict 100 -> 90 from the 64-slot history: the
+        // newest kept sync at or before 150 is then 0 -> 0, which a translation made now goes
+        // through, but the checkpoint did not.
+        for i in 1..=EVICTING_SYNCS {
+            sync(&mut store, 200 + i * 10, 190 + i * 10);
+        }
+        assert_eq!(store.sync_upstream_offset(&tp(), 150), Some(0));
+        assert_eq!(store.sync_of_checkpoint(&tp(), 150, 91), None);
+        let mut loading = OffsetSyncStore::new();
+        loading.begin_initial_load(false);
+        loading.handle_sync(&OffsetSync::new(tp(), 100, 90));
+        assert_eq!(
+            loading.sync_of_checkpoint(&tp(), 150, 91),
+            None,
+            "not read to end"
+        );
+    }
+
+    /// Syncs 10 apart after 0 -> 0 and 100 -> 90 that leave 100 -> 90 out of the history (the
+    /// restart test of tests/metrics_embedded.rs writes as many).
+    const EVICTING_SYNCS: i64 = 50;
 
     fn sync(store: &mut OffsetSyncStore, up: i64, down: i64) {
         store.handle_sync(&OffsetSync::new(tp(), up, down));

@@ -523,8 +523,9 @@ impl<'a> CycleWrite<'a> {
     }
 
     /// Tells the metrics the newest checkpoints of `partitions` (read back from the
-    /// checkpoints topic at start, so not written by this task yet) and the syncs they
-    /// translate through now.
+    /// checkpoints topic at start, so not written by this task yet) and the syncs they were
+    /// translated through, while the store still keeps those (else none: the replay bound is
+    /// then unknown rather than measured from another sync).
     fn known_checkpoints(
         &self,
         group: &str,
@@ -540,7 +541,8 @@ impl<'a> CycleWrite<'a> {
         };
         for upstream in partitions {
             if let Some(cp) = last.get(&rename(upstream)) {
-                let sync = syncs.sync_upstream_offset(upstream, cp.upstream_offset);
+                let sync =
+                    syncs.sync_of_checkpoint(upstream, cp.upstream_offset, cp.downstream_offset);
                 shared.metrics.known_checkpoint(
                     group,
                     upstream,
