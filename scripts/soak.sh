@@ -10,7 +10,7 @@
 #                  with the seed's 1,200 start->stop cycles (CI: 120)
 #   elastic        tests/elastic_kafka.rs with 50 kill -9 / graceful-stop rounds (CI: 6)
 #   c-churn        ffi-tests/run.sh with 200 test_threads lifecycles, 64 under valgrind and 200
-#                  under AddressSanitizer (CI: 20, 6, 20), the library itself instrumented too
+#                  under AddressSanitizer (CI: 20, none, 20), the library itself instrumented too
 #                  (nightly -Zsanitizer=address build into target/asan; CI links the C tests with
 #                  ASan against the one debug build), and the release build's valgrind run of
 #                  examples/checkpoint.c (CI has no release build)

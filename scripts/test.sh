@@ -397,7 +397,8 @@ stage_compat() {
 # packs (`cargo package`: metadata, files; its verifying build is a release step,
 # docs/VERSIONING.md, as it compiles every crate and librdkafka again).
 crates_ready() {
-    RUSTDOCFLAGS="-D warnings" cargo doc -q --workspace --exclude mm2-checkpoint-test-support --no-deps \
+    # (The Rust API crate's documentation is the compatibility gate's rustdoc run, -D warnings.)
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p mm2-checkpoint-core -p mm2-checkpoint-ffi -p mm2-checkpoint-capi --no-deps \
         && cargo package -q --workspace --exclude mm2-checkpoint-test-support --no-verify --allow-dirty
 }
 stage_crates() {
