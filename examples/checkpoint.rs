@@ -466,16 +466,20 @@ fn run_with_config(
     Ok(())
 }
 
-/// What the group offset sync did since the last cycle line: ", group offset sync: N offsets
-/// written into target groups, N left (target group active), N refused since the last cycle".
+/// What the group offset sync did since the last cycle line: ", group offset sync (N runs): N
+/// offsets written into target groups, N refused, left alone: N active, N state unknown, N up to
+/// date, N ahead, since the last cycle" (the task's own info line names the groups).
 fn group_sync_line(before: &GroupOffsetSyncMetrics, now: &GroupOffsetSyncMetrics) -> String {
     let runs = now.runs - before.runs;
     format!(
-        ", group offset sync ({}): {} written into target groups, {} left (target group active), {} refused since the last cycle",
+        ", group offset sync ({}): {} written into target groups, {} refused, left alone: {} active, {} state unknown, {} up to date, {} ahead, since the last cycle",
         count(runs, "run", "runs"),
         count(now.written - before.written, "offset", "offsets"),
-        now.left_active - before.left_active,
         now.refused - before.refused,
+        now.left_active - before.left_active,
+        now.left_unknown_state - before.left_unknown_state,
+        now.left_up_to_date - before.left_up_to_date,
+        now.left_ahead - before.left_ahead,
     )
 }
 

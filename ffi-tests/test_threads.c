@@ -67,7 +67,7 @@ static long stop_delay_us(long cycle, unsigned *seed) {
 
 static void one_lifecycle(struct lane *lane, long c) {
     mm_task_t *task = new_started_task();
-    struct poller p = {task, 20, 0, 0, MM_POLL_STATUS_NONE};
+    struct poller p = {task, 20, 0, 0, MM_POLL_STATUS_NONE, 0, 0};
     pthread_t poller;
     REQUIRE(pthread_create(&poller, NULL, poll_until_stopped, &p) == 0);
     sleep_us(stop_delay_us(c, &lane->seed));

@@ -461,7 +461,7 @@ fn the_cycle_line_counts_in_the_singular_says_since_when_and_reports_target_grou
     for words in [
         ": 1 group, ",
         "1 checkpoint written (1 since this process started)",
-        "0 offsets written into target groups, 0 left (target group active), 0 refused since the last cycle",
+        "0 offsets written into target groups, 0 refused, left alone: 0 active, 0 state unknown, 0 up to date, 0 ahead, since the last cycle",
         "2 offset syncs loaded",
     ] {
         assert!(first.contains(words), "`{words}` missing: {first}");
@@ -868,13 +868,23 @@ fn the_metrics_endpoint_serves_prometheus_text_a_parser_reads_with_the_task_valu
         value("mm2_checkpoint_retries_total", &[("kind", "group_fetch")]),
         0.0
     );
-    assert_eq!(
-        value(
-            "mm2_checkpoint_group_offsets_total",
-            &[("outcome", "written")]
-        ),
-        0.0
-    );
+    for outcome in [
+        "written",
+        "refused",
+        "left_active",
+        "left_unknown_state",
+        "left_up_to_date",
+        "left_ahead",
+    ] {
+        assert_eq!(
+            value(
+                "mm2_checkpoint_group_offsets_total",
+                &[("outcome", outcome)]
+            ),
+            0.0,
+            "{outcome}"
+        );
+    }
     let reasons = scrape
         .samples
         .iter()

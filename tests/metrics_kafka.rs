@@ -1,6 +1,7 @@
 //! The task's metrics on two real Apache Kafka brokers: MM2's checkpoint latency, the replay
-//! bound, freshness and the group offset sync's counts (written / left because the target
-//! group is active), from the Rust snapshot and from the statistics listener's JSON.
+//! bound, freshness and the group offset sync's counts (written, left because the target group
+//! is active, is past the translated offset or already holds it), from the Rust snapshot and
+//! from the statistics listener's JSON.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -8,6 +9,7 @@ use std::time::{Duration, Instant};
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::metrics::MetricsSnapshot;
 
+use support::kafka::commit_group_offsets;
 use support::kafka::ActiveMember;
 use support::names::FlowNames;
 use support::runtime::{
@@ -34,13 +36,25 @@ fn latency_replay_bound_freshness_and_group_offset_sync_counts_on_real_brokers()
     let filler: Vec<support::Record<'_>> = vec![(None, Some(b"x")); 120];
     produce_batched(&f.t, &f.remote, 0, &filler);
     produce_batched(&f.t, &f.remote, 1, &filler);
-    for g in ["idle", "active"] {
+    for g in ["idle", "active", "ahead"] {
         f.commit(g, &[(0, 150, ""), (1, 50, "")]);
     }
     let member = ActiveMember::join(&f.t, &f.group("active"), &f.remote);
+    // An idle target group whose consumers went on past the translation (91 and 40).
+    commit_group_offsets(
+        &f.t,
+        &f.group("ahead"),
+        &[
+            (f.remote.as_str(), 0, 100, ""),
+            (f.remote.as_str(), 1, 45, ""),
+        ],
+    );
 
     let task = CheckpointTask::new(f.config(&[
-        ("task.assigned.groups", &f.groups(&["idle", "active"])),
+        (
+            "task.assigned.groups",
+            &f.groups(&["idle", "active", "ahead"]),
+        ),
         ("sync.group.offsets.enabled", "true"),
         ("sync.group.offsets.interval.seconds", "1"),
         ("statistics.interval.ms", "100"),
@@ -55,7 +69,7 @@ fn latency_replay_bound_freshness_and_group_offset_sync_counts_on_real_brokers()
     let began = Instant::now();
     task.start().unwrap();
     let mut emitted = 0;
-    while emitted < 4 {
+    while emitted < 6 {
         emitted += poll_until_emitted(&task, EMIT_WAIT).len();
     }
     wait_until(
@@ -69,10 +83,11 @@ fn latency_replay_bound_freshness_and_group_offset_sync_counts_on_real_brokers()
                 == [Some(91), Some(40)]
         },
     );
-    // The run that wrote them also left the active group's two offsets.
+    // The run that wrote them also left the active group's two offsets and the ahead group's
+    // two; a later run finds the idle group's two up to date.
     wait_until(Duration::from_secs(10), "the sync run's counts", || {
         let s = task.metrics().task.group_offset_sync;
-        s.written >= 2 && s.left_active >= 2
+        s.written >= 2 && s.left_active >= 2 && s.left_ahead >= 2 && s.left_up_to_date >= 2
     });
     let m = task.metrics();
     let within = began.elapsed();
@@ -86,6 +101,16 @@ fn latency_replay_bound_freshness_and_group_offset_sync_counts_on_real_brokers()
     );
     let last = s.last_run.as_ref().expect("a run");
     assert_eq!(last.left_active, 2, "{s:?}");
+    assert!(s.left_ahead % 2 == 0 && s.left_ahead <= 2 * s.runs, "{s:?}");
+    assert_eq!((last.ahead, s.left_unknown_state), (2, 0), "{s:?}");
+    assert_eq!(
+        committed_offsets(&f.t, &f.group("ahead"), &f.remote, &[0, 1])
+            .into_iter()
+            .map(|c| c.offset)
+            .collect::<Vec<_>>(),
+        [Some(100), Some(45)],
+        "an idle group ahead is never rewound"
+    );
 
     for g in ["idle", "active"] {
         let group = f.group(g);
@@ -134,6 +159,10 @@ fn latency_replay_bound_freshness_and_group_offset_sync_counts_on_real_brokers()
     assert_eq!(last["schema_version"], 1);
     assert!(
         last["task"]["group_offset_sync"]["written"].as_u64() >= Some(2),
+        "{last}"
+    );
+    assert!(
+        last["task"]["group_offset_sync"]["left_ahead"].as_u64() >= Some(2),
         "{last}"
     );
     assert_no_leaks();

@@ -206,11 +206,14 @@ fn encode_snapshot(m: &MetricsSnapshot, e: &mut DescriptorEncoder) -> Result<(),
         ("written", g.written),
         ("left_active", g.left_active),
         ("refused", g.refused),
+        ("left_unknown_state", g.left_unknown_state),
+        ("left_up_to_date", g.left_up_to_date),
+        ("left_ahead", g.left_ahead),
     ]
     .into_iter()
     .map(|(o, n)| (with(&[("outcome", o.to_string())]), n))
     .collect();
-    counters(e, "mm2_checkpoint_group_offsets", "Group x partition offsets the group offset sync wrote, left because the target group was active, or had refused", &outcomes)?;
+    counters(e, "mm2_checkpoint_group_offsets", "Group x partition offsets the group offset sync wrote, had refused, or left alone (the target group active, its state unknown, already at or past the translated offset)", &outcomes)?;
     let retries: Vec<(Labels, u64)> = t
         .retries
         .by_kind

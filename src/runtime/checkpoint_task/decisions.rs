@@ -9,7 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::GroupOffsetSyncResult;
-use crate::core::checkpoint_rules::{CommittedOffset, OffsetSyncDecision, SkipReason};
+use crate::core::checkpoint_rules::{
+    CommittedOffset, OffsetSyncDecision, SkipReason, TargetGroupState,
+};
 use crate::kafka::admin::GroupOffsetsResult;
 use crate::kafka::librdkafka::{GroupDescription, NativeError, NativeGroupState};
 use crate::runtime::metrics::GroupOffsetSyncRun;
@@ -233,6 +235,22 @@ pub(super) fn split_decisions(
     (writes, skipped)
 }
 
+/// The partitions whose idle target group is past the translated offset (of those the sync
+/// leaves alone as at or ahead): its consumers went on on the target, and are never rewound.
+pub(super) fn ahead_of_translation(
+    converted: &BTreeMap<TopicPartition, CommittedOffset>,
+    state: &TargetGroupState,
+) -> BTreeSet<TopicPartition> {
+    let TargetGroupState::Empty { committed } = state else {
+        return BTreeSet::new();
+    };
+    converted
+        .iter()
+        .filter(|(tp, offset)| matches!(committed.get(*tp), Some(Some(t)) if *t > offset.offset))
+        .map(|(tp, _)| tp.clone())
+        .collect()
+}
+
 /// The results of `writes` into `group`, given the broker's answer: per partition an error or
 /// none, or one error for the whole request.
 pub(super) fn write_results(
@@ -385,21 +403,37 @@ pub(super) struct SyncSummary {
     pub(super) refused_groups: BTreeSet<String>,
     /// Offsets the broker refused.
     pub(super) refused_partitions: usize,
-    /// Partitions already at or past the translated offset on the target.
+    /// Partitions already at or past the translated offset on the target (`ahead` included).
     pub(super) up_to_date: usize,
+    /// Groups with a partition already at the translated offset.
+    pub(super) up_to_date_groups: BTreeSet<String>,
+    /// Partitions past the translated offset on the target, and their groups.
+    pub(super) ahead: usize,
+    /// Groups with a partition past the translated offset.
+    pub(super) ahead_groups: BTreeSet<String>,
+    /// The first offsets written, as `` `group` topic-partition=offset ``, for the log line.
+    pub(super) written_offsets: Vec<String>,
 }
 
 impl SyncSummary {
-    /// Counts one sync's per-partition results.
-    pub(super) fn of(results: &[GroupOffsetSyncResult]) -> SyncSummary {
+    /// Counts one sync's per-partition results; `ahead` names the (group, partition) pairs
+    /// whose target group is past the translated offset ([`ahead_of_translation`]).
+    pub(super) fn of(
+        results: &[GroupOffsetSyncResult],
+        ahead: &BTreeSet<(String, TopicPartition)>,
+    ) -> SyncSummary {
         let mut s = SyncSummary::default();
         for r in results {
             if r.error.is_some() {
                 s.refused_groups.insert(r.group.clone());
                 s.refused_partitions += 1;
-            } else if r.written_offset.is_some() {
+            } else if let Some(offset) = r.written_offset {
                 s.written_groups.insert(r.group.clone());
                 s.written_partitions += 1;
+                if s.written_offsets.len() < NAMES_LISTED {
+                    s.written_offsets
+                        .push(format!("`{}` {}={offset}", r.group, r.topic_partition));
+                }
             } else if r.reason == "group_active" {
                 s.active_groups.insert(r.group.clone());
                 s.active_partitions += 1;
@@ -408,6 +442,12 @@ impl SyncSummary {
                 s.unknown_partitions += 1;
             } else {
                 s.up_to_date += 1;
+                if ahead.contains(&(r.group.clone(), r.topic_partition.clone())) {
+                    s.ahead += 1;
+                    s.ahead_groups.insert(r.group.clone());
+                } else {
+                    s.up_to_date_groups.insert(r.group.clone());
+                }
             }
         }
         s
@@ -421,16 +461,19 @@ impl SyncSummary {
             refused: self.refused_partitions as u64,
             unknown_state: self.unknown_partitions as u64,
             up_to_date: self.up_to_date as u64,
+            ahead: self.ahead as u64,
         }
     }
 
-    /// Whether the sync wrote, was refused or left a group alone: what an operator should see
-    /// at info. Otherwise every partition was already up to date.
+    /// Whether the sync wrote, was refused or left a group alone for a reason other than being
+    /// current: what an operator should see at info. Otherwise every partition was already up
+    /// to date.
     pub(super) fn noteworthy(&self) -> bool {
         self.written_partitions > 0
             || self.refused_partitions > 0
             || !self.active_groups.is_empty()
             || !self.unknown_groups.is_empty()
+            || self.ahead > 0
     }
 }
 
@@ -451,11 +494,17 @@ impl std::fmt::Display for SyncSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut parts = Vec::new();
         if self.written_partitions > 0 {
+            let mut listed = self.written_offsets.join(", ");
+            if self.written_partitions > self.written_offsets.len() {
+                listed.push_str(&format!(
+                    ", {} more",
+                    self.written_partitions - self.written_offsets.len()
+                ));
+            }
             parts.push(format!(
-                "wrote {} into {} ({})",
+                "wrote {} into {} ({listed})",
                 count(self.written_partitions, "offset", "offsets"),
                 count(self.written_groups.len(), "target group", "target groups"),
-                named(&self.written_groups)
             ));
         }
         if !self.active_groups.is_empty() {
@@ -479,10 +528,24 @@ impl std::fmt::Display for SyncSummary {
                 named(&self.refused_groups)
             ));
         }
-        if self.up_to_date > 0 || parts.is_empty() {
+        if self.ahead > 0 {
             parts.push(format!(
-                "{} already up to date",
-                count(self.up_to_date, "partition", "partitions")
+                "left {} of {} alone: past the translated offset on the target, never rewound ({})",
+                count(self.ahead, "partition", "partitions"),
+                count(self.ahead_groups.len(), "group", "groups"),
+                named(&self.ahead_groups)
+            ));
+        }
+        let current = self.up_to_date - self.ahead;
+        if current > 0 || parts.is_empty() {
+            let groups = if self.up_to_date_groups.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", named(&self.up_to_date_groups))
+            };
+            parts.push(format!(
+                "{} already up to date{groups}",
+                count(current, "partition", "partitions")
             ));
         }
         write!(f, "group offset sync: {}", parts.join("; "))
@@ -856,28 +919,76 @@ mod tests {
     }
 
     #[test]
-    fn a_sync_summary_names_the_groups_written_left_alone_and_refused_with_singulars() {
-        let s = SyncSummary::of(&[
-            result("a", 0, Some(5), "target_behind", None),
-            result("a", 1, Some(6), "partition_new_at_target", None),
-            result("b", 0, Some(1), "group_absent_at_target", None),
-            result("c", 0, None, "group_active", None),
-            result("d", 0, None, "target_at_or_ahead", None),
-            result("e", 0, None, "group_absent_at_target", Some("denied")),
-        ]);
+    fn a_sync_summary_names_the_groups_and_offsets_written_left_alone_and_refused_with_singulars() {
+        let ahead = BTreeSet::from([("f".to_string(), tp("orders", 0))]);
+        let s = SyncSummary::of(
+            &[
+                result("a", 0, Some(5), "target_behind", None),
+                result("a", 1, Some(6), "partition_new_at_target", None),
+                result("b", 0, Some(1), "group_absent_at_target", None),
+                result("c", 0, None, "group_active", None),
+                result("d", 0, None, "target_at_or_ahead", None),
+                result("e", 0, None, "group_absent_at_target", Some("denied")),
+                result("f", 0, None, "target_at_or_ahead", None),
+            ],
+            &ahead,
+        );
         assert!(s.noteworthy());
         assert_eq!(
             s.to_string(),
-            "group offset sync: wrote 3 offsets into 2 target groups (`a`, `b`); left 1 group \
-             alone: active on the target (`c`); the target refused 1 offset (`e`); 1 partition \
-             already up to date"
+            "group offset sync: wrote 3 offsets into 2 target groups (`a` orders-0=5, `a` \
+             orders-1=6, `b` orders-0=1); left 1 group alone: active on the target (`c`); the \
+             target refused 1 offset (`e`); left 1 partition of 1 group alone: past the \
+             translated offset on the target, never rewound (`f`); 1 partition already up to \
+             date (`d`)"
         );
-        let quiet = SyncSummary::of(&[result("d", 0, None, "target_at_or_ahead", None)]);
+        let run = s.run();
+        assert_eq!(
+            (run.written, run.up_to_date, run.ahead, run.refused),
+            (3, 2, 1, 1)
+        );
+        let quiet = SyncSummary::of(
+            &[result("d", 0, None, "target_at_or_ahead", None)],
+            &BTreeSet::new(),
+        );
         assert!(!quiet.noteworthy());
         assert_eq!(
             quiet.to_string(),
-            "group offset sync: 1 partition already up to date"
+            "group offset sync: 1 partition already up to date (`d`)"
         );
+    }
+
+    #[test]
+    fn ahead_of_translation_is_an_idle_target_group_past_the_translated_offset() {
+        let converted: BTreeMap<TopicPartition, CommittedOffset> = [
+            (tp("orders", 0), offset(50)),
+            (tp("orders", 1), offset(50)),
+            (tp("orders", 2), offset(50)),
+            (tp("orders", 3), offset(50)),
+        ]
+        .into_iter()
+        .collect();
+        let state = TargetGroupState::Empty {
+            committed: [
+                (tp("orders", 0), Some(60)),
+                (tp("orders", 1), Some(50)),
+                (tp("orders", 2), Some(40)),
+                (tp("orders", 3), None),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        assert_eq!(
+            ahead_of_translation(&converted, &state),
+            BTreeSet::from([tp("orders", 0)])
+        );
+        for other in [
+            TargetGroupState::Active,
+            TargetGroupState::Absent,
+            TargetGroupState::Unknown,
+        ] {
+            assert!(ahead_of_translation(&converted, &other).is_empty());
+        }
     }
 
     #[test]
@@ -886,9 +997,9 @@ mod tests {
             .map(|i| result(&format!("g{i}"), 0, Some(1), "target_behind", None))
             .collect();
         assert_eq!(
-            SyncSummary::of(&results).to_string(),
-            "group offset sync: wrote 7 offsets into 7 target groups (`g0`, `g1`, `g2`, `g3`, \
-             `g4`, 2 more)"
+            SyncSummary::of(&results, &BTreeSet::new()).to_string(),
+            "group offset sync: wrote 7 offsets into 7 target groups (`g0` orders-0=1, `g1` \
+             orders-0=1, `g2` orders-0=1, `g3` orders-0=1, `g4` orders-0=1, 2 more)"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! The periodic group offset sync: commit translated offsets into target groups proven idle,
 //! never backwards, and report each partition's result.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::Ordering;
 
 use super::decisions::{self, Activity};
@@ -49,6 +49,7 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
     let mut failures = RunFailures::default();
     let mut injected = shared.faults.injected_error(ErrorPoint::SyncGroupOffsets);
     let mut results = Vec::new();
+    let mut ahead: BTreeSet<(String, TopicPartition)> = BTreeSet::new();
     for (group, offsets) in converted {
         let state = match activities.get(&group).copied().unwrap_or(Activity::Unknown) {
             Activity::Idle => {
@@ -75,6 +76,11 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
             Activity::Active => TargetGroupState::Active,
             Activity::Unknown => TargetGroupState::Unknown,
         };
+        ahead.extend(
+            decisions::ahead_of_translation(&offsets, &state)
+                .into_iter()
+                .map(|tp| (group.clone(), tp)),
+        );
         let (writes, skipped) =
             decisions::split_decisions(&group, target_offset_sync(&offsets, &state));
         results.extend(skipped);
@@ -108,7 +114,7 @@ pub(super) fn sync_group_offsets(shared: &Shared, admin: &mut Admin) -> Result<(
         results.extend(written);
     }
     shared.group_retries.finish(FetchJob::OffsetSync, failures);
-    let summary = decisions::SyncSummary::of(&results);
+    let summary = decisions::SyncSummary::of(&results, &ahead);
     shared.metrics.group_sync_ran(&summary);
     let mut last = lock(&shared.last_sync_summary);
     // A write or a refusal is news every time; a group left alone only when that changed.

@@ -241,6 +241,9 @@ impl MetricsRecorder {
         m.written += run.written;
         m.left_active += run.left_active;
         m.refused += run.refused;
+        m.left_unknown_state += run.unknown_state;
+        m.left_up_to_date += run.up_to_date - run.ahead;
+        m.left_ahead += run.ahead;
         m.last_run = Some(run);
     }
 

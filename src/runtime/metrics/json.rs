@@ -52,6 +52,9 @@ struct GroupOffsetSync {
     written: u64,
     left_active: u64,
     refused: u64,
+    left_unknown_state: u64,
+    left_up_to_date: u64,
+    left_ahead: u64,
     last_run: Option<LastRun>,
 }
 
@@ -62,6 +65,7 @@ struct LastRun {
     refused: u64,
     unknown_state: u64,
     up_to_date: u64,
+    ahead: u64,
 }
 
 #[derive(Serialize)]
@@ -139,12 +143,16 @@ fn task(t: &TaskMetrics) -> Task<'_> {
             written: g.written,
             left_active: g.left_active,
             refused: g.refused,
+            left_unknown_state: g.left_unknown_state,
+            left_up_to_date: g.left_up_to_date,
+            left_ahead: g.left_ahead,
             last_run: g.last_run.as_ref().map(|r| LastRun {
                 written: r.written,
                 left_active: r.left_active,
                 refused: r.refused,
                 unknown_state: r.unknown_state,
                 up_to_date: r.up_to_date,
+                ahead: r.ahead,
             }),
         },
         retries: Retries {
@@ -241,9 +249,13 @@ mod tests {
                     written: 5,
                     left_active: 1,
                     refused: 0,
+                    left_unknown_state: 0,
+                    left_up_to_date: 4,
+                    left_ahead: 2,
                     last_run: Some(GroupOffsetSyncRun {
                         written: 2,
                         up_to_date: 3,
+                        ahead: 1,
                         ..GroupOffsetSyncRun::default()
                     }),
                 },
@@ -294,7 +306,8 @@ mod tests {
             r#""no_offset_sync":1,"not_newer_than_last_checkpoint":0,"not_read_to_end":0,"#,
             r#""older_than_every_kept_sync":0,"renamed_partition_collides":0,"topic_filtered":0},"#,
             r#""group_offset_sync":{"runs":2,"written":5,"left_active":1,"refused":0,"#,
-            r#""last_run":{"written":2,"left_active":0,"refused":0,"unknown_state":0,"up_to_date":3}},"#,
+            r#""left_unknown_state":0,"left_up_to_date":4,"left_ahead":2,"#,
+            r#""last_run":{"written":2,"left_active":0,"refused":0,"unknown_state":0,"up_to_date":3,"ahead":1}},"#,
             r#""retries":{"reason":"fetching \"g\"","retrying_for_ms":2000.0,"total":4,"#,
             r#""by_kind":{"checkpoint_cycle":0,"checkpoint_write":0,"group_discovery":0,"#,
             r#""group_fetch":4,"group_offset_sync":0,"startup":0}}},"#,

@@ -85,6 +85,14 @@ pub struct GroupOffsetSyncMetrics {
     pub left_active: u64,
     /// Offsets the target broker refused to write, since start.
     pub refused: u64,
+    /// Offsets left alone because the target group's state could not be learned, since start.
+    pub left_unknown_state: u64,
+    /// Offsets left alone because the idle target group already holds the translated offset,
+    /// since start.
+    pub left_up_to_date: u64,
+    /// Offsets left alone because the idle target group is past the translated offset (its
+    /// consumers went on on the target; never rewound), since start.
+    pub left_ahead: u64,
     /// The same counts for the last run only; `None` before the first run.
     pub last_run: Option<GroupOffsetSyncRun>,
 }
@@ -100,8 +108,10 @@ pub struct GroupOffsetSyncRun {
     pub refused: u64,
     /// Offsets left because the target group's state could not be learned.
     pub unknown_state: u64,
-    /// Offsets already at or past the translated offset on the target.
+    /// Offsets already at or past the translated offset on the target (`ahead` included).
     pub up_to_date: u64,
+    /// Of those, the offsets past the translated offset.
+    pub ahead: u64,
 }
 
 /// What a retry was for.
