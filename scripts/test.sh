@@ -339,12 +339,12 @@ stage_ffi_tests() {
 }
 
 JAVA_CHECK_URL="https://example.invalid/mm2-checkpoint"
-# Every ```java block of the documents, compiled against the jar (scripts/lib/java-snippets.py).
+# Every ```java block of the documents, compiled against the jar (scripts/lib/doc-snippets.py).
 java_doc_snippets() {
     local jar="$1" dir="$BUILD_INFO/java-snippets"
     rm -rf "$dir"
     mkdir -p "$dir/classes"
-    python3 scripts/lib/java-snippets.py "$dir/src" README.md docs/*.md examples/jvm/README.md || return 1
+    python3 scripts/lib/doc-snippets.py --java "$dir/src" README.md docs/*.md examples/jvm/README.md || return 1
     mvn -B -q -o -f java/pom.xml dependency:build-classpath -Dmdep.includeScope=compile \
         -Dmdep.outputFile="$dir/classpath.txt" || return 1
     "$MM2_JAVAC" --release 17 -Xlint:all -Werror -d "$dir/classes" \

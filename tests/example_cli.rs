@@ -10,22 +10,9 @@ use std::time::Duration;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 
-/// The example's binary: the one scripts/test.sh built (MM2_TEST_PREBUILT_EXAMPLES=1: a plain
-/// `cargo test` build of the workspace, which builds the examples as programs), else built now
-/// with this test's features (`cargo test --test example_cli` does not build examples).
+/// The example's binary (`support::examples::example`), built with this test's features when
+/// not prebuilt.
 fn example(name: &str) -> PathBuf {
-    // tests run from target/<profile>/deps; examples live in target/<profile>/examples.
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    let bin = profile_dir.join("examples").join(name);
-    if std::env::var_os("MM2_TEST_PREBUILT_EXAMPLES").is_some_and(|v| v == "1") {
-        assert!(
-            bin.exists(),
-            "{} missing (MM2_TEST_PREBUILT_EXAMPLES=1)",
-            bin.display()
-        );
-        return bin;
-    }
     let features: Vec<&str> = [
         ("ssl", cfg!(feature = "ssl")),
         ("gzip", cfg!(feature = "gzip")),
@@ -37,22 +24,7 @@ fn example(name: &str) -> PathBuf {
     .filter(|(_, on)| *on)
     .map(|(f, _)| *f)
     .collect();
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--quiet",
-            "--workspace",
-            "--example",
-            name,
-            "--no-default-features",
-        ])
-        .args(["--features", &features.join(",")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("running cargo build");
-    assert!(status.success(), "building example {name}: {status}");
-    assert!(bin.exists(), "{} missing", bin.display());
-    bin
+    support::examples::example(name, &features)
 }
 
 #[test]

@@ -258,32 +258,14 @@ fn a_mirror_client_config_hides_its_secrets() {
 }
 
 /// The example binary, built with this test's features.
-/// The checkpoint example: the one scripts/test.sh built (MM2_TEST_PREBUILT_EXAMPLES=1), else
-/// built now.
+/// The checkpoint example (`support::examples::example`), with TLS as this test has it.
 fn example_binary() -> std::path::PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    let bin = profile_dir.join("examples").join("checkpoint");
-    if std::env::var_os("MM2_TEST_PREBUILT_EXAMPLES").is_some_and(|v| v == "1") {
-        assert!(
-            bin.exists(),
-            "{} missing (MM2_TEST_PREBUILT_EXAMPLES=1)",
-            bin.display()
-        );
-        return bin;
-    }
-    let mut features = vec![];
-    if cfg!(feature = "ssl") {
-        features.push("ssl");
-    }
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--example", "checkpoint"])
-        .args(["--features", &features.join(",")])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("running cargo build");
-    assert!(status.success());
-    bin
+    let features: &[&str] = if cfg!(feature = "ssl") {
+        &["ssl", "embedded", "internals"]
+    } else {
+        &["embedded", "internals"]
+    };
+    support::examples::example("checkpoint", features)
 }
 
 #[test]

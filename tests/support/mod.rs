@@ -23,6 +23,7 @@ pub mod acl;
 pub mod bad_endpoint;
 pub mod broker;
 pub mod c_conf;
+pub mod examples;
 pub mod flow;
 pub mod kafka;
 pub mod mock;
