@@ -65,6 +65,19 @@ fi
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
+
+# A newcomer's Maven on a default JDK 17 (no MM2_* settings): the build stops at once, in the
+# validate phase, naming the remedy.
+step "mvn validate on JDK 17 alone stops at once and names the remedy"
+jdk17_home="$(dirname "$(dirname "$(readlink -f "$MM2_JAVA17")")")"
+if env -u MM2_JAVAC22 -u MM2_JAVA22 -u MM2_JAVA17 JAVA_HOME="$jdk17_home" \
+    mvn -B -o -q -f java/pom.xml validate >"$log" 2>&1; then
+    die "mvn validate on JDK 17 alone passed; it must stop for want of javac 22+"
+fi
+grep -q "needs javac 22 or later" "$log" && grep -q -- "-Dmm2.javac22=" "$log" \
+    || { cat "$log" >&2; die "mvn validate on JDK 17 alone did not name the remedy"; }
+echo "java/verify.sh: $(grep -o 'needs javac 22 or later[^:]*' "$log" | head -n 1)"
+
 install() {
     mvn -B -f java/pom.xml clean install -Pintegration "$@" 2>&1 | tee "$log"
     return "${PIPESTATUS[0]}"

@@ -71,7 +71,9 @@ else
     command -v cargo >/dev/null || die "no cargo on PATH (https://rustup.rs), or pass -Dmm2.native.lib=/abs/path/libmm2_checkpoint.so"
     flags+=(-p mm2-checkpoint-capi)
     if [ "$mock_clusters" = 1 ]; then flags+=(--features embedded); fi
-    (cd "$root" && cargo build --lib "${flags[@]}" --quiet) || die "cargo build --lib ${flags[*]}"
+    # cargo's own progress lines: a cold build (librdkafka from source) takes minutes.
+    echo "build-native.sh: cargo build --lib ${flags[*]} (a first build compiles librdkafka: minutes)"
+    (cd "$root" && cargo build --lib "${flags[@]}") || die "cargo build --lib ${flags[*]}"
     # Cargo knows where it put the library: CARGO_TARGET_DIR, build.target-dir or ./target.
     target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps \
         | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
