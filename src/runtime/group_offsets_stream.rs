@@ -34,6 +34,7 @@ use crate::kafka::kafka_based_log::RecordRef;
 use crate::kafka::library_thread::LibraryThread;
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
+use crate::runtime::thread_names::ThreadNames;
 
 /// How long one poll of the reader waits for records; a stop wakes it earlier.
 const POLL_WAIT: Duration = Duration::from_millis(500);
@@ -133,7 +134,8 @@ impl GroupOffsetsStream {
         let accepts_topic = move |topic: &str| topic_filter.should_replicate_topic(topic);
         let thread_shared = Arc::clone(&shared);
         let thread_signal = signal.clone();
-        let name = format!("mm2-{}-offsets-stream", config.source_cluster_alias);
+        let name = ThreadNames::new(&config.source_cluster_alias, &config.target_cluster_alias)
+            .of("stream");
         let thread = LibraryThread::spawn(name, &signal, move || {
             run(
                 reader,

@@ -8,3 +8,4 @@ pub mod metrics;
 pub mod offset_sync_writer;
 pub mod remote_cluster_utils;
 pub(crate) mod scheduler;
+pub(crate) mod thread_names;

@@ -112,7 +112,7 @@ pub(super) fn start(shared: &std::sync::Arc<Shared>) -> Result<(), Error> {
     let Some(coordination) = shared.coordination.as_ref() else {
         return Ok(());
     };
-    let name = format!("mm2-coordination {}", coordination.settings.group_id);
+    let name = shared.threads.of("coord");
     let s = std::sync::Arc::clone(shared);
     let thread = LibraryThread::spawn(name, &shared.signal, move || {
         let mut leftover = Leftover::default();

@@ -40,6 +40,7 @@ use crate::kafka::stop_signal::StopSignal;
 use crate::runtime::metrics::reporter::{self, MetricsListener};
 use crate::runtime::metrics::MetricsSnapshot;
 use crate::runtime::scheduler::{record_fatal, Scheduler};
+use crate::runtime::thread_names::{ThreadNames, ROLES};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
@@ -220,6 +221,8 @@ struct Counters {
 
 struct Shared {
     config: MirrorCheckpointConfig,
+    /// The names of the task's threads.
+    threads: ThreadNames,
     emit_interval: Duration,
     policy: ReplicationPolicy,
     signal: StopSignal,
@@ -324,6 +327,7 @@ impl CheckpointTask {
         let groups = config.assigned_groups.clone().unwrap_or_default();
         let shared = Arc::new(Shared {
             coordination: Coordination::for_assignment(&config.task_assignment),
+            threads: ThreadNames::new(&config.source_cluster_alias, &config.target_cluster_alias),
             config,
             emit_interval,
             policy,
@@ -378,12 +382,11 @@ impl CheckpointTask {
             Lifecycle::Stopped => return Err(Error::AlreadyStopped),
         }
         let shared = Arc::clone(&self.shared);
-        let name = format!(
-            "mm2-checkpoint {}->{}",
-            shared.config.source_cluster_alias, shared.config.target_cluster_alias
-        );
+        if let Some(legend) = shared.threads.legend(&ROLES) {
+            log::info!("{legend}");
+        }
         let scheduler = Scheduler::start(
-            name,
+            shared.threads.of("cycle"),
             shared.signal.clone(),
             Arc::clone(&shared.fatal),
             shared.retry.clone(),
@@ -416,12 +419,9 @@ impl CheckpointTask {
             return Ok(());
         };
         let shared = Arc::clone(&self.shared);
-        let name = format!(
-            "mm2-checkpoint {}->{}",
-            shared.config.source_cluster_alias, shared.config.target_cluster_alias
-        );
+        let name = shared.threads.of("stats");
         let thread = reporter::start(
-            &name,
+            name,
             interval,
             &self.shared.signal,
             move || shared.metrics(),

@@ -158,11 +158,9 @@ pub(super) fn startup(
     );
 
     let tail_shared = Arc::clone(shared);
-    let tail = LibraryThread::spawn(
-        format!("mm2-offset-syncs-tail {}", log.topic()),
-        signal,
-        move || tail_offset_syncs(&tail_shared, log),
-    )
+    let tail = LibraryThread::spawn(shared.threads.of("tail"), signal, move || {
+        tail_offset_syncs(&tail_shared, log)
+    })
     .map_err(|e| JobError::Fatal(format!("starting the offset-syncs tail thread: {e}")))?;
     *lock(&shared.tail) = Some(tail);
 

@@ -27,16 +27,16 @@ pub fn in_listener() -> bool {
     IN_LISTENER.with(Cell::get)
 }
 
-/// Starts the statistics thread of a task named `name`.
+/// Starts the statistics thread of a task, named `name`.
 pub(crate) fn start(
-    name: &str,
+    name: String,
     interval: Duration,
     signal: &StopSignal,
     snapshot: impl Fn() -> MetricsSnapshot + Send + 'static,
     listener: MetricsListener,
 ) -> std::io::Result<LibraryThread<()>> {
     let stop = signal.clone();
-    LibraryThread::spawn(format!("{name} stats"), signal, move || {
+    LibraryThread::spawn(name, signal, move || {
         let mut next = Instant::now() + interval;
         loop {
             let now = Instant::now();
