@@ -19,7 +19,7 @@
 # Lanes run side by side (much of every stage is waiting on downloads, brokers, JVMs and
 # timers, and 2 cores would otherwise idle); "Lanes, and when each starts" below has the order:
 # the setup beside the build; then, once both are done, the linux-aarch64 cross build, java, the
-# test binaries, ffi-tests, and interop then the compatibility gates. Each lane's output is printed
+# test binaries, ffi-tests, and the compatibility gates then interop. Each lane's output is printed
 # when the lane ends; its stages are
 # timed one by one, and the first failing stage stops the run (the other lanes are killed).
 #
@@ -424,11 +424,6 @@ stage_interop() {
 # packages that library: await_aarch64_library waits for the marker this lane leaves after the
 # build (in serial mode this lane runs before the Java stage's).
 AARCH64_BUILT="$BUILD_INFO/aarch64-built"
-# The cross build in the host build's target directory: the proc macros and build scripts (host
-# code) the host build compiled are reused, not compiled again (about 30 CPU-s). Its cargo lock
-# holds off the only other cargo commands of the late lanes, the compatibility gates', which
-# therefore run after interop.
-export MM2_CROSS_TARGET_DIR="$ROOT/target"
 lane_aarch64() {
     # Not linted: the host build was (and clippy-driver would add its time to a cold build).
     # librdkafka without optimisation here: its code only runs in the short emulated tests. The
@@ -460,11 +455,10 @@ await_aarch64_library() {
 # - when both have ended, the other five: the linux-aarch64 cross build then its C tests under
 #   qemu; java (whose last step waits for the aarch64 library); the test binaries (4 at a time;
 #   much of it waits on brokers and timers); ffi-tests (its valgrind runs are single-threaded
-#   and long, so they start early rather than close the run); interop then the compatibility
-#   gates. The cross build does not start beside the host build, even at a lower priority:
-#   tried, it stretched the build, which gates every lane, by minutes. The test binaries and
-#   interop lanes run at nice 5, so that the cross build and the Java stage, which end last,
-#   get the cores first.
+#   and long, so they start early rather than close the run); the compatibility gates then
+#   interop. The cross build does not start beside the host build, even at a lower priority:
+#   tried, it stretched the build, which gates every lane, by minutes. The lanes then run at
+#   different niceness (LANE_NICE below), the cross build first.
 lane_java() {
     stage_java
 }
@@ -474,16 +468,19 @@ lane_test_binaries() {
 lane_ffi() {
     stage_ffi_tests
 }
-lane_interop_then_compat() {
-    stage_interop
+lane_compat_then_interop() {
     stage_compat
     stage_crates
+    stage_interop
 }
 # lane_aarch64 first: the Java lane waits for its library (in serial mode too).
-LATE_LANES=(lane_aarch64 lane_java lane_test_binaries lane_ffi lane_interop_then_compat)
-# The lanes the run waits for last (the cross build, then the Java stage that packs its library)
-# go first when both cores are busy; the others, which end minutes earlier, yield.
-NICE_LANES=" lane_test_binaries lane_interop_then_compat "
+LATE_LANES=(lane_aarch64 lane_java lane_test_binaries lane_ffi lane_compat_then_interop)
+# Niceness of the late lanes: the cross build goes first when both cores are busy, as the
+# emulated tests and the Java stage's last step wait for it and no lane ends later; then the
+# Java stage and ffi-tests (valgrind, one thread at a time), which end next; the test binaries
+# and interop, mostly waiting on brokers and timers, yield to all. Mildly: their timing bounds
+# (stop latency, recovery after a fault) must hold beside the others.
+declare -A LANE_NICE=([lane_java]=2 [lane_ffi]=2 [lane_test_binaries]=5 [lane_compat_then_interop]=5)
 
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     # One after another; lane_aarch64 before lane_java, which waits for its library.
@@ -498,8 +495,8 @@ else
     LANE_LOGS="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-lanes.XXXXXX")"
     declare -A LANE_OF=()
     start_lane() {
-        if [[ "$NICE_LANES" == *" $1 "* ]]; then
-            (renice -n 5 -p "$BASHPID" >/dev/null && "$1") >"$LANE_LOGS/$1.log" 2>&1 &
+        if [ -n "${LANE_NICE[$1]:-}" ]; then
+            (renice -n "${LANE_NICE[$1]}" -p "$BASHPID" >/dev/null && "$1") >"$LANE_LOGS/$1.log" 2>&1 &
         else
             ("$1") >"$LANE_LOGS/$1.log" 2>&1 &
         fi
