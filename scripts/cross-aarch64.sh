@@ -63,20 +63,9 @@ command -v "$GNU-g++" >/dev/null || die "$GNU-g++ not found (scripts/setup-test-
 rustup target list --installed 2>/dev/null | grep -qx "$TARGET" \
     || die "the Rust standard library for $TARGET is missing (rustup target add $TARGET)"
 
-# The cc crate (zstd-sys) and rustc's linker read the per-target names. librdkafka's own
-# ./configure (mklove, run by rdkafka-sys's build script) knows no target triple: it takes the
-# plain CC, CXX, AR, RANLIB... of the environment, so those name the cross tools too, and the
-# HOST_* names keep any C built for the host (build scripts' helpers) on the host compiler.
-triple_env="${TARGET//-/_}"
-export "CC_$triple_env=$GNU-gcc" "CXX_$triple_env=$GNU-g++" "AR_$triple_env=$GNU-ar"
-export "CARGO_TARGET_${triple_env^^}_LINKER=$GNU-gcc"
-export CC="$GNU-gcc" CXX="$GNU-g++" AR="$GNU-ar" RANLIB="$GNU-ranlib" LD="$GNU-ld" \
-    NM="$GNU-nm" STRIP="$GNU-strip" OBJDUMP="$GNU-objdump"
-export HOST_CC=gcc HOST_CXX=g++ HOST_AR=ar
-# pkg-config finds only the arm64 .pc files (openssl-sys, libz-sys, and librdkafka's configure).
-export PKG_CONFIG_ALLOW_CROSS=1
-export PKG_CONFIG_LIBDIR="/usr/lib/$GNU/pkgconfig:/usr/share/pkgconfig"
-unset PKG_CONFIG_PATH
+# shellcheck source=scripts/lib/cross-env.sh
+source "$ROOT/scripts/lib/cross-env.sh"
+cross_env_aarch64
 
 mkdir -p "$LIBDIR/default" "$LIBDIR/testkit"
 # keep SRC DEST: a copy that appears whole (renamed into place), so a reader never sees a

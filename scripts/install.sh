@@ -76,11 +76,10 @@ if [ -z "$FROM" ]; then
     [ -z "$FEATURES" ] || cargo_args+=(--features "$FEATURES")
     if [ -n "$TARGET" ]; then
         if [ "$TARGET" = aarch64-unknown-linux-gnu ]; then
-            # The cross linker, C compiler and the arm64 OpenSSL (scripts/cross-aarch64.sh).
-            export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-            export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc CXX_aarch64_unknown_linux_gnu=aarch64-linux-gnu-g++
-            export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
-            export PKG_CONFIG_ALLOW_CROSS=1 PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig
+            # The cross tools and the arm64 libraries, as scripts/cross-aarch64.sh uses them.
+            # shellcheck source=scripts/lib/cross-env.sh
+            source "$ROOT/scripts/lib/cross-env.sh"
+            cross_env_aarch64
         fi
         cargo_args+=(--target "$TARGET")
         FROM="$ROOT/target/$TARGET/release"
