@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24's benchmarks, in one run: the offsets sources (`group.offsets.source = poll` and
+# The offsets-source benchmarks, in one run: the offsets sources (`group.offsets.source = poll` and
 # `consumer-offsets-topic`) against Java MM2's real MirrorCheckpointConnector/Task (the
 # connect-mirror jars of .tools, interop/src/main/java/mm2interop/OffsetsSourceBench.java).
 #

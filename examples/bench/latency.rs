@@ -1,4 +1,4 @@
-//! Issue 24: commit → checkpoint latency, for each offsets source, on Kafka. Commits are spread
+//! Commit → checkpoint latency, for each offsets source, on Kafka. Commits are spread
 //! evenly over one emission interval (so they fall at every phase of it), each moving one
 //! group's translated offset; the latency of a commit is from the moment its OffsetCommit was
 //! acknowledged to the poll that returned its checkpoint (poll granularity 100 ms).

@@ -1,4 +1,4 @@
-//! Issue 23: what the task's metrics cost a checkpoint cycle. Two tasks on the same groups (G
+//! What the task's metrics cost a checkpoint cycle. Two tasks on the same groups (G
 //! groups × 10 partitions on an embedded mock cluster, so that the broker's noise is small), one
 //! recording metrics and one not (`set_metrics_recording(false)`, a benchmark hook), polled in
 //! turn in the same run: the first cycle (every checkpoint written) once each, then steady

@@ -30,7 +30,7 @@ import org.apache.kafka.connect.mirror.InteropAccess;
 import org.apache.kafka.connect.source.SourceRecord;
 
 /**
- * Issue 24's benchmarks on Java MM2's side (scripts/bench-offsets-source.sh runs them):
+ * The offsets-source benchmarks on Java MM2's side (scripts/bench-offsets-source.sh runs them):
  *
  * <ul>
  * <li>{@code populate BOOTSTRAP FROM TO}: with FROM = 0 also topic {@code orders} (1 partition)
