@@ -42,7 +42,7 @@ usage() {
     exit 2
 }
 
-PREFIX="" DESTDIR_ARG="" TARGET="" FROM="" STATIC_LIBS="" STRIP=1 FEATURES="" RELOCATABLE=0
+PREFIX="" DESTDIR_ARG="" TARGET="" FROM="" STATIC_LIBS="" DO_STRIP=1 FEATURES="" RELOCATABLE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) PREFIX="${2:?--prefix needs a directory}"; shift 2 ;;
@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
         --target) TARGET="${2:?--target needs a triple}"; shift 2 ;;
         --from) FROM="${2:?--from needs a directory}"; shift 2 ;;
         --static-libs) STATIC_LIBS="${2?--static-libs needs flags}"; shift 2 ;;
-        --no-strip) STRIP=0; shift ;;
+        --no-strip) DO_STRIP=0; shift ;;
         --relocatable) RELOCATABLE=1; shift ;;
         --features) FEATURES="${2:?--features needs a list}"; shift 2 ;;
         -h | --help) usage ;;
@@ -65,10 +65,10 @@ version="$(sed -n 's/^#define MM2_CHECKPOINT_VERSION "\(.*\)"$/\1/p' include/mm2
 abi="$(sed -n 's/^#define MM2_CHECKPOINT_ABI_VERSION \([0-9]*\)$/\1/p' include/mm2_checkpoint.h)"
 [ -n "$version" ] && [ -n "$abi" ] || die "include/mm2_checkpoint.h names no MM2_CHECKPOINT_VERSION or ABI version"
 
-OBJCOPY=objcopy STRIP_TOOL=strip
+OBJCOPY=objcopy STRIP_PROGRAM=strip
 if [ -n "$TARGET" ] && [ "$TARGET" != "$(rustc -vV | sed -n 's/^host: //p')" ]; then
     gnu="${TARGET/-unknown-/-}"
-    OBJCOPY="$gnu-objcopy" STRIP_TOOL="$gnu-strip"
+    OBJCOPY="$gnu-objcopy" STRIP_PROGRAM="$gnu-strip"
 fi
 
 if [ -z "$FROM" ]; then
@@ -102,7 +102,7 @@ install -m755 "$FROM/libmm2_checkpoint.so" "$lib/libmm2_checkpoint.so.$abi"
 ln -sfn "libmm2_checkpoint.so.$abi" "$lib/libmm2_checkpoint.so"
 install -m644 "$FROM/libmm2_checkpoint.a" "$lib/libmm2_checkpoint.a"
 
-if [ "$STRIP" = 1 ]; then
+if [ "$DO_STRIP" = 1 ]; then
     so="$lib/libmm2_checkpoint.so.$abi"
     build_id="$(readelf -n "$so" | sed -n 's/^ *Build ID: *//p')"
     if [ -n "$build_id" ] && readelf -S "$so" | grep -q '\.debug_info'; then
@@ -114,12 +114,12 @@ if [ "$STRIP" = 1 ]; then
         "$OBJCOPY" --only-keep-debug --compress-debug-sections=zlib "$so" "$dbg"
         chmod 644 "$dbg"
         ln -sfn "../../../.debug/libmm2_checkpoint.so.$abi.debug" "$by_id"
-        "$STRIP_TOOL" --strip-debug --strip-unneeded "$so"
+        "$STRIP_PROGRAM" --strip-debug --strip-unneeded "$so"
         "$OBJCOPY" --add-gnu-debuglink="$dbg" "$so"
     else
-        "$STRIP_TOOL" --strip-debug --strip-unneeded "$so"
+        "$STRIP_PROGRAM" --strip-debug --strip-unneeded "$so"
     fi
-    "$STRIP_TOOL" --strip-debug "$lib/libmm2_checkpoint.a"
+    "$STRIP_PROGRAM" --strip-debug "$lib/libmm2_checkpoint.a"
 fi
 
 pc_prefix="$PREFIX"
