@@ -521,7 +521,9 @@ static void on_stats(void *opaque, const mm_task_t *task, const char *json, size
     pthread_mutex_lock(&s->lock);
     s->calls++;
     s->malformed += !starts_with(json, "{\"schema_version\":1,") || json_len != strlen(json) || task != s->task;
-    s->wrong_thread += !starts_with(thread, "mm2-checkpoint");
+    /* The task's statistics thread: `source->target stats` is longer than the 15 bytes Linux
+     * keeps, so the flow's short id names it, `mm2 <id> stats`. */
+    s->wrong_thread += !(starts_with(thread, "mm2 ") && strlen(thread) == 14 && strcmp(thread + 8, " stats") == 0);
     s->with_checkpoints += strstr(json, "\"checkpoints_emitted\":3,") != NULL;
     s->after_stop += s->stopped;
     s->stop_inside = stop;
