@@ -426,7 +426,11 @@ fn run_with_config(
                     count(written as u64, "checkpoint", "checkpoints"),
                     stats.checkpoints_emitted,
                     count(stats.syncs_loaded, "offset sync", "offset syncs"),
-                    interval.map_or_else(|| "never".to_string(), next_cycle_at),
+                    match (interval, task.next_cycle_in()) {
+                        (None, _) => "never".to_string(),
+                        (Some(_), Some(due)) => next_cycle_at(due),
+                        (Some(interval), None) => next_cycle_at(interval),
+                    },
                 );
             }
             PollStatus::NotReady => {

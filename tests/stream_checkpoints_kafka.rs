@@ -74,9 +74,11 @@ fn commits_are_checkpointed_as_they_arrive_not_at_the_next_interval() {
     let mut seen = BTreeMap::new();
     let remote0 = TopicPartition::new(&names.remote, 0);
     let remote1 = TopicPartition::new(&names.remote, 1);
+    assert_eq!(task.next_cycle_in(), None, "no cycle yet");
     poll_until(&task, &mut seen, "the first cycle's checkpoint", |s| {
         s.contains_key(&(before.clone(), remote0.clone()))
     });
+    let first_cycle_seen = Instant::now();
     assert_eq!(
         seen[&(before.clone(), remote0.clone())],
         names.cp("before", 0, 60, 51)
@@ -107,7 +109,15 @@ fn commits_are_checkpointed_as_they_arrive_not_at_the_next_interval() {
         seen[&(live.clone(), remote1.clone())],
         names.cp("live", 1, 55, 51)
     );
+    // The cycles the commits triggered covered the changed groups only: the next full cycle is
+    // still an hour after the first, not an hour after the last.
+    let next = task.next_cycle_in().expect("a full cycle is scheduled");
+    assert!(
+        next <= Duration::from_secs(3600).saturating_sub(first_cycle_seen.elapsed()),
+        "{next:?}"
+    );
     task.stop().unwrap();
+    assert_eq!(task.next_cycle_in(), None, "stopped");
 }
 
 #[test]

@@ -223,6 +223,8 @@ struct Shared {
     config: MirrorCheckpointConfig,
     /// The names of the task's threads.
     threads: ThreadNames,
+    /// When the next full cycle is due (the poller's schedule, readable from any thread).
+    next_full_cycle: Mutex<Option<Instant>>,
     emit_interval: Duration,
     policy: ReplicationPolicy,
     signal: StopSignal,
@@ -328,6 +330,7 @@ impl CheckpointTask {
         let shared = Arc::new(Shared {
             coordination: Coordination::for_assignment(&config.task_assignment),
             threads: ThreadNames::new(&config.source_cluster_alias, &config.target_cluster_alias),
+            next_full_cycle: Mutex::new(None),
             config,
             emit_interval,
             policy,
@@ -534,6 +537,7 @@ impl CheckpointTask {
         if full {
             poller.next_cycle = Some(Instant::now() + shared.emit_interval);
         }
+        *lock(&shared.next_full_cycle) = poller.next_cycle;
         #[cfg(feature = "internals")]
         shared.faults.hit(faults::Fault::PollPanics);
         match run_cycle(shared, poller) {
@@ -548,6 +552,19 @@ impl CheckpointTask {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// How long until the next full checkpoint cycle is due (zero when it is due now): every
+    /// `emit.checkpoints.interval.seconds` from the last full one. A cycle run early (groups
+    /// adopted, or commits the offsets stream brought, which cover only the changed groups)
+    /// does not move it. `None` before the first cycle and after the stop. Non-blocking; any
+    /// thread.
+    pub fn next_cycle_in(&self) -> Option<Duration> {
+        if self.stopped.load(Ordering::SeqCst) {
+            return None;
+        }
+        let due = (*lock(&self.shared.next_full_cycle))?;
+        Some(due.saturating_duration_since(Instant::now()))
     }
 
     /// Stops the task: sets the stop flag, wakes every blocked client call and sleeper, joins
