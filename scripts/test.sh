@@ -475,12 +475,12 @@ lane_compat_then_interop() {
 }
 # lane_aarch64 first: the Java lane waits for its library (in serial mode too).
 LATE_LANES=(lane_aarch64 lane_java lane_test_binaries lane_ffi lane_compat_then_interop)
-# Niceness of the late lanes: the cross build goes first when both cores are busy, as the
-# emulated tests and the Java stage's last step wait for it and no lane ends later; then the
-# Java stage and ffi-tests (valgrind, one thread at a time), which end next; the test binaries
+# Niceness of the late lanes: the cross build and the Java stage go first when both cores are
+# busy (the emulated tests and the Java stage's last step wait for the cross build, and the two
+# end last); then ffi-tests (valgrind, one thread at a time), which ends next; the test binaries
 # and interop, mostly waiting on brokers and timers, yield to all. Mildly: their timing bounds
 # (stop latency, recovery after a fault) must hold beside the others.
-declare -A LANE_NICE=([lane_java]=2 [lane_ffi]=2 [lane_test_binaries]=5 [lane_compat_then_interop]=5)
+declare -A LANE_NICE=([lane_ffi]=2 [lane_test_binaries]=5 [lane_compat_then_interop]=5)
 
 if [ "${MM2_TEST_SERIAL:-0}" = 1 ]; then
     # One after another; lane_aarch64 before lane_java, which waits for its library.
