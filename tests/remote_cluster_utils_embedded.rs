@@ -200,7 +200,7 @@ fn both_calls_give_up_with_timed_out_within_their_timeout_instead_of_returning_p
 /// A group's coordinator that moves (`NotCoordinator`) or is briefly unavailable while its
 /// offsets are fetched, as around a broker restart. librdkafka's admin client answered these
 /// by queueing a coordinator query on a consumer group that an admin client does not have
-/// (librdkafka issue 5040) and took the whole process down; the fetch is now retried on the
+/// (librdkafka bug confluentinc/librdkafka#5040) and took the whole process down; the fetch is now retried on the
 /// group's new coordinator and the report is complete.
 #[test]
 fn a_coordinator_that_moves_while_offsets_are_fetched_is_retried_not_a_crash() {

@@ -254,7 +254,7 @@ fn checkpoints_for_several_groups_and_partitions_reach_the_batch_and_the_target_
 
 /// The default path asks the source for each group's committed offsets; when the group's
 /// coordinator has moved or is not up yet (as around a broker restart), librdkafka 2.12's admin
-/// client crashed the process (librdkafka issue 5040). The task asks again and checkpoints as
+/// client crashed the process (librdkafka bug confluentinc/librdkafka#5040). The task asks again and checkpoints as
 /// usual, and each retry is an info line naming the group.
 #[test]
 fn a_source_group_coordinator_that_moves_is_asked_again_and_the_checkpoints_are_unchanged() {

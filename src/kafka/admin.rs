@@ -124,7 +124,7 @@ impl SlowAnswer {
 /// An admin connection to one cluster.
 ///
 /// The handle is a consumer-type client whose consumer group is closed as soon as it exists,
-/// never joined. librdkafka (2.12, issue 5040) answers a group-level `NotCoordinator` or
+/// never joined. librdkafka (2.12, confluentinc/librdkafka#5040) answers a group-level `NotCoordinator` or
 /// `CoordinatorNotAvailable` in a committed-offsets fetch by queueing a coordinator query on the
 /// handle's consumer group; a handle without one (a producer, as admin clients usually are)
 /// dereferences NULL on librdkafka's own thread and takes the process down, which a broker
