@@ -223,7 +223,7 @@ struct Shared {
     config: MirrorCheckpointConfig,
     /// The names of the task's threads.
     threads: ThreadNames,
-    /// When the next full cycle is due (the poller's schedule, readable from any thread).
+    /// When the next full cycle is due: the polling thread's schedule, which any thread may read.
     next_full_cycle: Mutex<Option<Instant>>,
     emit_interval: Duration,
     policy: ReplicationPolicy,
@@ -274,7 +274,6 @@ enum Lifecycle {
 struct Poller {
     source_admins: Vec<Admin>,
     producer: Option<CheckpointProducer>,
-    next_cycle: Option<Instant>,
     /// The `__consumer_offsets` stream (`group.offsets.source = consumer-offsets-topic`).
     stream: stream_source::StreamSource,
 }
@@ -517,7 +516,7 @@ impl CheckpointTask {
             Some(true) => {}
         }
         poller.stream.ensure_started(shared);
-        let due = *poller.next_cycle.get_or_insert_with(Instant::now);
+        let due = *lock(&shared.next_full_cycle).get_or_insert_with(Instant::now);
         // Groups just adopted from another process get their cycle now, not an interval later;
         // so do commits the stream brought (a cycle over the changed groups only).
         let adopted = || shared.adopted_since_cycle();
@@ -535,9 +534,8 @@ impl CheckpointTask {
         let full = Instant::now() >= due || adopted();
         poller.stream.set_partial(!full);
         if full {
-            poller.next_cycle = Some(Instant::now() + shared.emit_interval);
+            *lock(&shared.next_full_cycle) = Some(Instant::now() + shared.emit_interval);
         }
-        *lock(&shared.next_full_cycle) = poller.next_cycle;
         #[cfg(feature = "internals")]
         shared.faults.hit(faults::Fault::PollPanics);
         match run_cycle(shared, poller) {
