@@ -38,6 +38,10 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         listed.iter().map(String::as_str),
         |g| c.group_filter.should_replicate_group(g),
     );
+    // The stats say it before the warning does: whoever reads the warning finds it there.
+    if group_miss.is_some() {
+        *lock(&shared.filter_miss) = group_miss.clone();
+    }
     shared.note_filter_miss(&shared.group_filter_missed, group_miss.clone());
     let (candidates, unknown) = decisions::discovery_candidates(
         listed,
