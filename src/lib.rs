@@ -38,7 +38,8 @@ pub use crate::kafka::{diagnostics, stop_signal};
 #[cfg(feature = "embedded")]
 pub use crate::kafka::embedded;
 pub use crate::runtime::{
-    checkpoint_task, group_offsets_stream, metrics, offset_sync_writer, remote_cluster_utils,
+    checkpoint_task, failback, group_offsets_stream, metrics, offset_sync_writer,
+    remote_cluster_utils,
 };
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.

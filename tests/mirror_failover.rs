@@ -2,7 +2,10 @@
 //! a topic and writes offset syncs with `OffsetSyncWriter`; a consumer group consumes part of the
 //! topic on the source and commits; a `CheckpointTask` emits its checkpoint; then the group fails
 //! over: `translate_offsets` gives its position on the target, a consumer reads from there, and
-//! we count what it missed (must be nothing) and what it read again.
+//! we count what it missed (must be nothing) and what it read again. Then the groups move on
+//! on the target and fail back: `translate_offsets_back` gives their positions on the source from
+//! their commits on the replica topic and the flow's offset syncs, the dry run compares them with
+//! the source's, and `commit_failback_offsets` commits them into the idle source groups.
 //!
 //! The re-read bound: a position at distance `h` behind the newest offset sync re-reads at most
 //! `offset.lag.max + 2h` records. Near the head that is `offset.lag.max`; further back, MM2's
@@ -22,16 +25,23 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::message::Message;
 use rdkafka::{Offset, TopicPartitionList};
 
+use mm2_checkpoint::checkpoint_rules::{NoWriteReason, WriteReason};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
+use mm2_checkpoint::failback::{
+    commit_failback_offsets, failback_report, translate_offsets_back, ForwardFlow,
+};
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::offset_sync_writer::OffsetSyncWriterConfig;
-use mm2_checkpoint::remote_cluster_utils::{failover_report, translate_offsets, GroupSelector};
+use mm2_checkpoint::remote_cluster_utils::{
+    failover_report, translate_offsets, CommitOutcome, GroupSelector,
+};
+use mm2_checkpoint::reverse_translation::ReverseTranslation;
 use mm2_checkpoint::{Checkpoint, OffsetSync, ReplicationPolicy, TopicPartition};
 
 use mirror::{Mirror, MirrorSettings};
-use support::kafka::client_config;
+use support::kafka::{client_config, commit_group_offsets, committed_offsets};
 use support::*;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -360,6 +370,197 @@ fn failover(pair: &Pair, names: &Names, lag: i64) -> Vec<PartitionOutcome> {
     outcomes
 }
 
+/// Where each group is on the target when it fails back, as the index of the next source record
+/// it would read (the same units as [`GROUPS`]): fully caught up, moved on, moved a little; and a
+/// group that only ever consumed on the target.
+const ON_TARGET: [(&str, [i64; 2]); 4] = [
+    ("caught-up", [600, 400]),
+    ("live", [590, 380]),
+    ("billing", [500, 200]),
+    ("replica-only", [250, 399]),
+];
+
+/// What a group failing back gets on one source partition.
+#[derive(Debug)]
+struct FailbackOutcome {
+    group: &'static str,
+    partition: usize,
+    /// Index of the next record the group would have read on the target.
+    on_target: i64,
+    /// Its translated offset on the source.
+    translated: i64,
+    /// Records the translation says it reads again at most.
+    rereads_at_most: i64,
+    /// Distance of its target position behind the newest offset sync.
+    behind_newest_sync: i64,
+}
+
+/// The groups move on on the target and commit there, then fail back to the source.
+fn failback(pair: &Pair, names: &Names) -> Vec<FailbackOutcome> {
+    let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
+    let remote = names.remote();
+    // A replica topic the mirror never wrote a sync for.
+    let unmirrored = format!("{}.unmirrored", names.source_alias);
+    pair.create_topic(Side::Target, &unmirrored, 1);
+    for (group, at) in ON_TARGET {
+        let offsets: Vec<(&str, i32, i64, &str)> = (0..2)
+            .map(|p| {
+                (
+                    remote.as_str(),
+                    p as i32,
+                    at[p] + TARGET_FILLER[p] as i64,
+                    "on-target",
+                )
+            })
+            .chain(std::iter::once((unmirrored.as_str(), 0, 3, "")))
+            .collect();
+        commit_group_offsets(&target, &names.group(group), &offsets);
+    }
+    let settings = |bootstrap: &str| {
+        BTreeMap::from([("bootstrap.servers".to_string(), bootstrap.to_string())])
+    };
+    let flow = ForwardFlow {
+        original_alias: names.source_alias.clone(),
+        policy: ReplicationPolicy::default(),
+        original_settings: settings(&source),
+        replica_settings: settings(&target),
+        offset_syncs_settings: settings(&source),
+        offset_syncs_topic: names.syncs(),
+    };
+    let groups = GroupSelector::list(ON_TARGET.map(|(g, _)| names.group(g)));
+    let back = translate_offsets_back(&flow, &groups, WAIT).unwrap();
+    assert!(back.syncs_read > 0 && back.malformed_syncs == 0, "{back:?}");
+    // The partition without syncs is named, per group, never answered. The mock answers a
+    // group's "all partitions" with nothing, and the groups are then asked for the replicas of
+    // the synced partitions only.
+    let expected = match pair {
+        Pair::Mock(_) => 0,
+        Pair::Kafka { .. } => ON_TARGET.len(),
+    };
+    assert_eq!(back.untranslated.len(), expected, "{back:?}");
+    for u in &back.untranslated {
+        assert_eq!(
+            u.replica_partition,
+            TopicPartition::new(unmirrored.as_str(), 0)
+        );
+        assert_eq!(
+            (u.replica_offset, u.reason),
+            (3, ReverseTranslation::NoOffsetSync)
+        );
+    }
+
+    // The dry run against the source, before anything moves: the groups of GROUPS still sit
+    // where they committed before failing over; the replica-only group has no commit there.
+    let report = failback_report(&flow, &back, WAIT).unwrap();
+    assert_eq!(report.partitions.len(), 2 * ON_TARGET.len(), "{report:?}");
+    for (group, committed) in GROUPS {
+        for p in report.group(&names.group(group)) {
+            let i = p.topic_partition.partition as usize;
+            assert_eq!(p.current_offset, Some(committed[i]), "{p:?}");
+        }
+    }
+    assert!(report.caught_up(&names.group("caught-up")));
+    assert!(!report.caught_up(&names.group("replica-only")));
+    assert!(report
+        .group(&names.group("replica-only"))
+        .all(|p| p.current_offset.is_none()));
+
+    // Commit into the idle source groups: forwards only, so a partition already at or past its
+    // translation is left alone; a group the source does not know (described as dead) gets
+    // everything. The mock describes every group as unknown, so nothing is written there.
+    let mock = matches!(pair, Pair::Mock(_));
+    let commits = commit_failback_offsets(&flow, &back, WAIT).unwrap();
+    assert_eq!(commits.failed(), 0, "{commits:?}");
+    assert_eq!(commits.partitions.len(), report.partitions.len());
+    for (c, before) in commits.partitions.iter().zip(&report.partitions) {
+        assert_eq!(
+            (&c.group, &c.topic_partition),
+            (&before.group, &before.topic_partition)
+        );
+        let expected = match before.current_offset {
+            _ if mock => CommitOutcome::Left(NoWriteReason::GroupStateUnknown),
+            Some(o) if o >= c.offset => CommitOutcome::Left(NoWriteReason::TargetAtOrAhead),
+            Some(_) => CommitOutcome::Written(WriteReason::TargetBehind),
+            None => CommitOutcome::Written(WriteReason::GroupAbsentAtTarget),
+        };
+        assert_eq!(c.outcome, expected, "{c:?} {before:?}");
+        let now = committed_offsets(
+            &source,
+            &c.group,
+            &names.topic,
+            &[c.topic_partition.partition],
+        );
+        let written = matches!(c.outcome, CommitOutcome::Written(_));
+        let expected = if written {
+            Some(c.offset)
+        } else {
+            before.current_offset
+        };
+        assert_eq!(now[0].offset, expected, "{c:?}");
+    }
+    let after = failback_report(&flow, &back, WAIT).unwrap();
+    for (group, _) in ON_TARGET {
+        let caught_up = after.caught_up(&names.group(group));
+        let expected = !mock || report.caught_up(&names.group(group));
+        assert_eq!(caught_up, expected, "{group}: {after:?}");
+    }
+
+    let mut outcomes = Vec::new();
+    for (group, at) in ON_TARGET {
+        let offsets = back.group(&names.group(group)).unwrap();
+        assert_eq!(offsets.len(), 2, "{group}: {offsets:?}");
+        for p in 0..2 {
+            let o = &offsets[&TopicPartition::new(names.topic.as_str(), p as i32)];
+            assert_eq!(o.replica_offset, at[p] + TARGET_FILLER[p] as i64);
+            assert_eq!(o.metadata, "on-target");
+            outcomes.push(FailbackOutcome {
+                group,
+                partition: p,
+                on_target: at[p],
+                translated: o.offset,
+                rereads_at_most: o.rereads_at_most,
+                behind_newest_sync: (SOURCE_RECORDS[p] as i64 - 1 - at[p]).max(0),
+            });
+        }
+    }
+    outcomes
+}
+
+fn check_failback(outcomes: &[FailbackOutcome], lag: i64, broker: &str) {
+    for o in outcomes {
+        eprintln!(
+            "{broker}, offset.lag.max {lag}: failback {} p{} at {} on the target -> source {} \
+             ({} behind the newest sync): re-reads {} (at most {} said)",
+            o.group,
+            o.partition,
+            o.on_target,
+            o.translated,
+            o.behind_newest_sync,
+            o.on_target - o.translated,
+            o.rereads_at_most
+        );
+    }
+    for o in outcomes {
+        // Source record i sits at offset i: resuming at `translated` skips nothing the group
+        // had not read on the target, and re-reads exactly what the translation bounds.
+        assert!(o.translated <= o.on_target, "skips records: {o:?}");
+        assert_eq!(o.on_target - o.translated, o.rereads_at_most, "{o:?}");
+        // Every sync the mirror wrote is still in the (uncompacted) topic and the translation
+        // uses them all, so the nearest is at most the sync spacing away: `offset.lag.max`.
+        let bound = lag.max(0);
+        assert!(
+            o.rereads_at_most <= bound,
+            "re-reads more than {bound}: {o:?}"
+        );
+        if o.group == "caught-up" {
+            assert_eq!(
+                o.rereads_at_most, 0,
+                "a caught-up group re-reads nothing: {o:?}"
+            );
+        }
+    }
+}
+
 fn check(outcomes: &[PartitionOutcome], lag: i64, broker: &str) {
     for o in outcomes {
         eprintln!(
@@ -385,23 +586,25 @@ fn check(outcomes: &[PartitionOutcome], lag: i64, broker: &str) {
 }
 
 #[test]
-fn failover_on_mock_clusters_misses_nothing_and_rereads_within_the_sync_spacing() {
+fn failover_and_failback_on_mock_clusters_miss_nothing_and_reread_within_the_sync_spacing() {
     let _g = serial();
     for lag in [100, 10, 0] {
         let pair = Pair::Mock(EmbeddedClusters::new().unwrap());
         check(&failover(&pair, &Names::plain(), lag), lag, "mock");
+        check_failback(&failback(&pair, &Names::plain()), lag, "mock");
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }
 
 #[test]
-fn failover_on_kafka_misses_nothing_and_rereads_within_the_sync_spacing() {
+fn failover_and_failback_on_kafka_miss_nothing_and_reread_within_the_sync_spacing() {
     let _g = serial();
     // One broker pair for both runs, each with its own names.
     let (source, target) = shared_pair();
     let pair = Pair::Kafka { source, target };
     for lag in [100, 10] {
         check(&failover(&pair, &Names::for_lag(lag), lag), lag, "kafka");
+        check_failback(&failback(&pair, &Names::for_lag(lag)), lag, "kafka");
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }

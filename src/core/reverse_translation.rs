@@ -25,6 +25,8 @@
 //! on the target has the original's name and cannot be told apart from the target's own topics,
 //! so reverse translation is refused.
 
+use std::collections::HashMap;
+
 use crate::offset_sync_store::{OffsetSyncStore, PartitionSyncs};
 use crate::replication_policy::ReplicationPolicy;
 use crate::topic_partition::TopicPartition;
@@ -71,7 +73,13 @@ pub fn translate_upstream(syncs: &PartitionSyncs, committed_downstream: i64) -> 
             _ => Some((up, down)),
         };
     }
-    match best {
+    from_nearest_sync(best, committed_downstream)
+}
+
+/// The module table's rule, given the nearest sync `(upstream, downstream)` at or before the
+/// committed offset (`None`: every sync is after it).
+fn from_nearest_sync(nearest: Option<(i64, i64)>, committed_downstream: i64) -> ReverseTranslation {
+    match nearest {
         None => ReverseTranslation::OlderThanEveryKeptSync,
         Some((up, down)) if down == committed_downstream => ReverseTranslation::Offset {
             upstream: up,
@@ -81,6 +89,99 @@ pub fn translate_upstream(syncs: &PartitionSyncs, committed_downstream: i64) -> 
             upstream: up.saturating_add(1),
             rereads_at_most: committed_downstream - down - 1,
         },
+    }
+}
+
+/// True when sync `a` is a better answer than `b` for an offset both are at or before: the
+/// later downstream offset, and of two at the same one the lower upstream offset.
+fn nearer(a: (i64, i64), b: (i64, i64)) -> bool {
+    a.1 > b.1 || (a.1 == b.1 && a.0 < b.0)
+}
+
+/// One committed offset asked about, and the nearest sync at or before it seen so far.
+#[derive(Clone, Debug)]
+struct Query {
+    committed: i64,
+    nearest: Option<(i64, i64)>,
+}
+
+/// Reverse translation of a known set of committed offsets against **every** sync read, not
+/// only the spaced history an [`OffsetSyncStore`] keeps: ask for the offsets first, then apply
+/// each sync as it is read (memory grows with the questions, not with the syncs). A group then
+/// re-reads at most the records between the nearest sync the topic still holds and its commit.
+#[derive(Clone, Debug, Default)]
+pub struct ReverseQueries {
+    /// Upstream topic → partition → the questions, ordered by committed offset, and whether
+    /// any sync of the partition was seen.
+    topics: HashMap<String, HashMap<i32, (Vec<Query>, bool)>>,
+}
+
+impl ReverseQueries {
+    /// No questions yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks for `committed_downstream` on the replica of `tp` (the upstream partition).
+    pub fn ask(&mut self, tp: &TopicPartition, committed_downstream: i64) {
+        let (queries, _) = self
+            .topics
+            .entry(tp.topic.clone())
+            .or_default()
+            .entry(tp.partition)
+            .or_default();
+        let at = queries.partition_point(|q| q.committed < committed_downstream);
+        if queries.get(at).map(|q| q.committed) != Some(committed_downstream) {
+            queries.insert(
+                at,
+                Query {
+                    committed: committed_downstream,
+                    nearest: None,
+                },
+            );
+        }
+    }
+
+    /// Applies one sync read from the forward flow's offset-syncs topic.
+    pub fn apply(&mut self, topic: &str, partition: i32, upstream: i64, downstream: i64) {
+        let Some((queries, seen)) = self
+            .topics
+            .get_mut(topic)
+            .and_then(|partitions| partitions.get_mut(&partition))
+        else {
+            return;
+        };
+        *seen = true;
+        let first = queries.partition_point(|q| q.committed < downstream);
+        for q in &mut queries[first..] {
+            if q.nearest
+                .map_or(true, |n| nearer((upstream, downstream), n))
+            {
+                q.nearest = Some((upstream, downstream));
+            }
+        }
+    }
+
+    /// The answer for an offset asked about with [`ask`](Self::ask), by the module table.
+    pub fn answer(&self, tp: &TopicPartition, committed_downstream: i64) -> ReverseTranslation {
+        let Some((queries, seen)) = self
+            .topics
+            .get(&tp.topic)
+            .and_then(|partitions| partitions.get(&tp.partition))
+        else {
+            return ReverseTranslation::NoOffsetSync;
+        };
+        if !seen {
+            return ReverseTranslation::NoOffsetSync;
+        }
+        let at = queries.partition_point(|q| q.committed < committed_downstream);
+        match queries
+            .get(at)
+            .filter(|q| q.committed == committed_downstream)
+        {
+            Some(q) => from_nearest_sync(q.nearest, committed_downstream),
+            None => ReverseTranslation::NotReadToEnd,
+        }
     }
 }
 
@@ -263,6 +364,82 @@ mod tests {
             refused.to_string().contains("DefaultReplicationPolicy"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn queries_answer_from_every_sync_read_whatever_their_order() {
+        let tp = TopicPartition::new("orders", 0);
+        let mut q = ReverseQueries::new();
+        for committed in [95, 150, 10, 90] {
+            q.ask(&tp, committed);
+        }
+        assert_eq!(
+            q.answer(&tp, 150),
+            ReverseTranslation::NoOffsetSync,
+            "nothing read yet"
+        );
+        // Out of order, and a sync with the same downstream offset as another (the lower
+        // upstream one wins).
+        for (up, down) in [(200, 180), (100, 90), (0, 0), (140, 149), (139, 149)] {
+            q.apply("orders", 0, up, down);
+        }
+        q.apply("orders", 1, 5, 5); // not asked about
+        q.apply("other", 0, 5, 5);
+        let offset = |upstream, rereads_at_most| ReverseTranslation::Offset {
+            upstream,
+            rereads_at_most,
+        };
+        assert_eq!(q.answer(&tp, 90), offset(100, 0));
+        assert_eq!(q.answer(&tp, 95), offset(101, 4));
+        assert_eq!(q.answer(&tp, 150), offset(140, 0));
+        assert_eq!(q.answer(&tp, 10), offset(1, 9));
+        assert_eq!(
+            q.answer(&tp, 11),
+            ReverseTranslation::NotReadToEnd,
+            "never asked"
+        );
+        assert_eq!(
+            q.answer(&TopicPartition::new("orders", 1), 5),
+            ReverseTranslation::NoOffsetSync
+        );
+        let mut late = ReverseQueries::new();
+        late.ask(&tp, 5);
+        late.apply("orders", 0, 100, 90);
+        assert_eq!(
+            late.answer(&tp, 5),
+            ReverseTranslation::OlderThanEveryKeptSync
+        );
+    }
+
+    proptest! {
+        /// The queries give what a search over every sync gives.
+        #[test]
+        fn queries_equal_a_search_over_every_sync(
+            syncs in proptest::collection::vec((0i64..500, 0i64..500), 0..60),
+            asked in proptest::collection::vec(0i64..500, 1..20),
+        ) {
+            let tp = TopicPartition::new("orders", 0);
+            let mut q = ReverseQueries::new();
+            for &committed in &asked {
+                q.ask(&tp, committed);
+            }
+            for &(up, down) in &syncs {
+                q.apply("orders", 0, up, down);
+            }
+            for &committed in &asked {
+                let nearest = syncs
+                    .iter()
+                    .copied()
+                    .filter(|&(_, d)| d <= committed)
+                    .reduce(|a, b| if nearer(b, a) { b } else { a });
+                let expected = if syncs.is_empty() {
+                    ReverseTranslation::NoOffsetSync
+                } else {
+                    from_nearest_sync(nearest, committed)
+                };
+                prop_assert_eq!(q.answer(&tp, committed), expected);
+            }
+        }
     }
 
     proptest! {

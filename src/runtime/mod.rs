@@ -1,8 +1,9 @@
 //! The runtime: MM2's `MirrorCheckpointTask` built from the core and the Kafka layer, with the
-//! race-free lifecycle (flag → wake → join → close), plus the two tools around a task:
-//! failover translation and the offset-sync writer.
+//! race-free lifecycle (flag → wake → join → close), plus the tools around a task: failover
+//! and failback translation, and the offset-sync writer.
 
 pub mod checkpoint_task;
+pub mod failback;
 pub mod group_offsets_stream;
 pub mod metrics;
 pub mod offset_sync_writer;

@@ -2,7 +2,8 @@
 //! `MirrorClient.remoteConsumerOffsets`) does: read the checkpoints a checkpoint task wrote on
 //! the **target** cluster and return, per consumer group, the target-cluster offsets a consumer
 //! should resume from after failing over. Plus a dry run, [`failover_report`], of what switching
-//! a group to those offsets would do.
+//! a group to those offsets would do, and [`commit_translated_offsets`], which commits them into
+//! the groups that are idle there. Failback, the other direction, is [`crate::failback`]'s.
 //!
 //! Plain data in, plain data out: client settings are librdkafka key/value pairs for the target
 //! cluster, results are maps and vectors of owned values.
@@ -20,12 +21,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use crate::core::checkpoint_rules::{
+    offsets_to_write, target_offset_sync, CommittedOffset, NoWriteReason, OffsetSyncDecision,
+    TargetGroupState, WriteReason,
+};
 use crate::core::error::{ConfigError, Error};
 use crate::core::filters::PatternList;
 use crate::core::replication_policy::ReplicationPolicy;
 use crate::kafka::admin::Admin;
 use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
 use crate::kafka::stop_signal::StopSignal;
+use crate::runtime::checkpoint_task::decisions::{activities, committed_on_target, Activity};
 use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
 use crate::{Checkpoint, TopicPartition};
 
@@ -258,6 +264,15 @@ impl FailoverReport {
     pub fn group<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a PartitionFailover> {
         self.partitions.iter().filter(move |p| p.group == group)
     }
+
+    /// True when `group` has entries and its committed offset on every one of them is already
+    /// at or past the translated offset: the group's position where it committed last is
+    /// reflected on this cluster, and a consumer starting here skips nothing by not moving.
+    pub fn caught_up(&self, group: &str) -> bool {
+        let mut entries = self.group(group).peekable();
+        entries.peek().is_some()
+            && entries.all(|p| p.current_offset.is_some_and(|c| c >= p.translated_offset))
+    }
 }
 
 /// `(skipped, reread)` when a consumer at `current` moves to `translated`.
@@ -332,6 +347,167 @@ pub fn failover_report(
                 current_offset,
                 skipped,
                 reread,
+            });
+        }
+    }
+    Ok(report)
+}
+
+/// What committing one group's translated offset on one partition did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// Committed, for this reason.
+    Written(WriteReason),
+    /// Left alone, for this reason (the group is in use or unknown, or already at or past the
+    /// translated offset).
+    Left(NoWriteReason),
+    /// The broker refused this partition's commit (its error text).
+    Failed(String),
+}
+
+/// One group's translated offset on one partition, and what committing it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionCommit {
+    /// Consumer group.
+    pub group: String,
+    /// Topic-partition on the cluster committed to.
+    pub topic_partition: TopicPartition,
+    /// The translated offset.
+    pub offset: i64,
+    /// What happened.
+    pub outcome: CommitOutcome,
+}
+
+/// What [`commit_translated_offsets`] did, per group and partition (ordered by group, then
+/// partition).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommitReport {
+    /// One entry per translated group and partition.
+    pub partitions: Vec<PartitionCommit>,
+}
+
+impl CommitReport {
+    /// Partitions committed.
+    pub fn written(&self) -> usize {
+        self.count(|o| matches!(o, CommitOutcome::Written(_)))
+    }
+
+    /// Partitions left alone on purpose.
+    pub fn left(&self) -> usize {
+        self.count(|o| matches!(o, CommitOutcome::Left(_)))
+    }
+
+    /// Partitions whose commit the broker refused.
+    pub fn failed(&self) -> usize {
+        self.count(|o| matches!(o, CommitOutcome::Failed(_)))
+    }
+
+    fn count(&self, f: impl Fn(&CommitOutcome) -> bool) -> usize {
+        self.partitions.iter().filter(|p| f(&p.outcome)).count()
+    }
+}
+
+/// Commits translated offsets (from [`translate_offsets`], or failback's
+/// [`translate_offsets_back`](crate::failback::translate_offsets_back)) into the groups on the
+/// cluster `settings` reach, by the rules of the task's group offset sync: only into a group
+/// that does not exist there or has no members, never moving a partition backwards, and
+/// nothing into a group whose state cannot be read. Waits for the broker's answer per group.
+///
+/// Bounded by `timeout` for the whole call ([`Error::TimedOut`]). A group whose committed
+/// offsets cannot be read is left alone (`group_state_unknown`) rather than failing the call; a
+/// partition the broker refuses is reported as [`CommitOutcome::Failed`].
+pub fn commit_translated_offsets(
+    settings: &BTreeMap<String, String>,
+    translated: &TranslatedOffsets,
+    timeout: Duration,
+) -> Result<CommitReport, Error> {
+    let plan: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = translated
+        .groups
+        .iter()
+        .map(|(group, offsets)| {
+            let offsets = offsets
+                .iter()
+                .map(|(tp, t)| {
+                    (
+                        tp.clone(),
+                        CommittedOffset::new(t.offset, t.metadata.clone()),
+                    )
+                })
+                .collect();
+            (group.clone(), offsets)
+        })
+        .collect();
+    commit_into_idle_groups(settings, "target", &plan, timeout)
+}
+
+/// [`commit_translated_offsets`] for a plan of offsets per group and partition.
+pub(crate) fn commit_into_idle_groups(
+    settings: &BTreeMap<String, String>,
+    cluster: &str,
+    plan: &BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>>,
+    timeout: Duration,
+) -> Result<CommitReport, Error> {
+    let mut report = CommitReport::default();
+    if plan.is_empty() {
+        return Ok(report);
+    }
+    let deadline = Instant::now() + timeout;
+    let signal = StopSignal::new();
+    let mut admin = Admin::open(settings, cluster, "offset-commit-admin", timeout, &signal)?
+        .with_deadline(deadline);
+    let groups: Vec<String> = plan.keys().cloned().collect();
+    let activities = activities(admin.describe_groups(&groups)?);
+    for (group, offsets) in plan {
+        let state = match activities.get(group).copied().unwrap_or(Activity::Unknown) {
+            Activity::Idle => {
+                let fetched = admin.list_group_offsets(std::slice::from_ref(group), None, 1)?;
+                match fetched.into_iter().next().map(|(_, r)| r) {
+                    Some(Ok(committed)) => TargetGroupState::Empty {
+                        committed: committed_on_target(committed),
+                    },
+                    Some(Err(e)) => {
+                        log::warn!("cannot read the committed offsets of idle group `{group}`: {e}; leaving it alone");
+                        TargetGroupState::Unknown
+                    }
+                    None => TargetGroupState::Unknown,
+                }
+            }
+            Activity::Absent => TargetGroupState::Absent,
+            Activity::Active => TargetGroupState::Active,
+            Activity::Unknown => TargetGroupState::Unknown,
+        };
+        let decisions = target_offset_sync(offsets, &state);
+        let writes = offsets_to_write(&decisions);
+        let mut refused: BTreeMap<TopicPartition, String> = BTreeMap::new();
+        if !writes.is_empty() {
+            let entries: Vec<(TopicPartition, CommittedOffset)> = writes.into_iter().collect();
+            for (tp, error) in admin.alter_group_offsets(group, &entries)? {
+                if let Some(error) = error {
+                    refused.insert(tp, error);
+                }
+            }
+        }
+        for decision in decisions {
+            let (tp, outcome) = match decision {
+                OffsetSyncDecision::Write {
+                    partition, reason, ..
+                } => {
+                    let outcome = match refused.remove(&partition) {
+                        Some(error) => CommitOutcome::Failed(error),
+                        None => CommitOutcome::Written(reason),
+                    };
+                    (partition, outcome)
+                }
+                OffsetSyncDecision::Skip { partition, reason } => {
+                    (partition, CommitOutcome::Left(reason))
+                }
+            };
+            let offset = offsets.get(&tp).map_or(-1, |o| o.offset);
+            report.partitions.push(PartitionCommit {
+                group: group.clone(),
+                topic_partition: tp,
+                offset,
+                outcome,
             });
         }
     }
@@ -452,6 +628,30 @@ mod tests {
     }
 
     #[test]
+    fn a_group_is_caught_up_when_every_partition_is_at_or_past_its_translation() {
+        let p = |group: &str, partition, translated, current| PartitionFailover {
+            group: group.into(),
+            topic_partition: TopicPartition::new("t", partition),
+            translated_offset: translated,
+            current_offset: current,
+            skipped: 0,
+            reread: 0,
+        };
+        let r = FailoverReport {
+            partitions: vec![
+                p("at", 0, 10, Some(10)),
+                p("at", 1, 5, Some(9)),
+                p("behind", 0, 10, Some(10)),
+                p("behind", 1, 5, Some(4)),
+                p("never", 0, 10, None),
+            ],
+        };
+        assert!(r.caught_up("at"));
+        assert!(!r.caught_up("behind"));
+        assert!(!r.caught_up("never"), "no commit at all is not caught up");
+    }
+
+    #[test]
     fn report_totals_sum_the_partitions() {
         let p = |group: &str, skipped, reread| PartitionFailover {
             group: group.into(),
@@ -465,6 +665,10 @@ mod tests {
             partitions: vec![p("a", 5, 0), p("b", 0, 7), p("a", 1, 0)],
         };
         assert_eq!((r.total_skipped(), r.total_reread()), (6, 7));
+        assert!(
+            !r.caught_up("nobody"),
+            "a group without entries is not caught up"
+        );
         assert_eq!(r.group("a").count(), 2);
         let huge = FailoverReport {
             partitions: vec![p("a", u64::MAX, 1), p("b", 1, u64::MAX), p("c", 1, 1)],

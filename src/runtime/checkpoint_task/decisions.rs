@@ -18,7 +18,7 @@ use crate::runtime::metrics::GroupOffsetSyncRun;
 use crate::TopicPartition;
 
 /// A group's committed offsets on one cluster: partition → offset (`None` = no commit).
-pub(super) type Committed = BTreeMap<TopicPartition, Option<CommittedOffset>>;
+pub(crate) type Committed = BTreeMap<TopicPartition, Option<CommittedOffset>>;
 
 /// The groups a checkpoint cycle fetches: of the adopted ones, those this task handles (a fixed
 /// list is handled as given) and whose checkpoints it may write now (group mode).
@@ -165,7 +165,7 @@ pub(super) fn upstream_of(
 
 /// A target group's activity, from its described state (MM2's idle-group refresh).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Activity {
+pub(crate) enum Activity {
     /// No members (`EMPTY`): offsets may be written once its committed ones are read.
     Idle,
     /// The group does not exist (`DEAD`): offsets may be written.
@@ -177,7 +177,7 @@ pub(super) enum Activity {
 }
 
 /// The activity of each described group; a group described with an error is unknown.
-pub(super) fn activities(described: Vec<GroupDescription>) -> BTreeMap<String, Activity> {
+pub(crate) fn activities(described: Vec<GroupDescription>) -> BTreeMap<String, Activity> {
     described
         .into_iter()
         .map(|d| {
@@ -198,7 +198,7 @@ pub(super) fn activities(described: Vec<GroupDescription>) -> BTreeMap<String, A
 }
 
 /// An idle target group's committed offsets, as the sync rules take them.
-pub(super) fn committed_on_target(fetched: Committed) -> BTreeMap<TopicPartition, Option<i64>> {
+pub(crate) fn committed_on_target(fetched: Committed) -> BTreeMap<TopicPartition, Option<i64>> {
     fetched
         .into_iter()
         .map(|(tp, o)| (tp, o.map(|o| o.offset)))

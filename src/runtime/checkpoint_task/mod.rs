@@ -44,7 +44,7 @@ use crate::runtime::thread_names::{ThreadNames, ROLES};
 use crate::{Checkpoint, TopicPartition};
 
 mod checkpoint_cycle;
-mod decisions;
+pub(crate) mod decisions;
 #[cfg(feature = "internals")]
 pub mod faults;
 #[cfg(not(feature = "internals"))]
