@@ -1,5 +1,5 @@
-//! The examples as a user runs them: `--help` on both, and SIGTERM stopping the checkpoint job
-//! as cleanly as Ctrl-C.
+//! The examples as a user runs them: `--help` on each, SIGTERM stopping the checkpoint job as
+//! cleanly as Ctrl-C, and the failover tool in both directions.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ fn example(name: &str) -> PathBuf {
 }
 
 #[test]
-fn help_on_both_examples_prints_every_option_and_exits_0() {
+fn help_on_every_example_prints_every_option_and_exits_0() {
     for (name, options) in [
         (
             "checkpoint",
@@ -39,6 +39,20 @@ fn help_on_both_examples_prints_every_option_and_exits_0() {
                 "--status-interval",
                 "--help",
                 "RUST_LOG",
+            ][..],
+        ),
+        (
+            "failover",
+            &[
+                "translate",
+                "dry-run",
+                "commit",
+                "--config",
+                "--flow",
+                "--back",
+                "--groups",
+                "--group-list",
+                "--timeout-seconds",
             ][..],
         ),
         (
@@ -868,4 +882,146 @@ fn the_metrics_endpoint_serves_prometheus_text_a_parser_reads_with_the_task_valu
         "{:?}",
         scrape.docs
     );
+}
+
+/// Runs the failover tool with `args` to its end; its exit code and what it printed.
+fn run_failover(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new("timeout")
+        .arg("120")
+        .arg(example("failover"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_failover_tool_translates_over_and_back_dry_runs_and_commits_and_names_what_it_cannot_do() {
+    let c = embedded_flow(true);
+    // The group's checkpoint (failover) and, after failing over, its commit on the replica
+    // topic (failback): both at the sync 10 -> 10 of `orders`-0.
+    let cp = mm2_checkpoint::Checkpoint::new(
+        "billing",
+        TopicPartition::new("source.orders", 0),
+        10,
+        10,
+        "",
+    );
+    let record = (
+        0,
+        Some(cp.encode_key().unwrap()),
+        Some(cp.encode_value().unwrap()),
+    );
+    c.produce(Side::Target, "source.checkpoints.internal", &[record])
+        .unwrap();
+    c.commit_offsets(Side::Target, "billing", &[("source.orders", 0, 10, "")])
+        .unwrap();
+    let config = embedded_config(&c, "failover-tool", "billing", "");
+    let config = config.to_str().unwrap();
+
+    let (code, out, err) = run_failover(&["translate", "--config", config, "--group", "billing"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("failover source->target: 1 groups"), "{out}");
+    assert!(
+        out.contains("billing source.orders-0: resume at 10 (committed 10 on the source)"),
+        "{out}"
+    );
+
+    let back = [
+        "dry-run",
+        "--config",
+        config,
+        "--flow",
+        "source->target",
+        "--back",
+    ];
+    // (The mock cannot list groups, so no regex here: tests/mirror_failover.rs uses one.)
+    let (code, out, err) = run_failover(&[&back[..], &["--group-list", "billing,"]].concat());
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("failback target->source: 1 groups"), "{out}");
+    assert!(
+        out.contains(
+            "billing orders-0: resume at 10 (committed 10 on the replica; re-reads at most 0)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("billing orders-0 on `source`: now no commit, translated 10"),
+        "{out}"
+    );
+    assert!(out.contains("billing on `source`: not caught up"), "{out}");
+
+    // The mock describes every group as unknown: the commit leaves it alone and says why.
+    let (code, out, err) =
+        run_failover(&["commit", "--config", config, "--back", "--group", "billing"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("left alone (group_state_unknown)"), "{out}");
+    assert!(out.contains("0 committed, 1 left alone, 0 failed"), "{out}");
+
+    // What it cannot do is an error naming the reason, with exit code 1; misuse is 2.
+    let identity = embedded_config(
+        &c,
+        "failover-identity",
+        "billing",
+        "replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy\n",
+    );
+    let (code, _, err) = run_failover(&[
+        "translate",
+        "--config",
+        identity.to_str().unwrap(),
+        "--back",
+        "--group",
+        "billing",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("replication.policy.class") && err.contains("IdentityReplicationPolicy"),
+        "{err}"
+    );
+    let (code, _, err) = run_failover(&[
+        "translate",
+        "--config",
+        config,
+        "--flow",
+        "x->y",
+        "--back",
+        "--group",
+        "g",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("mm2-offset-syncs.y.internal") && err.contains("does not exist"),
+        "{err}"
+    );
+    for misuse in [
+        &["translate", "--config", config][..],
+        &["translate", "--group", "g"],
+        &["rewind", "--config", config, "--group", "g"],
+        &[
+            "translate",
+            "--config",
+            config,
+            "--group",
+            "a",
+            "--groups",
+            "b",
+        ],
+        &[
+            "translate",
+            "--config",
+            config,
+            "--group",
+            "g",
+            "--timeout-seconds",
+            "0",
+        ],
+    ] {
+        let (code, _, err) = run_failover(misuse);
+        assert_eq!(code, Some(2), "{misuse:?}: {err}");
+        assert!(err.contains("usage: failover"), "{err}");
+    }
 }
