@@ -178,7 +178,54 @@ static void null_everywhere(void) {
 #define TOTALS(p) mm_failover_report_get_totals(report, p)
     SIZED_MISUSE(mm_failover_totals, TOTALS);
     CHECK_RESULT(mm_failover_report_get_totals(NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    int caught_up = 7;
+    CHECK_RESULT(mm_failover_report_caught_up(NULL, "g", &caught_up), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_failover_report_caught_up(report, NULL, &caught_up), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_failover_report_caught_up(report, "g", NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(caught_up == 7);
+    CHECK_OK(mm_failover_report_caught_up(report, "g", &caught_up));
+    CHECK(caught_up == 0); /* no entries: not caught up */
     mm_failover_report_destroy(report);
+
+    /* failback and commits */
+    mm_failback_offsets_t *failback = (mm_failback_offsets_t *)&size; /* must stay untouched */
+    CHECK_RESULT(mm_translate_offsets_back(NULL, MM_GROUP_SELECTOR_ONE, "g", 0, &failback), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`flow_conf` is NULL");
+    CHECK_RESULT(mm_translate_offsets_back(conf, MM_GROUP_SELECTOR_ONE, NULL, 0, &failback), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`groups` is NULL");
+    CHECK_RESULT(mm_translate_offsets_back(conf, MM_GROUP_SELECTOR_ONE, "g", 0, NULL), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`failback_out` is NULL");
+    CHECK_RESULT(mm_translate_offsets_back(conf, 7, "g", 0, &failback), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_translate_offsets_back(conf, MM_GROUP_SELECTOR_ONE, "", 0, &failback), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_translate_offsets_back(conf, MM_GROUP_SELECTOR_ONE, "g", -2, &failback), MM_RESULT_INVALID_ARGUMENT);
+    CHECK(failback == (mm_failback_offsets_t *)&size);
+    size_t n = 77;
+    CHECK_RESULT(mm_failback_offsets_len(NULL, &n), MM_RESULT_NULL_PARAMETER);
+    CHECK(n == 77);
+    mm_failback_row back_row = {.struct_size = sizeof back_row};
+    CHECK_RESULT(mm_failback_offsets_row(NULL, 0, &back_row), MM_RESULT_NULL_PARAMETER);
+    CHECK(back_row.group == NULL);
+    mm_failback_offsets_destroy(NULL);
+    mm_failover_report_t *back_report = (mm_failover_report_t *)&size;
+    CHECK_RESULT(mm_failback_report(NULL, NULL, 0, &back_report), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`flow_conf` is NULL");
+    CHECK_RESULT(mm_failback_report(conf, NULL, 0, &back_report), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`failback` is NULL");
+    CHECK(back_report == (mm_failover_report_t *)&size);
+    mm_commit_report_t *commits = (mm_commit_report_t *)&size;
+    CHECK_RESULT(mm_commit_failback_offsets(conf, NULL, 0, &commits), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`failback` is NULL");
+    CHECK_RESULT(mm_commit_translated_offsets(NULL, empty, 0, &commits), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`target_conf` is NULL");
+    CHECK_RESULT(mm_commit_translated_offsets(conf, empty, 0, NULL), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`report_out` is NULL");
+    CHECK(commits == (mm_commit_report_t *)&size);
+    CHECK_OK(mm_commit_translated_offsets(conf, empty, 0, &commits)); /* empty: no request */
+    REQUIRE(commits != (mm_commit_report_t *)&size);
+    ROW_MISUSE(mm_commit_row, mm_commit_report_row, commits, 0);
+    LEN_MISUSE(mm_commit_report_len, commits);
+    mm_commit_report_destroy(commits);
+    mm_commit_report_destroy(NULL);
     mm_translated_offsets_destroy(empty);
 
     /* offset-sync writer */

@@ -247,6 +247,14 @@ typedef enum mm_group_selector {
 typedef struct mm_batch_t mm_batch_t;
 
 /**
+ * What committing a translation did: one entry per group and partition, ordered by group,
+ * then topic and partition. Made by `mm_commit_failback_offsets` or
+ * `mm_commit_translated_offsets`, freed by `mm_commit_report_destroy`. Opaque, immutable; any
+ * number of threads may read it at once.
+ */
+typedef struct mm_commit_report_t mm_commit_report_t;
+
+/**
  * A configuration: MM2 property names and values (connector style such as
  * `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka
  * client settings in MM2's `consumer.`/`producer.`/`admin.` layers. Opaque.
@@ -266,6 +274,14 @@ typedef struct mm_conf_t mm_conf_t;
  */
 typedef struct mm_embedded_t mm_embedded_t;
 #endif
+
+/**
+ * Groups' positions translated back to the original cluster: one entry per group and
+ * original topic-partition, then one per commit that could not be translated. Made by
+ * `mm_translate_offsets_back`, freed by `mm_failback_offsets_destroy`. Opaque, immutable; any
+ * number of threads may read it at once.
+ */
+typedef struct mm_failback_offsets_t mm_failback_offsets_t;
 
 /**
  * A failover dry run: per group and target partition, the translated offset, the group's
@@ -495,6 +511,131 @@ typedef struct mm_group_sync_result_row {
    */
   uint64_t error_len;
 } mm_group_sync_result_row;
+
+/**
+ * One entry of a failback translation, filled by `mm_failback_offsets_row`. Set `struct_size`
+ * to `sizeof(mm_failback_row)` first; fields are only ever added at the end. Text is UTF-8,
+ * NUL-terminated, owned by the list (valid until it is destroyed), with its length in bytes
+ * beside it.
+ */
+typedef struct mm_failback_row {
+  /**
+   * Set by the caller to the size of the struct it passes; on return, the bytes filled.
+   */
+  uint64_t struct_size;
+  /**
+   * The consumer group.
+   */
+  const char *group;
+  /**
+   * Length of `group` in bytes.
+   */
+  uint64_t group_len;
+  /**
+   * The original topic on the source cluster of the forward flow; empty when untranslated.
+   */
+  const char *topic;
+  /**
+   * Length of `topic` in bytes.
+   */
+  uint64_t topic_len;
+  /**
+   * The partition (the same on both clusters).
+   */
+  int64_t partition;
+  /**
+   * Where the group resumes on the original topic; -1 when untranslated.
+   */
+  int64_t offset;
+  /**
+   * The most records a consumer resuming there reads a second time; -1 when untranslated.
+   */
+  int64_t rereads_at_most;
+  /**
+   * The replica topic the group committed on.
+   */
+  const char *replica_topic;
+  /**
+   * Length of `replica_topic` in bytes.
+   */
+  uint64_t replica_topic_len;
+  /**
+   * The group's committed offset on the replica topic.
+   */
+  int64_t replica_offset;
+  /**
+   * The metadata committed with it.
+   */
+  const char *metadata;
+  /**
+   * Length of `metadata` in bytes.
+   */
+  uint64_t metadata_len;
+  /**
+   * Empty when translated; else why not: `no_offset_sync` (the flow has no sync for the
+   * partition) or `older_than_every_sync` (every sync is after the commit).
+   */
+  const char *untranslated_reason;
+  /**
+   * Length of `untranslated_reason` in bytes.
+   */
+  uint64_t untranslated_reason_len;
+} mm_failback_row;
+
+/**
+ * One entry of a commit report, filled by `mm_commit_report_row`. Set `struct_size` to
+ * `sizeof(mm_commit_row)` first; fields are only ever added at the end. Text is UTF-8,
+ * NUL-terminated, owned by the report (valid until it is destroyed), with its length in bytes
+ * beside it.
+ */
+typedef struct mm_commit_row {
+  /**
+   * Set by the caller to the size of the struct it passes; on return, the bytes filled.
+   */
+  uint64_t struct_size;
+  /**
+   * The consumer group.
+   */
+  const char *group;
+  /**
+   * Length of `group` in bytes.
+   */
+  uint64_t group_len;
+  /**
+   * The topic committed on.
+   */
+  const char *topic;
+  /**
+   * Length of `topic` in bytes.
+   */
+  uint64_t topic_len;
+  /**
+   * The partition.
+   */
+  int64_t partition;
+  /**
+   * The translated offset.
+   */
+  int64_t offset;
+  /**
+   * `written`, `left` (on purpose) or `failed` (the broker refused it).
+   */
+  const char *outcome;
+  /**
+   * Length of `outcome` in bytes.
+   */
+  uint64_t outcome_len;
+  /**
+   * Why: for `written` `group_absent_at_target`, `partition_new_at_target`,
+   * `target_offset_reset` or `target_behind`; for `left` `group_active`,
+   * `group_state_unknown` or `target_at_or_ahead`; for `failed` the broker's error.
+   */
+  const char *reason;
+  /**
+   * Length of `reason` in bytes.
+   */
+  uint64_t reason_len;
+} mm_commit_row;
 
 /**
  * A log callback: `level` is an `mm_log_level` value (1 = error … 5 = trace), `target` the
@@ -1209,6 +1350,154 @@ enum mm_result mm_embedded_read_checkpoints(struct mm_embedded_t *embedded,
 #endif
 
 /**
+ * Reads the selected groups' committed offsets on the forward flow's **target** (B, the
+ * replica cluster), keeps those on replica topics of its source (A), and translates each back
+ * to the original topic on A with the flow's offset syncs, read from their start to their end
+ * now; writes the answer to `*failback_out` (free it with `mm_failback_offsets_destroy`).
+ *
+ * `flow_conf` is the forward flow's (A->B) checkpoint configuration, as `mm_task_new` takes it:
+ * `source.cluster.alias` A, `target.cluster.alias` B, both clusters' settings, and, where they
+ * differ from MM2's defaults, `offset-syncs.topic.location` and the replication policy. It is
+ * only read. `kind` and `groups` select the groups as for `mm_translate_offsets` (a regex lists
+ * B's groups first).
+ *
+ * A translation is never ahead: a consumer resuming at it on A skips no record, and re-reads at
+ * most `rereads_at_most` records (the distance to the nearest sync the topic still holds). A
+ * commit without a translation is an entry with offset -1 and its reason, never a guess.
+ *
+ * **Blocks** up to `timeout_ms` (`MM_TIMEOUT_INFINITE` = no limit) for the whole call:
+ * `MM_RESULT_TIMED_OUT` when it is reached, never a partial answer. `MM_RESULT_INVALID_CONFIG`
+ * for a configuration `mm_task_new` would refuse and under `IdentityReplicationPolicy` (a
+ * replica cannot be told from B's own topics); `MM_RESULT_KAFKA` for a missing offset-syncs
+ * topic (named) or a group whose offsets cannot be read; `MM_RESULT_INVALID_ARGUMENT` for a bad
+ * `kind`, group text or timeout; `MM_RESULT_NULL_PARAMETER`. On failure `*failback_out` is
+ * untouched. Any thread; concurrent calls are fine.
+ *
+ * # Safety
+ * `flow_conf` is NULL or a live conf; `groups` is NULL or NUL-terminated; `failback_out` is
+ * NULL or valid for writing a pointer.
+ */
+enum mm_result mm_translate_offsets_back(const struct mm_conf_t *flow_conf,
+                                         int kind,
+                                         const char *groups,
+                                         int32_t timeout_ms,
+                                         struct mm_failback_offsets_t **failback_out);
+
+/**
+ * Writes the number of entries to `*len_out`. Non-blocking, any thread.
+ *
+ * # Safety
+ * `failback` is NULL or a live list; the outputs are NULL or valid for writing.
+ */
+enum mm_result mm_failback_offsets_len(const struct mm_failback_offsets_t *failback,
+                                       size_t *len_out);
+
+/**
+ * Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+ * it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the list's
+ * length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is NULL
+ * (nothing written). Non-blocking, any thread.
+ *
+ * # Safety
+ * `failback` is NULL or a live list; `row_out` is NULL or valid for reading and writing
+ * `struct_size` bytes.
+ */
+enum mm_result mm_failback_offsets_row(const struct mm_failback_offsets_t *failback,
+                                       size_t index,
+                                       struct mm_failback_row *row_out);
+
+/**
+ * Frees a failback translation and its text. NULL is ignored. No other call may use it during
+ * or after.
+ *
+ * # Safety
+ * `failback` is NULL or a list from this library not freed yet.
+ */
+void mm_failback_offsets_destroy(struct mm_failback_offsets_t *failback);
+
+/**
+ * The dry run of a failback: compares each translated entry of `failback` with its group's
+ * committed offset on the forward flow's source (A) now, and writes the report to
+ * `*report_out` (read and free it as a failover report; `mm_failover_report_caught_up` says
+ * per group whether its position on B is already reflected on A). Changes nothing. Untranslated
+ * entries are not in the report. Results and blocking as for `mm_failover_report`.
+ *
+ * # Safety
+ * `flow_conf` is NULL or a live conf; `failback` is NULL or a live list; `report_out` is NULL
+ * or valid for writing a pointer.
+ */
+enum mm_result mm_failback_report(const struct mm_conf_t *flow_conf,
+                                  const struct mm_failback_offsets_t *failback,
+                                  int32_t timeout_ms,
+                                  struct mm_failover_report_t **report_out);
+
+/**
+ * Commits the translated entries of `failback` into the groups on the forward flow's source
+ * (A), by the group offset sync's rules: only into a group absent there or without members,
+ * never moving a partition backwards, nothing into a group whose state cannot be read. Writes
+ * what happened per partition to `*report_out` (free it with `mm_commit_report_destroy`); a
+ * partition the broker refused is an entry with outcome `failed`, not a failed call.
+ *
+ * **Blocks** up to `timeout_ms` (`MM_TIMEOUT_INFINITE` = no limit) for the whole call
+ * (`MM_RESULT_TIMED_OUT`). `MM_RESULT_KAFKA` when the groups cannot be described;
+ * `MM_RESULT_INVALID_CONFIG`, `MM_RESULT_INVALID_ARGUMENT` and `MM_RESULT_NULL_PARAMETER` as
+ * for `mm_translate_offsets_back`. On failure `*report_out` is untouched. Any thread.
+ *
+ * # Safety
+ * `flow_conf` is NULL or a live conf; `failback` is NULL or a live list; `report_out` is NULL
+ * or valid for writing a pointer.
+ */
+enum mm_result mm_commit_failback_offsets(const struct mm_conf_t *flow_conf,
+                                          const struct mm_failback_offsets_t *failback,
+                                          int32_t timeout_ms,
+                                          struct mm_commit_report_t **report_out);
+
+/**
+ * Commits the entries of `translated` (a failover's, from `mm_translate_offsets` or built by
+ * hand) into the groups on the cluster `target_conf` reaches (read as by
+ * `mm_translate_offsets`), by the rules of `mm_commit_failback_offsets`. Results as there.
+ *
+ * # Safety
+ * `target_conf` is NULL or a live conf; `translated` is NULL or a live list; `report_out` is
+ * NULL or valid for writing a pointer.
+ */
+enum mm_result mm_commit_translated_offsets(const struct mm_conf_t *target_conf,
+                                            const struct mm_translated_offsets_t *translated,
+                                            int32_t timeout_ms,
+                                            struct mm_commit_report_t **report_out);
+
+/**
+ * Writes the number of entries to `*len_out`. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report; the outputs are NULL or valid for writing.
+ */
+enum mm_result mm_commit_report_len(const struct mm_commit_report_t *report, size_t *len_out);
+
+/**
+ * Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return
+ * it holds the bytes filled). `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the
+ * report's length or `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when a pointer is
+ * NULL (nothing written). Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report; `row_out` is NULL or valid for reading and writing
+ * `struct_size` bytes.
+ */
+enum mm_result mm_commit_report_row(const struct mm_commit_report_t *report,
+                                    size_t index,
+                                    struct mm_commit_row *row_out);
+
+/**
+ * Frees a commit report and its text. NULL is ignored. No other call may use it during or
+ * after.
+ *
+ * # Safety
+ * `report` is NULL or a report from this library not freed yet.
+ */
+void mm_commit_report_destroy(struct mm_commit_report_t *report);
+
+/**
  * Installs, replaces (`cb` not NULL) or removes (`cb` NULL) the process-wide log callback, which
  * receives records up to `max_level` (an `mm_log_level`: 0 = off … 5 = trace; ignored when
  * removing). Nothing is logged anywhere until a callback is installed.
@@ -1541,6 +1830,20 @@ enum mm_result mm_failover_report(const struct mm_conf_t *target_conf,
  * `report` is NULL or a live report; the outputs are NULL or valid for writing.
  */
 enum mm_result mm_failover_report_len(const struct mm_failover_report_t *report, size_t *len_out);
+
+/**
+ * Writes to `*caught_up_out` 1 when `group` has entries in the report and its committed offset
+ * on every one of them is already at or past the translated offset (its position where it
+ * committed last is reflected on this cluster), else 0. `MM_RESULT_NULL_PARAMETER` when a
+ * pointer is NULL, `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text. Non-blocking, any thread.
+ *
+ * # Safety
+ * `report` is NULL or a live report; `group` is NULL or NUL-terminated; `caught_up_out` is
+ * NULL or valid for writing.
+ */
+enum mm_result mm_failover_report_caught_up(const struct mm_failover_report_t *report,
+                                            const char *group,
+                                            int *caught_up_out);
 
 /**
  * Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return

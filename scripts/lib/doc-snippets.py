@@ -23,6 +23,7 @@ PRELUDE = """#include <stdio.h>
 #include "mm2_checkpoint.h"
 /* Names the documents' fragments use as given. */
 extern mm_conf_t *source_conf;
+extern mm_conf_t *flow_conf;
 extern void *my_state;
 """
 
@@ -93,7 +94,7 @@ def print_c(paths):
         out.append(f'#line {line} "{path}"')
         out.extend(body)
         out.append("}")
-    out.append("void *my_state;\nmm_conf_t *source_conf;")
+    out.append("void *my_state;\nmm_conf_t *source_conf;\nmm_conf_t *flow_conf;")
     out.append("int main(void) { return 0; }")
     print("\n".join(out))
     print(f"doc-snippets: {count} C blocks", file=sys.stderr)

@@ -1,8 +1,8 @@
 //! Everything that crosses a foreign boundary, and the only place with `unsafe`:
 //! - the C ABI (`include/mm2_checkpoint.h`, generated from these modules by cbindgen):
 //!   [`conf`], [`task`], [`stats`], [`batch`], [`diagnostics`], [`log`], `embedded` (the
-//!   test-only mock clusters, with the `embedded` feature only), [`remote_cluster_utils`] and
-//!   [`offset_sync_writer`], all running inside the one [`boundary`] that checks pointers, catches panics and maps errors;
+//!   test-only mock clusters, with the `embedded` feature only), [`remote_cluster_utils`],
+//!   [`failback`] and [`offset_sync_writer`], all running inside the one [`boundary`] that checks pointers, catches panics and maps errors;
 //!
 //! The exported functions are `unsafe extern "C"`: their safety contract is the C one written in
 //! each function's documentation (a pointer is NULL or valid as described). NULL is always
@@ -26,6 +26,8 @@ pub mod diagnostics;
 #[cfg(feature = "embedded")]
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod embedded;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod failback;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod log;
 #[deny(unsafe_op_in_unsafe_fn)]

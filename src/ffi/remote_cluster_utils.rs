@@ -40,7 +40,7 @@ pub enum mm_group_selector {
 
 /// Splits a target conf into the replication policy and the librdkafka settings; the rules
 /// are core's ([`MirrorClientConfig`]).
-fn split_target_conf(
+pub(crate) fn split_target_conf(
     conf: &mm_conf_t,
 ) -> Result<(ReplicationPolicy, BTreeMap<String, String>), Failure> {
     let (config, warnings) = MirrorClientConfig::from_properties(
@@ -54,7 +54,7 @@ fn split_target_conf(
 }
 
 /// Reads the `kind` and `groups` parameters of `mm_translate_offsets`.
-fn group_selector(kind: c_int, groups: &str) -> Result<GroupSelector, Failure> {
+pub(crate) fn group_selector(kind: c_int, groups: &str) -> Result<GroupSelector, Failure> {
     const ONE: c_int = mm_group_selector::One as c_int;
     const LIST: c_int = mm_group_selector::List as c_int;
     const REGEX: c_int = mm_group_selector::Regex as c_int;
@@ -172,7 +172,7 @@ impl mm_translated_offsets_t {
     }
 
     /// Back to the Rust form `failover_report` takes.
-    fn to_translated(&self) -> TranslatedOffsets {
+    pub(crate) fn to_translated(&self) -> TranslatedOffsets {
         let mut groups: BTreeMap<String, BTreeMap<TopicPartition, TranslatedOffset>> =
             BTreeMap::new();
         for e in &self.entries {
@@ -507,6 +507,7 @@ pub struct mm_failover_totals {
 growable!(unsafe mm_failover_totals, 5);
 
 struct Row {
+    group_name: String,
     group: CText,
     topic: CText,
     partition: i32,
@@ -529,12 +530,13 @@ pub struct mm_failover_report_t {
 }
 
 impl mm_failover_report_t {
-    fn new(report: &FailoverReport) -> Self {
+    pub(crate) fn new(report: &FailoverReport) -> Self {
         let clamp = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         let rows = report
             .partitions
             .iter()
             .map(|p| Row {
+                group_name: p.group.clone(),
                 group: CText::new(&p.group),
                 topic: CText::new(&p.topic_partition.topic),
                 partition: p.topic_partition.partition,
@@ -669,6 +671,39 @@ impl Row {
             reread: self.reread,
         }
     }
+}
+
+/// Writes to `*caught_up_out` 1 when `group` has entries in the report and its committed offset
+/// on every one of them is already at or past the translated offset (its position where it
+/// committed last is reflected on this cluster), else 0. `MM_RESULT_NULL_PARAMETER` when a
+/// pointer is NULL, `MM_RESULT_INVALID_ARGUMENT` for non-UTF-8 text. Non-blocking, any thread.
+///
+/// # Safety
+/// `report` is NULL or a live report; `group` is NULL or NUL-terminated; `caught_up_out` is
+/// NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_failover_report_caught_up(
+    report: *const mm_failover_report_t,
+    group: *const c_char,
+    caught_up_out: *mut c_int,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (report, group) = unsafe { (borrow(report, "report")?, text(group, "group")?) };
+        let mut entries = report
+            .rows
+            .iter()
+            .filter(|r| r.group_name == group)
+            .peekable();
+        let caught_up = entries.peek().is_some()
+            && entries.all(|r| r.current_offset.is_some_and(|c| c >= r.translated_offset));
+        // SAFETY: this function's contract.
+        unsafe {
+            give(caught_up_out, "caught_up_out", || {
+                Ok(c_int::from(caught_up))
+            })
+        }
+    })
 }
 
 /// Fills `*row_out` with entry `index`, at most `row_out->struct_size` bytes of it (on return

@@ -80,6 +80,8 @@ pub struct FailbackOffset {
     pub offset: i64,
     /// The most records a consumer resuming there reads a second time.
     pub rereads_at_most: i64,
+    /// The replica topic the group committed on (`A.orders`; same partition).
+    pub replica_topic: String,
     /// The group's committed offset on the replica partition, which this translates.
     pub replica_offset: i64,
     /// The metadata the group committed with it on the replica.
@@ -292,6 +294,7 @@ pub fn translate_offsets_back(
                     FailbackOffset {
                         offset: upstream,
                         rereads_at_most,
+                        replica_topic: replica_tp.topic,
                         replica_offset: offset.offset,
                         metadata: offset.metadata,
                     },
@@ -419,6 +422,7 @@ mod tests {
         FailbackOffset {
             offset: o,
             rereads_at_most: rereads,
+            replica_topic: "A.t".into(),
             replica_offset: o + 10,
             metadata: "m".into(),
         }

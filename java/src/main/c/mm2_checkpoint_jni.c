@@ -621,6 +621,56 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportDestroy(JNIEnv *e
     mm_failover_report_destroy(ptr(report));
 }
 
+/* ---- failback and commits ---------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTranslateOffsetsBack(JNIEnv *env, jclass cls,
+                                                                              jlong flow_conf, jint kind,
+                                                                              jbyteArray groups, jint timeout_ms) {
+    (void)cls;
+    char *g = c_text(env, groups);
+    mm_failback_offsets_t *back = NULL;
+    if (g != NULL) {
+        check(env, mm_translate_offsets_back(ptr(flow_conf), kind, g, timeout_ms, &back));
+    }
+    free(g);
+    return handle_of(back);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nFailbackLen(JNIEnv *env, jclass cls, jlong failback) {
+    (void)cls;
+    size_t n = 0;
+    check(env, mm_failback_offsets_len(ptr(failback), &n));
+    return (jlong)n;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nFailbackDestroy(JNIEnv *env, jclass cls, jlong failback) {
+    (void)env;
+    (void)cls;
+    mm_failback_offsets_destroy(ptr(failback));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nCommitTranslatedOffsets(JNIEnv *env, jclass cls,
+                                                                                 jlong conf, jlong translated,
+                                                                                 jint timeout_ms) {
+    (void)cls;
+    mm_commit_report_t *report = NULL;
+    check(env, mm_commit_translated_offsets(ptr(conf), ptr(translated), timeout_ms, &report));
+    return handle_of(report);
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nCommitLen(JNIEnv *env, jclass cls, jlong report) {
+    (void)cls;
+    size_t n = 0;
+    check(env, mm_commit_report_len(ptr(report), &n));
+    return (jlong)n;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nCommitDestroy(JNIEnv *env, jclass cls, jlong report) {
+    (void)env;
+    (void)cls;
+    mm_commit_report_destroy(ptr(report));
+}
+
 /* ---- offset-sync writer ------------------------------------------------------------------- */
 
 JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nWriterNew(JNIEnv *env, jclass cls, jlong conf,

@@ -65,7 +65,29 @@ JNIEXPORT jobjectArray JNICALL Java_io_mm2checkpoint_JniBinding_nRow(JNIEnv *env
         uint64_t len[4] = {row.group_len, row.topic_len, row.reason_len, row.error_len};
         return row_texts(env, t, len, 4);
     }
-    case 3: { /* mm_translated_offset_row, mm_translated_offsets_row */
+    case 3: { /* mm_failback_row, mm_failback_offsets_row */
+        struct mm_failback_row row = {.struct_size = sizeof row};
+        if (!check(env, mm_failback_offsets_row(ptr(list), (size_t)index, &row))) {
+            return NULL;
+        }
+        jlong n[4] = {(jlong)row.partition, (jlong)row.offset, (jlong)row.rereads_at_most, (jlong)row.replica_offset};
+        (*env)->SetLongArrayRegion(env, numbers, 0, 4, n);
+        const char *t[5] = {row.group, row.topic, row.replica_topic, row.metadata, row.untranslated_reason};
+        uint64_t len[5] = {row.group_len, row.topic_len, row.replica_topic_len, row.metadata_len, row.untranslated_reason_len};
+        return row_texts(env, t, len, 5);
+    }
+    case 4: { /* mm_commit_row, mm_commit_report_row */
+        struct mm_commit_row row = {.struct_size = sizeof row};
+        if (!check(env, mm_commit_report_row(ptr(list), (size_t)index, &row))) {
+            return NULL;
+        }
+        jlong n[2] = {(jlong)row.partition, (jlong)row.offset};
+        (*env)->SetLongArrayRegion(env, numbers, 0, 2, n);
+        const char *t[4] = {row.group, row.topic, row.outcome, row.reason};
+        uint64_t len[4] = {row.group_len, row.topic_len, row.outcome_len, row.reason_len};
+        return row_texts(env, t, len, 4);
+    }
+    case 5: { /* mm_translated_offset_row, mm_translated_offsets_row */
         struct mm_translated_offset_row row = {.struct_size = sizeof row};
         if (!check(env, mm_translated_offsets_row(ptr(list), (size_t)index, &row))) {
             return NULL;
@@ -76,7 +98,7 @@ JNIEXPORT jobjectArray JNICALL Java_io_mm2checkpoint_JniBinding_nRow(JNIEnv *env
         uint64_t len[3] = {row.group_len, row.topic_len, row.metadata_len};
         return row_texts(env, t, len, 3);
     }
-    case 4: { /* mm_failover_row, mm_failover_report_row */
+    case 6: { /* mm_failover_row, mm_failover_report_row */
         struct mm_failover_row row = {.struct_size = sizeof row};
         if (!check(env, mm_failover_report_row(ptr(list), (size_t)index, &row))) {
             return NULL;

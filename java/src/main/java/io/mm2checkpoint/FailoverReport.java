@@ -29,4 +29,15 @@ public record FailoverReport(
     public List<PartitionFailover> forGroup(String group) {
         return partitions.stream().filter(p -> p.group().equals(group)).collect(Collectors.toUnmodifiableList());
     }
+
+    /**
+     * True when {@code group} has entries and its committed offset on every one is already at or
+     * past the translated offset: its latest position where it committed last is reflected on
+     * this cluster.
+     */
+    public boolean caughtUp(String group) {
+        List<PartitionFailover> entries = forGroup(group);
+        return !entries.isEmpty() && entries.stream().allMatch(
+                p -> p.currentOffset().isPresent() && p.currentOffset().getAsLong() >= p.translatedOffset());
+    }
 }

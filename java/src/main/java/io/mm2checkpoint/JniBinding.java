@@ -253,6 +253,36 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public long translateOffsetsBack(long flowConf, int kind, String groups, int timeoutMs) {
+        return nTranslateOffsetsBack(flowConf, kind, NativeText.cString(groups), timeoutMs);
+    }
+
+    @Override
+    public int failbackLen(long failback) {
+        return Math.toIntExact(nFailbackLen(failback));
+    }
+
+    @Override
+    public void failbackDestroy(long failback) {
+        nFailbackDestroy(failback);
+    }
+
+    @Override
+    public long commitTranslatedOffsets(long conf, long translated, int timeoutMs) {
+        return nCommitTranslatedOffsets(conf, translated, timeoutMs);
+    }
+
+    @Override
+    public int commitLen(long report) {
+        return Math.toIntExact(nCommitLen(report));
+    }
+
+    @Override
+    public void commitDestroy(long report) {
+        nCommitDestroy(report);
+    }
+
+    @Override
     public long writerNew(long conf, String offsetSyncsTopic) {
         return nWriterNew(conf, NativeText.cString(offsetSyncsTopic));
     }
@@ -405,6 +435,18 @@ final class JniBinding implements NativeBinding {
     private static native void nReportTotals(long report, long[] out);
 
     private static native void nReportDestroy(long report);
+
+    private static native long nTranslateOffsetsBack(long flowConf, int kind, byte[] groups, int timeoutMs);
+
+    private static native long nFailbackLen(long failback);
+
+    private static native void nFailbackDestroy(long failback);
+
+    private static native long nCommitTranslatedOffsets(long conf, long translated, int timeoutMs);
+
+    private static native long nCommitLen(long report);
+
+    private static native void nCommitDestroy(long report);
 
     /** Throws the library's result (INVALID_CONFIG for a rejected setting) when the writer cannot be made. */
     private static native long nWriterNew(long conf, byte[] offsetSyncsTopic);

@@ -140,6 +140,20 @@ interface NativeBinding {
 
     void reportDestroy(long report);
 
+    /** {@code mm_translate_offsets_back}; {@code kind} is an {@code mm_group_selector}; returns the new list. */
+    long translateOffsetsBack(long flowConf, int kind, String groups, int timeoutMs);
+
+    int failbackLen(long failback);
+
+    void failbackDestroy(long failback);
+
+    /** {@code mm_commit_translated_offsets}; returns the new commit report. */
+    long commitTranslatedOffsets(long conf, long translated, int timeoutMs);
+
+    int commitLen(long report);
+
+    void commitDestroy(long report);
+
     /** {@code mm_offset_sync_writer_new}; does not take {@code conf}. */
     long writerNew(long conf, String offsetSyncsTopic);
 

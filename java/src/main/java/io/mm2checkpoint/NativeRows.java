@@ -125,8 +125,88 @@ final class NativeRows {
         return new GroupSyncResultRow(t[0], t[1], n[0], n[1], t[2], t[3]);
     }
 
+    /** {@code mm_failback_row}, filled by {@code mm_failback_offsets_row}. */
+    static final Kind FAILBACK_ROW = new Kind(3, "mm_failback_row", "mm_failback_offsets_row",
+            new String[] {"partition", "offset", "rereads_at_most", "replica_offset"},
+            new String[] {"group", "topic", "replica_topic", "metadata", "untranslated_reason"});
+
+    /**
+     * One entry of a failback translation, filled by {@code mm_failback_offsets_row}. Set {@code
+     * struct_size} to {@code sizeof(mm_failback_row)} first; fields are only ever added at the end.
+     * Text is UTF-8, NUL-terminated, owned by the list (valid until it is destroyed), with its
+     * length in bytes beside it.
+     *
+     * @param group The consumer group.
+     * @param topic The original topic on the source cluster of the forward flow; empty when
+     * untranslated.
+     * @param partition The partition (the same on both clusters).
+     * @param offset Where the group resumes on the original topic; -1 when untranslated.
+     * @param rereadsAtMost The most records a consumer resuming there reads a second time; -1 when
+     * untranslated.
+     * @param replicaTopic The replica topic the group committed on.
+     * @param replicaOffset The group's committed offset on the replica topic.
+     * @param metadata The metadata committed with it.
+     * @param untranslatedReason Empty when translated; else why not: {@code no_offset_sync} (the
+     * flow has no sync for the partition) or {@code older_than_every_sync} (every sync is after the
+     * commit).
+     */
+    record FailbackRow(
+            String group,
+            String topic,
+            long partition,
+            long offset,
+            long rereadsAtMost,
+            String replicaTopic,
+            long replicaOffset,
+            String metadata,
+            String untranslatedReason) {}
+
+    /** Row {@code index} of {@code list} through {@code mm_failback_offsets_row}. */
+    static FailbackRow failback(NativeBinding b, long list, int index) {
+        long[] n = new long[FAILBACK_ROW.numbers().length];
+        String[] t = b.row(FAILBACK_ROW, list, index, n);
+        return new FailbackRow(t[0], t[1], n[0], n[1], n[2], t[2], n[3], t[3], t[4]);
+    }
+
+    /** {@code mm_commit_row}, filled by {@code mm_commit_report_row}. */
+    static final Kind COMMIT_ROW = new Kind(4, "mm_commit_row", "mm_commit_report_row",
+            new String[] {"partition", "offset"},
+            new String[] {"group", "topic", "outcome", "reason"});
+
+    /**
+     * One entry of a commit report, filled by {@code mm_commit_report_row}. Set {@code struct_size}
+     * to {@code sizeof(mm_commit_row)} first; fields are only ever added at the end. Text is UTF-8,
+     * NUL-terminated, owned by the report (valid until it is destroyed), with its length in bytes
+     * beside it.
+     *
+     * @param group The consumer group.
+     * @param topic The topic committed on.
+     * @param partition The partition.
+     * @param offset The translated offset.
+     * @param outcome {@code written}, {@code left} (on purpose) or {@code failed} (the broker
+     * refused it).
+     * @param reason Why: for {@code written} {@code group_absent_at_target}, {@code
+     * partition_new_at_target}, {@code target_offset_reset} or {@code target_behind}; for {@code
+     * left} {@code group_active}, {@code group_state_unknown} or {@code target_at_or_ahead}; for
+     * {@code failed} the broker's error.
+     */
+    record CommitRow(
+            String group,
+            String topic,
+            long partition,
+            long offset,
+            String outcome,
+            String reason) {}
+
+    /** Row {@code index} of {@code list} through {@code mm_commit_report_row}. */
+    static CommitRow commit(NativeBinding b, long list, int index) {
+        long[] n = new long[COMMIT_ROW.numbers().length];
+        String[] t = b.row(COMMIT_ROW, list, index, n);
+        return new CommitRow(t[0], t[1], n[0], n[1], t[2], t[3]);
+    }
+
     /** {@code mm_translated_offset_row}, filled by {@code mm_translated_offsets_row}. */
-    static final Kind TRANSLATED_OFFSET_ROW = new Kind(3, "mm_translated_offset_row", "mm_translated_offsets_row",
+    static final Kind TRANSLATED_OFFSET_ROW = new Kind(5, "mm_translated_offset_row", "mm_translated_offsets_row",
             new String[] {"partition", "offset", "upstream_offset"},
             new String[] {"group", "topic", "metadata"});
 
@@ -162,7 +242,7 @@ final class NativeRows {
     }
 
     /** {@code mm_failover_row}, filled by {@code mm_failover_report_row}. */
-    static final Kind FAILOVER_ROW = new Kind(4, "mm_failover_row", "mm_failover_report_row",
+    static final Kind FAILOVER_ROW = new Kind(6, "mm_failover_row", "mm_failover_report_row",
             new String[] {"partition", "translated_offset", "current_offset", "skipped", "reread"},
             new String[] {"group", "topic"});
 

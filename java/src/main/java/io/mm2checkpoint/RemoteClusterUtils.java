@@ -11,7 +11,9 @@ import java.util.OptionalLong;
  * Failover offset translation, what Kafka's {@code RemoteClusterUtils.translateOffsets} does,
  * without Kafka jars: read the checkpoints a checkpoint task wrote on the <b>target</b> cluster
  * and return where each consumer group should resume there; plus a dry run of that switch
- * against the groups' committed offsets on the target.
+ * against the groups' committed offsets on the target, and committing it into the groups idle
+ * there. Failback, the other direction, translates the groups' commits on the target back to
+ * the source ({@link #translateOffsetsBack}).
  *
  * <p>{@code targetConfig} holds librdkafka settings for the target cluster (at least
  * {@code bootstrap.servers}; security settings as librdkafka spells them). It may also hold
@@ -101,6 +103,105 @@ public final class RemoteClusterUtils {
                 return drainReport(b, report);
             } finally {
                 b.reportDestroy(report);
+            }
+        } finally {
+            b.translatedDestroy(list);
+        }
+    }
+
+    /**
+     * Failback: translates the selected groups' committed offsets on the forward flow's target
+     * (the replica cluster) back to its source, with the flow's offset syncs read to their end
+     * now. Only commits on replica topics of the source count (e.g. {@code primary.orders}).
+     * The answer is never ahead; see {@link FailbackOffset}. {@link FailbackOffsets#asPlan}
+     * feeds the dry run and the commit on the source cluster.
+     *
+     * @param flow    the forward flow's checkpoint configuration, as its {@link CheckpointTask}
+     *                takes it (aliases, both clusters, offset-syncs location, policy)
+     * @param groups  which groups (a regex lists the replica cluster's groups first)
+     * @param timeout bound of the whole call
+     * @throws Mm2Exception {@link Mm2Exception#INVALID_CONFIG} for a configuration a task would
+     *                      refuse and under {@code IdentityReplicationPolicy},
+     *                      {@link Mm2Exception#KAFKA} for a missing offset-syncs topic (named) or
+     *                      a group whose offsets cannot be read, {@link Mm2Exception#TIMED_OUT}
+     */
+    public static FailbackOffsets translateOffsetsBack(CheckpointConfig flow, GroupSelector groups,
+            Duration timeout) {
+        Objects.requireNonNull(flow, "flow");
+        Objects.requireNonNull(groups, "groups");
+        int ms = NativeLibrary.timeoutMillis(timeout);
+        NativeBinding b = NativeLibrary.binding();
+        long conf = flow.toNative(b);
+        long back;
+        try {
+            back = b.translateOffsetsBack(conf, groups.kind().ordinal(), groups.groups(), ms);
+        } finally {
+            b.confDestroy(conf);
+        }
+        try {
+            int n = b.failbackLen(back);
+            List<FailbackOffset> offsets = new ArrayList<>(n);
+            List<UntranslatedOffset> untranslated = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                NativeRows.FailbackRow row = NativeRows.failback(b, back, i);
+                int partition = Math.toIntExact(row.partition());
+                if (row.offset() < 0) {
+                    untranslated.add(new UntranslatedOffset(row.group(), row.replicaTopic(), partition,
+                            row.replicaOffset(), row.untranslatedReason()));
+                } else {
+                    offsets.add(new FailbackOffset(row.group(), row.topic(), partition, row.offset(),
+                            row.rereadsAtMost(), row.replicaTopic(), row.replicaOffset(), row.metadata()));
+                }
+            }
+            return new FailbackOffsets(offsets, untranslated);
+        } finally {
+            b.failbackDestroy(back);
+        }
+    }
+
+    /**
+     * Commits a translation (a failover's, or a failback's {@link FailbackOffsets#asPlan}) into
+     * the groups on the cluster {@code clusterConfig} reaches, by the group offset sync's rules:
+     * only into a group absent there or without members, never moving a partition backwards,
+     * nothing into a group whose state cannot be read. A partition the broker refuses is an
+     * entry with outcome {@code failed}, not an exception.
+     *
+     * @param clusterConfig librdkafka settings of the cluster to commit on, as for
+     *                      {@link #failoverReport}
+     * @param plan          the offsets to commit
+     * @param timeout       bound of the whole call
+     * @throws Mm2Exception {@link Mm2Exception#KAFKA} when the groups cannot be described,
+     *                      {@link Mm2Exception#TIMED_OUT}
+     */
+    public static CommitReport commitTranslatedOffsets(Map<String, String> clusterConfig, TranslatedOffsets plan,
+            Duration timeout) {
+        Objects.requireNonNull(plan, "plan");
+        int ms = NativeLibrary.timeoutMillis(timeout);
+        NativeBinding b = NativeLibrary.binding();
+        long list = b.translatedNew();
+        try {
+            for (TranslatedOffset o : plan.offsets()) {
+                b.translatedAdd(list, o.group(), o.topic(), o.partition(), o.offset(), o.upstreamOffset(),
+                        o.metadata());
+            }
+            long conf = CheckpointConfig.toNative(b, Objects.requireNonNull(clusterConfig, "clusterConfig"));
+            long report;
+            try {
+                report = b.commitTranslatedOffsets(conf, list, ms);
+            } finally {
+                b.confDestroy(conf);
+            }
+            try {
+                int n = b.commitLen(report);
+                List<PartitionCommit> partitions = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    NativeRows.CommitRow row = NativeRows.commit(b, report, i);
+                    partitions.add(new PartitionCommit(row.group(), row.topic(), Math.toIntExact(row.partition()),
+                            row.offset(), row.outcome(), row.reason()));
+                }
+                return new CommitReport(partitions);
+            } finally {
+                b.commitDestroy(report);
             }
         } finally {
             b.translatedDestroy(list);

@@ -28,6 +28,21 @@ final class NativeFunctions {
     static final Function MM_BATCH_STATUS =
             new Function("mm_batch_status", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
+    static final Function MM_COMMIT_FAILBACK_OFFSETS =
+            new Function("mm_commit_failback_offsets", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
+    static final Function MM_COMMIT_REPORT_DESTROY =
+            new Function("mm_commit_report_destroy", FunctionDescriptor.ofVoid(ADDRESS));
+
+    static final Function MM_COMMIT_REPORT_LEN =
+            new Function("mm_commit_report_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    static final Function MM_COMMIT_REPORT_ROW =
+            new Function("mm_commit_report_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+
+    static final Function MM_COMMIT_TRANSLATED_OFFSETS =
+            new Function("mm_commit_translated_offsets", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
     static final Function MM_CONF_COUNT =
             new Function("mm_conf_count", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
@@ -82,8 +97,23 @@ final class NativeFunctions {
     static final Function MM_EMBEDDED_READ_CHECKPOINTS =
             new Function("mm_embedded_read_checkpoints", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
+    static final Function MM_FAILBACK_OFFSETS_DESTROY =
+            new Function("mm_failback_offsets_destroy", FunctionDescriptor.ofVoid(ADDRESS));
+
+    static final Function MM_FAILBACK_OFFSETS_LEN =
+            new Function("mm_failback_offsets_len", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    static final Function MM_FAILBACK_OFFSETS_ROW =
+            new Function("mm_failback_offsets_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+
+    static final Function MM_FAILBACK_REPORT =
+            new Function("mm_failback_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
     static final Function MM_FAILOVER_REPORT =
             new Function("mm_failover_report", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+
+    static final Function MM_FAILOVER_REPORT_CAUGHT_UP =
+            new Function("mm_failover_report_caught_up", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
 
     static final Function MM_FAILOVER_REPORT_DESTROY =
             new Function("mm_failover_report_destroy", FunctionDescriptor.ofVoid(ADDRESS));
@@ -189,6 +219,9 @@ final class NativeFunctions {
 
     static final Function MM_TRANSLATE_OFFSETS =
             new Function("mm_translate_offsets", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+
+    static final Function MM_TRANSLATE_OFFSETS_BACK =
+            new Function("mm_translate_offsets_back", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
 
     static final Function MM_TRANSLATED_OFFSETS_ADD =
             new Function("mm_translated_offsets_add", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));

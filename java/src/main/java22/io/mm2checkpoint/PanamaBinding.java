@@ -91,6 +91,12 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle reportLen;
     private final MethodHandle reportGetTotals;
     private final MethodHandle reportDestroy;
+    private final MethodHandle translateOffsetsBack;
+    private final MethodHandle failbackLen;
+    private final MethodHandle failbackDestroy;
+    private final MethodHandle commitTranslatedOffsets;
+    private final MethodHandle commitLen;
+    private final MethodHandle commitDestroy;
     private final MethodHandle writerNew;
     private final MethodHandle writerReport;
     private final MethodHandle writerTick;
@@ -151,6 +157,12 @@ final class PanamaBinding implements NativeBinding {
         reportLen = bind(MM_FAILOVER_REPORT_LEN);
         reportGetTotals = bind(MM_FAILOVER_REPORT_GET_TOTALS);
         reportDestroy = bind(MM_FAILOVER_REPORT_DESTROY);
+        translateOffsetsBack = bind(MM_TRANSLATE_OFFSETS_BACK);
+        failbackLen = bind(MM_FAILBACK_OFFSETS_LEN);
+        failbackDestroy = bind(MM_FAILBACK_OFFSETS_DESTROY);
+        commitTranslatedOffsets = bind(MM_COMMIT_TRANSLATED_OFFSETS);
+        commitLen = bind(MM_COMMIT_REPORT_LEN);
+        commitDestroy = bind(MM_COMMIT_REPORT_DESTROY);
         writerNew = bind(MM_OFFSET_SYNC_WRITER_NEW);
         writerReport = bind(MM_OFFSET_SYNC_WRITER_REPORT);
         writerTick = bind(MM_OFFSET_SYNC_WRITER_TICK);
@@ -651,6 +663,48 @@ final class PanamaBinding implements NativeBinding {
     @Override
     public void reportDestroy(long report) {
         destroy(reportDestroy, report);
+    }
+
+    @Override
+    public long translateOffsetsBack(long flowConf, int kind, String groups, int timeoutMs) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) translateOffsetsBack.invokeExact(ptr(flowConf), kind, text(arena, groups), timeoutMs, out));
+            return out.get(ADDRESS, 0).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int failbackLen(long failback) {
+        return length(failbackLen, failback);
+    }
+
+    @Override
+    public void failbackDestroy(long failback) {
+        destroy(failbackDestroy, failback);
+    }
+
+    @Override
+    public long commitTranslatedOffsets(long conf, long translated, int timeoutMs) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) commitTranslatedOffsets.invokeExact(ptr(conf), ptr(translated), timeoutMs, out));
+            return out.get(ADDRESS, 0).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int commitLen(long report) {
+        return length(commitLen, report);
+    }
+
+    @Override
+    public void commitDestroy(long report) {
+        destroy(commitDestroy, report);
     }
 
     @Override

@@ -1,10 +1,14 @@
 package io.mm2checkpoint.test;
 
 import io.mm2checkpoint.CheckpointTask;
+import io.mm2checkpoint.CommitReport;
 import io.mm2checkpoint.EmbeddedClusters.Side;
+import io.mm2checkpoint.FailbackOffset;
+import io.mm2checkpoint.FailbackOffsets;
 import io.mm2checkpoint.FailoverReport;
 import io.mm2checkpoint.GroupSelector;
 import io.mm2checkpoint.Mm2Exception;
+import io.mm2checkpoint.PartitionCommit;
 import io.mm2checkpoint.PartitionFailover;
 import io.mm2checkpoint.RemoteClusterUtils;
 import io.mm2checkpoint.TranslatedOffset;
@@ -135,6 +139,54 @@ public final class RemoteClusterUtilsTest {
                     TranslatedOffsets.of(List.of()), TIMEOUT).partitions(), "empty plan, no request");
         }
         Fixture.assertNothingLive("after the report");
+    }
+
+    /**
+     * Failback: g1 went on on the target, and its commits on the replica topic translate back to
+     * the source with the flow's syncs; the dry run and the commit go through the plan.
+     */
+    @Test
+    public void failbackTranslatesCommitsOnTheReplicaBackAndCommitsOnlyIntoIdleGroups() {
+        try (Fixture f = checkpointed()) {
+            // orders-0 at 95 is past the sync 100 -> 90; orders-1 at 40 is the sync 50 -> 40.
+            f.clusters.commitOffset(Side.TARGET, "g1", "source.orders", 0, 95, "b");
+            f.clusters.commitOffset(Side.TARGET, "g1", "source.orders", 1, 40, "");
+            FailbackOffsets back = RemoteClusterUtils.translateOffsetsBack(f.config("g1,g2").build(),
+                    GroupSelector.list("g1", "g2"), TIMEOUT);
+            Check.equal(List.of(
+                    new FailbackOffset("g1", "orders", 0, 101, 4, "source.orders", 95, "b"),
+                    new FailbackOffset("g1", "orders", 1, 50, 0, "source.orders", 40, "")),
+                    back.offsets(), "g1 translated back");
+            Check.equal(List.of(), back.untranslated(), "nothing untranslated");
+            Check.equal(4L, back.totalRereadsAtMost(), "re-reads at most");
+            Check.equal(2, back.forGroup("g1").size(), "forGroup");
+
+            // On the source g1 still sits where it committed before failing over (150, 50).
+            Map<String, String> source = Map.of("bootstrap.servers", f.clusters.bootstrap(Side.SOURCE));
+            FailoverReport report = RemoteClusterUtils.failoverReport(source, back.asPlan(), TIMEOUT);
+            Check.equal(List.of(
+                    new PartitionFailover("g1", "orders", 0, 101, OptionalLong.of(150), 0, 49),
+                    new PartitionFailover("g1", "orders", 1, 50, OptionalLong.of(50), 0, 0)),
+                    report.partitions(), "dry run on the source");
+            Check.isTrue(report.caughtUp("g1"), "g1 is at or past its translation on the source");
+            Check.isTrue(!report.caughtUp("g2"), "a group without entries is not caught up");
+
+            // The mock describes every group as unknown: nothing is written, each says why.
+            CommitReport commits = RemoteClusterUtils.commitTranslatedOffsets(source, back.asPlan(), TIMEOUT);
+            Check.equal(List.of(
+                    new PartitionCommit("g1", "orders", 0, 101, "left", "group_state_unknown"),
+                    new PartitionCommit("g1", "orders", 1, 50, "left", "group_state_unknown")),
+                    commits.partitions(), "commits");
+            Check.equal(2L, commits.left(), "left alone");
+            Check.equal(0L, commits.written() + commits.failed(), "written or failed");
+
+            Mm2Exception e = Check.throwsType(Mm2Exception.class, () -> RemoteClusterUtils.translateOffsetsBack(
+                    f.config("g1").set("replication.policy.class", "IdentityReplicationPolicy").build(),
+                    GroupSelector.one("g1"), TIMEOUT), "identity policy");
+            Check.equal(Mm2Exception.INVALID_CONFIG, e.code(), "identity policy code");
+            Check.isTrue(e.nativeMessage().contains("DefaultReplicationPolicy"), "why: " + e.nativeMessage());
+        }
+        Fixture.assertNothingLive("after failing back");
     }
 
     @Test
