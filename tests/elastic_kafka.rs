@@ -562,7 +562,11 @@ impl GapParts {
     /// `handover` the bound from the loss to the adoption.
     fn check(&self, handover: Duration) -> Result<(), String> {
         let late_cycle = (2 * EMIT + SLACK).as_millis() as i64;
-        let first_cycle = (EMIT + SLACK).as_millis() as i64;
+        // A partition adopted while a cycle runs is left to the next cycle (group_coordination's
+        // rule), which starts an interval after the running one did: the adopter's first
+        // checkpoint comes within the running cycle's rest plus one interval, the same bound as
+        // an owner's next one.
+        let first_cycle = late_cycle;
         let fail = |what: &str| Err(format!("{}: {what}", self.describe()));
         match (self.owner, self.lost, self.adopted) {
             (None, _, _) => fail("no worker reported owning it"),
