@@ -331,6 +331,20 @@ fn run_with_config(
             config.group_offsets_source.name()
         );
     }
+    if config.emit_reverse_checkpoints_enabled {
+        let cluster = match config.reverse_offset_syncs_cluster() {
+            Cluster::Source => &config.source_cluster_alias,
+            Cluster::Target => &config.target_cluster_alias,
+        };
+        println!(
+            "reverse checkpoints: commits on `{source}`'s replicas of `{target}`'s topics are \
+             translated back with the {target}->{source} flow's offset syncs from `{syncs}` on \
+             `{cluster}` and checkpointed under `{target}`'s own topic names",
+            source = config.source_cluster_alias,
+            target = config.target_cluster_alias,
+            syncs = config.reverse_offset_syncs_topic(),
+        );
+    }
     if let Some(every) = config.statistics_interval {
         eprintln!(
             "warning: statistics.interval.ms = {} does nothing in this job: it sets how often the C \

@@ -201,18 +201,26 @@ fn checkpoint_group(pair: &Pair, names: &Names) -> Vec<Checkpoint> {
         ("emit.checkpoints.interval.seconds", "1"),
         ("checkpoints.topic.replication.factor", "1"),
     ];
-    let config = MirrorCheckpointConfig::from_properties(props).unwrap().0;
+    run_until_checkpoints(&props, 2 * GROUPS.len())
+}
+
+/// Runs a checkpoint task on `props` until it has written `expected` checkpoints.
+fn run_until_checkpoints(props: &[(&str, &str)], expected: usize) -> Vec<Checkpoint> {
+    let config = MirrorCheckpointConfig::from_properties(props.iter().copied())
+        .unwrap()
+        .0;
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
     let deadline = Instant::now() + WAIT;
     let mut emitted: Vec<Checkpoint> = Vec::new();
-    while emitted.len() < 2 * GROUPS.len() {
+    while emitted.len() < expected {
         let out = task.poll(Duration::from_secs(1)).unwrap();
         assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
         emitted.extend(out.checkpoints);
         assert!(
             Instant::now() < deadline,
-            "no checkpoints: {:?}",
+            "{} of {expected} checkpoints: {:?}",
+            emitted.len(),
             task.partition_statuses()
         );
     }
@@ -380,6 +388,11 @@ const ON_TARGET: [(&str, [i64; 2]); 4] = [
     ("replica-only", [250, 399]),
 ];
 
+/// The groups of [`ON_TARGET`] as a list.
+fn groups_selector(names: &Names) -> GroupSelector {
+    GroupSelector::list(ON_TARGET.map(|(g, _)| names.group(g)))
+}
+
 /// What a group failing back gets on one source partition.
 #[derive(Debug)]
 struct FailbackOutcome {
@@ -510,6 +523,51 @@ fn failback(pair: &Pair, names: &Names) -> Vec<FailbackOutcome> {
         let caught_up = after.caught_up(&names.group(group));
         let expected = !mock || report.caught_up(&names.group(group));
         assert_eq!(caught_up, expected, "{group}: {after:?}");
+    }
+
+    // The reverse flow's task with reverse checkpoints (target -> source, the forward flow's
+    // syncs read where it keeps them): a checkpoint on the source per group and partition, never
+    // ahead of where the group was on the target, and never ahead of the tool's answer either
+    // (the task keeps a spaced history of the syncs, the tool reads them all).
+    let groups = ON_TARGET.map(|(g, _)| names.group(g)).join(",");
+    let reverse_props = [
+        ("source.cluster.alias", names.target_alias.as_str()),
+        ("target.cluster.alias", names.source_alias.as_str()),
+        ("source.cluster.bootstrap.servers", target.as_str()),
+        ("target.cluster.bootstrap.servers", source.as_str()),
+        ("task.assigned.groups", groups.as_str()),
+        ("emit.checkpoints.interval.seconds", "1"),
+        ("checkpoints.topic.replication.factor", "1"),
+        ("emit.reverse.checkpoints.enabled", "true"),
+    ];
+    // Created beforehand, as for the forward flow (the mock's topic creation times out).
+    let reverse_checkpoints = format!("{}.checkpoints.internal", names.target_alias);
+    pair.create_topic(Side::Source, &reverse_checkpoints, 1);
+    let reversed = run_until_checkpoints(&reverse_props, 2 * ON_TARGET.len());
+    assert_eq!(reversed.len(), 2 * ON_TARGET.len(), "{reversed:?}");
+    for cp in &reversed {
+        let tool = &back.group(&cp.consumer_group_id).unwrap()[&cp.topic_partition];
+        assert_eq!(cp.upstream_offset, tool.replica_offset, "{cp:?}");
+        assert!(
+            cp.downstream_offset <= tool.offset,
+            "{cp:?} ahead of {tool:?}"
+        );
+        if cp.consumer_group_id == names.group("caught-up") {
+            assert_eq!(cp.downstream_offset, tool.offset, "{cp:?}");
+        }
+    }
+    // What Java's RemoteClusterUtils reads on the source for the target's groups.
+    let on_source = translate_offsets(
+        &settings(&source),
+        &names.target_alias,
+        &ReplicationPolicy::default(),
+        &groups_selector(names),
+        WAIT,
+    )
+    .unwrap();
+    for cp in &reversed {
+        let read = &on_source.group(&cp.consumer_group_id).unwrap()[&cp.topic_partition];
+        assert_eq!(read.offset, cp.downstream_offset, "{cp:?}");
     }
 
     let mut outcomes = Vec::new();

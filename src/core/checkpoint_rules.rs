@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use crate::filters::TopicFilter;
 use crate::offset_sync_store::{OffsetSyncStore, Translation};
+use crate::reverse_translation::{translate_back, ReverseTranslation};
 use crate::{Checkpoint, TopicPartition};
 
 /// A committed consumer-group offset with its metadata, as the admin API returns it.
@@ -145,6 +146,34 @@ pub fn checkpoints_for_group(
     rename: &dyn Fn(&TopicPartition) -> TopicPartition,
     last: Option<&BTreeMap<TopicPartition, Checkpoint>>,
 ) -> GroupCheckpoints {
+    checkpoints_for_group_both_ways(group, committed, topic_filter, syncs, None, rename, last)
+}
+
+/// The reverse flow's offset syncs, for reverse checkpoints: in the task of the flow B->A, the
+/// syncs of the flow A->B, and which of B's topics are replicas of A's (`A.orders` → `orders`).
+pub struct ReverseSyncs<'a> {
+    /// The A->B flow's offset syncs (keyed by A's topics).
+    pub store: &'a OffsetSyncStore,
+    /// The topic on A a topic of B replicates, one hop up; `None` for a topic that is not a
+    /// replica of A's.
+    pub original_topic: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// [`checkpoints_for_group`], with reverse checkpoints when `reverse` is given: a commit on a
+/// replica of a target topic (`A.orders` on B, in the task of the flow B->A) is translated back
+/// to that target topic (`orders` on A) with the reverse flow's syncs
+/// ([`translate_back`](crate::reverse_translation::translate_back): never ahead), and its
+/// checkpoint names the target topic itself, with the group's offset on B as its upstream
+/// offset. Every other partition is decided as by [`checkpoints_for_group`].
+pub fn checkpoints_for_group_both_ways(
+    group: &str,
+    committed: &BTreeMap<TopicPartition, Option<CommittedOffset>>,
+    topic_filter: &TopicFilter,
+    syncs: &OffsetSyncStore,
+    reverse: Option<&ReverseSyncs<'_>>,
+    rename: &dyn Fn(&TopicPartition) -> TopicPartition,
+    last: Option<&BTreeMap<TopicPartition, Checkpoint>>,
+) -> GroupCheckpoints {
     let mut out = GroupCheckpoints::default();
     for (upstream, commit) in committed {
         let decided = checkpoint_for_partition(
@@ -152,7 +181,7 @@ pub fn checkpoints_for_group(
             upstream,
             commit.as_ref(),
             topic_filter,
-            syncs,
+            Translator { syncs, reverse },
             rename,
             last,
         );
@@ -186,13 +215,56 @@ pub fn checkpoints_for_group(
     out
 }
 
+/// The offset syncs one partition is translated with: the flow's own, or, for a replica of a
+/// target topic with reverse checkpoints on, the reverse flow's.
+#[derive(Clone, Copy)]
+struct Translator<'a> {
+    syncs: &'a OffsetSyncStore,
+    reverse: Option<&'a ReverseSyncs<'a>>,
+}
+
+impl Translator<'_> {
+    /// The target partition and offset `upstream` at `offset` translates to.
+    fn translate(
+        self,
+        upstream: &TopicPartition,
+        offset: i64,
+        rename: &dyn Fn(&TopicPartition) -> TopicPartition,
+    ) -> Result<(TopicPartition, i64), SkipReason> {
+        let original = self
+            .reverse
+            .and_then(|r| (r.original_topic)(&upstream.topic).map(|topic| (r, topic)));
+        if let Some((reverse, topic)) = original {
+            let target = TopicPartition::new(topic, upstream.partition);
+            return match translate_back(reverse.store, &target, offset) {
+                ReverseTranslation::Offset { upstream: o, .. } if o < 0 => {
+                    Err(SkipReason::NegativeTranslation)
+                }
+                ReverseTranslation::Offset { upstream: o, .. } => Ok((target, o)),
+                ReverseTranslation::NotReadToEnd => Err(SkipReason::NotReadToEnd),
+                ReverseTranslation::NoOffsetSync => Err(SkipReason::NoOffsetSync),
+                ReverseTranslation::OlderThanEveryKeptSync => {
+                    Err(SkipReason::OlderThanEveryKeptSync)
+                }
+            };
+        }
+        match self.syncs.translate(upstream, offset) {
+            Translation::NotReadToEnd => Err(SkipReason::NotReadToEnd),
+            Translation::NoOffsetSync => Err(SkipReason::NoOffsetSync),
+            Translation::OlderThanEveryKeptSync => Err(SkipReason::OlderThanEveryKeptSync),
+            Translation::Offset(d) if d < 0 => Err(SkipReason::NegativeTranslation),
+            Translation::Offset(d) => Ok((rename(upstream), d)),
+        }
+    }
+}
+
 /// Steps 1–4 of the emission pipeline for one upstream partition.
 fn checkpoint_for_partition(
     group: &str,
     upstream: &TopicPartition,
     commit: Option<&CommittedOffset>,
     topic_filter: &TopicFilter,
-    syncs: &OffsetSyncStore,
+    translator: Translator<'_>,
     rename: &dyn Fn(&TopicPartition) -> TopicPartition,
     last: Option<&BTreeMap<TopicPartition, Checkpoint>>,
 ) -> Result<(Checkpoint, EmitReason), SkipReason> {
@@ -200,16 +272,10 @@ fn checkpoint_for_partition(
         return Err(SkipReason::TopicFiltered);
     }
     let commit = commit.ok_or(SkipReason::NoCommittedOffset)?;
-    let downstream = match syncs.translate(upstream, commit.offset) {
-        Translation::NotReadToEnd => return Err(SkipReason::NotReadToEnd),
-        Translation::NoOffsetSync => return Err(SkipReason::NoOffsetSync),
-        Translation::OlderThanEveryKeptSync => return Err(SkipReason::OlderThanEveryKeptSync),
-        Translation::Offset(d) if d < 0 => return Err(SkipReason::NegativeTranslation),
-        Translation::Offset(d) => d,
-    };
+    let (target, downstream) = translator.translate(upstream, commit.offset, rename)?;
     let checkpoint = Checkpoint::new(
         group,
-        rename(upstream),
+        target,
         commit.offset,
         downstream,
         commit.metadata.clone(),
@@ -444,6 +510,79 @@ mod tests {
             .checkpoints()
             .map(|c| (c.topic_partition.clone(), c.clone()))
             .collect()
+    }
+
+    /// The task of the flow east->west with reverse checkpoints: `west.orders` on east
+    /// replicates `orders` on west, and the west->east flow's syncs translate commits on it back.
+    #[test]
+    fn with_reverse_syncs_a_commit_on_a_replica_of_a_target_topic_is_checkpointed_back_to_it() {
+        let (local, replica0, replica1, unsynced) = (
+            tp("payments", 0),
+            tp("west.orders", 0),
+            tp("west.orders", 1),
+            tp("west.unsynced", 0),
+        );
+        let forward = store_with(&[(&local, 10, 20)]);
+        // The west->east syncs are keyed by west's topics.
+        let reverse_store = store_with(&[
+            (&tp("orders", 0), 0, 0),
+            (&tp("orders", 0), 100, 90),
+            (&tp("orders", 1), 50, 40),
+        ]);
+        let original = |topic: &str| topic.strip_prefix("west.").map(str::to_string);
+        let reverse = ReverseSyncs {
+            store: &reverse_store,
+            original_topic: &original,
+        };
+        let committed = commits(&[
+            (&local, Some(10)),
+            (&replica0, Some(95)),
+            (&replica1, Some(40)),
+            (&unsynced, Some(5)),
+        ]);
+        let both = checkpoints_for_group_both_ways(
+            "g",
+            &committed,
+            &TopicFilter::default(),
+            &forward,
+            Some(&reverse),
+            &rename,
+            None,
+        );
+        let got = by_target(&both);
+        let expected = [
+            (tp("east.payments", 0), 10, 20),
+            // 95 is past the sync 100 -> 90: one after it, never ahead.
+            (tp("orders", 0), 95, 101),
+            (tp("orders", 1), 40, 50),
+        ];
+        assert_eq!(got.len(), expected.len(), "{got:?}");
+        for (target, upstream, downstream) in expected {
+            let cp = &got[&target];
+            assert_eq!(
+                (
+                    cp.upstream_offset,
+                    cp.downstream_offset,
+                    cp.metadata.as_str()
+                ),
+                (upstream, downstream, "meta"),
+                "{target}"
+            );
+        }
+        assert_eq!(
+            both.skipped,
+            vec![(unsynced.clone(), SkipReason::NoOffsetSync)]
+        );
+
+        // Without them, as in Java: the replica's commits have no sync of this flow.
+        let forward_only = run("g", &committed, &forward, None);
+        assert_eq!(by_target(&forward_only).len(), 1);
+        let skipped: Vec<_> = forward_only
+            .skipped
+            .iter()
+            .map(|(p, _)| p.clone())
+            .collect();
+        assert_eq!(skipped, vec![replica0, replica1, unsynced]);
     }
 
     #[test]

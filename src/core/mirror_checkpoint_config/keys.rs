@@ -43,6 +43,8 @@ pub(super) const TASK_COORDINATION_PARTITIONS: &str = "task.coordination.partiti
 pub(super) const OFFSET_LAG_MAX: &str = "offset.lag.max";
 pub(super) const GROUP_OFFSETS_SOURCE: &str = "group.offsets.source";
 pub(super) const STATISTICS_INTERVAL_MS: &str = "statistics.interval.ms";
+pub(super) const EMIT_REVERSE_CHECKPOINTS_ENABLED: &str = "emit.reverse.checkpoints.enabled";
+pub(super) const REVERSE_OFFSET_SYNCS_TOPIC_LOCATION: &str = "reverse.offset-syncs.topic.location";
 pub(super) const BOOTSTRAP_SERVERS: &str = "bootstrap.servers";
 pub(super) const CLIENT_ID: &str = "client.id";
 
@@ -83,6 +85,8 @@ pub(super) const CHECKPOINT_KEYS: &[&str] = &[
     keys::OFFSET_LAG_MAX,
     keys::GROUP_OFFSETS_SOURCE,
     keys::STATISTICS_INTERVAL_MS,
+    keys::EMIT_REVERSE_CHECKPOINTS_ENABLED,
+    keys::REVERSE_OFFSET_SYNCS_TOPIC_LOCATION,
 ];
 
 /// Keys of the other MM2 connectors and of Connect's connector config. A shared `mm2.properties`

@@ -116,6 +116,14 @@ pub struct MirrorCheckpointConfig {
     pub offset_syncs_topic_location: OffsetSyncsTopicLocation,
     /// `emit.offset-syncs.enabled` (default `true`); `false` is rejected while enabled.
     pub emit_offset_syncs_enabled: bool,
+    /// `emit.reverse.checkpoints.enabled` (our extension, default `false`): checkpoints on the
+    /// target for commits on the source's replicas of target topics, translated back with the
+    /// reverse flow's offset syncs.
+    pub emit_reverse_checkpoints_enabled: bool,
+    /// `reverse.offset-syncs.topic.location` (our extension, default `source`): the reverse
+    /// flow's own `offset-syncs.topic.location`. `Source` is the reverse flow's source, which
+    /// is this flow's **target**.
+    pub reverse_offset_syncs_topic_location: OffsetSyncsTopicLocation,
     /// `checkpoints.topic.replication.factor` (default 3; -1 = broker default).
     pub checkpoints_topic_replication_factor: i16,
     /// `offset-syncs.topic.replication.factor` (default 3; -1 = broker default).
@@ -362,6 +370,8 @@ impl MirrorCheckpointConfig {
             topic_filter,
             offset_syncs_topic_location,
             emit_offset_syncs_enabled,
+            emit_reverse_checkpoints_enabled,
+            reverse_offset_syncs_topic_location,
             checkpoints_topic_replication_factor,
             offset_syncs_topic_replication_factor,
             consumer_poll_timeout,
@@ -425,6 +435,14 @@ impl MirrorCheckpointConfig {
                 emit_offset_syncs_enabled.to_string(),
             ),
             (
+                "emit.reverse.checkpoints.enabled",
+                emit_reverse_checkpoints_enabled.to_string(),
+            ),
+            (
+                "reverse.offset-syncs.topic.location",
+                cluster(reverse_offset_syncs_topic_location).to_string(),
+            ),
+            (
                 "checkpoints.topic.replication.factor",
                 checkpoints_topic_replication_factor.to_string(),
             ),
@@ -470,6 +488,10 @@ impl MirrorCheckpointConfig {
             ),
             ("checkpoints.topic", self.checkpoints_topic()),
             ("offset-syncs.topic", self.offset_syncs_topic()),
+            (
+                "reverse.offset-syncs.topic",
+                self.reverse_offset_syncs_topic(),
+            ),
         ];
         match task_assignment {
             TaskAssignment::Static => typed.push(("task.assignment", "static".to_string())),
@@ -541,6 +563,34 @@ impl MirrorCheckpointConfig {
             Cluster::Target => &self.source_cluster_alias,
         };
         format!("mm2-offset-syncs{s}{other}{s}internal")
+    }
+
+    /// The reverse flow's offset-syncs topic, as that flow (target -> source) names it:
+    /// `mm2-offset-syncs{S}<this source>{S}internal` when it lives on its source (this flow's
+    /// target), `mm2-offset-syncs{S}<this target>{S}internal` when on its target.
+    pub fn reverse_offset_syncs_topic(&self) -> String {
+        let s = self.internal_separator();
+        let other = match self.reverse_offset_syncs_topic_location {
+            Cluster::Source => &self.source_cluster_alias,
+            Cluster::Target => &self.target_cluster_alias,
+        };
+        format!("mm2-offset-syncs{s}{other}{s}internal")
+    }
+
+    /// The cluster of this flow that holds the reverse flow's offset syncs.
+    pub fn reverse_offset_syncs_cluster(&self) -> Cluster {
+        match self.reverse_offset_syncs_topic_location {
+            Cluster::Source => Cluster::Target,
+            Cluster::Target => Cluster::Source,
+        }
+    }
+
+    /// Consumer of the reverse flow's offset-syncs topic, for reverse checkpoints (role
+    /// `reverse-offset-syncs-source-consumer` or `…-target-consumer`, by this flow's cluster).
+    pub fn reverse_offset_syncs_consumer_config(&self) -> BTreeMap<String, String> {
+        let cluster = self.reverse_offset_syncs_cluster();
+        let role = format!("reverse-offset-syncs-{}-consumer", cluster.name());
+        self.client_config(cluster, ClientKind::Consumer, &role)
     }
 
     /// Default of `task.coordination.group.id`: `mm2-checkpoint-<source>-<target>`.

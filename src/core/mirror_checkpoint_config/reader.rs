@@ -354,6 +354,20 @@ impl Reader<'_> {
             }
         };
         let emit_offset_syncs = self.boolean(keys::EMIT_OFFSET_SYNCS_ENABLED, true)?;
+        let emit_reverse = self.boolean(keys::EMIT_REVERSE_CHECKPOINTS_ENABLED, false)?;
+        let reverse_location = self.string(keys::REVERSE_OFFSET_SYNCS_TOPIC_LOCATION, "source");
+        let reverse_offset_syncs_topic_location = match reverse_location.value.as_str() {
+            "source" => Cluster::Source,
+            "target" => Cluster::Target,
+            other => {
+                return Err(ConfigError::new(
+                    &reverse_location.written,
+                    format!(
+                        "must be `source` or `target` (lower case, as `offset-syncs.topic.location`), got `{other}`"
+                    ),
+                ))
+            }
+        };
 
         let checkpoints_topic_replication_factor =
             self.replication_factor(keys::CHECKPOINTS_TOPIC_REPLICATION_FACTOR)?;
@@ -419,6 +433,8 @@ impl Reader<'_> {
             topic_filter,
             offset_syncs_topic_location,
             emit_offset_syncs_enabled: emit_offset_syncs.value,
+            emit_reverse_checkpoints_enabled: emit_reverse.value,
+            reverse_offset_syncs_topic_location,
             checkpoints_topic_replication_factor,
             offset_syncs_topic_replication_factor,
             consumer_poll_timeout,
@@ -448,6 +464,14 @@ impl Reader<'_> {
                 return Err(ConfigError::new(
                     &emit_offset_syncs.written,
                     "the checkpoint connector can't run without offset syncs: checkpoints are translated through them",
+                ));
+            }
+            if config.emit_reverse_checkpoints_enabled
+                && config.replication_policy_class == IDENTITY_REPLICATION_POLICY_CLASS
+            {
+                return Err(ConfigError::new(
+                    &emit_reverse.written,
+                    "reverse checkpoints need DefaultReplicationPolicy: under IdentityReplicationPolicy a replica topic has its original's name and cannot be told apart from the source's own topics",
                 ));
             }
             if !config.emit_checkpoints_enabled && !config.sync_group_offsets_enabled {

@@ -932,3 +932,78 @@ fn describe_is_one_sorted_key_equals_value_line_per_setting_then_the_clients_set
         "no Rust Debug text: {text}"
     );
 }
+
+#[test]
+fn reverse_checkpoints_are_off_by_default_and_read_the_reverse_flows_syncs_where_it_keeps_them() {
+    let off = ok(CONNECTOR, &[]);
+    assert!(!off.emit_reverse_checkpoints_enabled);
+    assert_eq!(off.reverse_offset_syncs_topic_location, Cluster::Source);
+    // The task of A->B; its reverse flow is B->A. Kept on B->A's source (B, our target):
+    // `mm2-offset-syncs.A.internal`, named after B->A's target.
+    let on = ok(CONNECTOR, &[("emit.reverse.checkpoints.enabled", "true")]);
+    assert!(on.emit_reverse_checkpoints_enabled);
+    assert_eq!(
+        on.reverse_offset_syncs_topic(),
+        "mm2-offset-syncs.A.internal"
+    );
+    assert_eq!(on.reverse_offset_syncs_cluster(), Cluster::Target);
+    assert_eq!(
+        on.reverse_offset_syncs_consumer_config()["bootstrap.servers"],
+        "b:9092"
+    );
+    // Kept on B->A's target (A, our source): named after B->A's source.
+    let on_target = ok(
+        CONNECTOR,
+        &[
+            ("emit.reverse.checkpoints.enabled", "true"),
+            ("reverse.offset-syncs.topic.location", "target"),
+            ("replication.policy.separator", "_"),
+        ],
+    );
+    assert_eq!(
+        on_target.reverse_offset_syncs_topic(),
+        "mm2-offset-syncs_B_internal"
+    );
+    assert_eq!(on_target.reverse_offset_syncs_cluster(), Cluster::Source);
+    assert_eq!(
+        on_target.reverse_offset_syncs_consumer_config()["bootstrap.servers"],
+        "a:9092"
+    );
+    let described = on_target.describe();
+    for line in [
+        "emit.reverse.checkpoints.enabled = true",
+        "reverse.offset-syncs.topic.location = target",
+        "reverse.offset-syncs.topic = mm2-offset-syncs_B_internal",
+    ] {
+        assert!(
+            described.lines().any(|l| l == line),
+            "{line} in\n{described}"
+        );
+    }
+
+    let identity = err(
+        CONNECTOR,
+        &[
+            ("emit.reverse.checkpoints.enabled", "true"),
+            ("replication.policy.class", "IdentityReplicationPolicy"),
+        ],
+    );
+    assert_eq!(identity.key, "emit.reverse.checkpoints.enabled");
+    assert!(
+        identity.reason.contains("DefaultReplicationPolicy"),
+        "{identity}"
+    );
+    let location = err(
+        CONNECTOR,
+        &[("reverse.offset-syncs.topic.location", "Source")],
+    );
+    assert_eq!(location.key, "reverse.offset-syncs.topic.location");
+    let flag = err(CONNECTOR, &[("emit.reverse.checkpoints.enabled", "yes")]);
+    assert_eq!(flag.key, "emit.reverse.checkpoints.enabled");
+    // Per flow in dedicated mode.
+    let dedicated = ok(
+        DEDICATED,
+        &[("A->B.emit.reverse.checkpoints.enabled", "true")],
+    );
+    assert!(dedicated.emit_reverse_checkpoints_enabled);
+}

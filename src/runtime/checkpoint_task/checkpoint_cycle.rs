@@ -16,7 +16,7 @@ use super::{
     now_ms, stream_source, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT,
     OFFSET_FETCH_CONNECTIONS,
 };
-use crate::core::checkpoint_rules::checkpoints_for_group;
+use crate::core::checkpoint_rules::{checkpoints_for_group_both_ways, ReverseSyncs};
 use crate::core::error::Error;
 use crate::core::replication_policy::checkpoint_topic_partition;
 use crate::kafka::admin::{Admin, GroupOffsetsResult};
@@ -65,13 +65,35 @@ pub(super) fn fetch_committed(
         .collect())
 }
 
-/// The partitions offset syncs exist for, on topics that are replicated.
+/// The partitions offset syncs exist for, on topics that are replicated; with reverse
+/// checkpoints, also the source's replicas of the target partitions the reverse flow has syncs
+/// for.
 fn known_partitions(shared: &Shared) -> Vec<TopicPartition> {
-    let filter = &shared.config.topic_filter;
-    decisions::known_partitions(
+    let c = &shared.config;
+    let filter = &c.topic_filter;
+    let mut known = decisions::known_partitions(
         shared.read_syncs().partitions().map(|(t, p, _)| (t, p)),
         |t| filter.should_replicate_topic(t),
-    )
+    );
+    if c.emit_reverse_checkpoints_enabled {
+        let reverse = shared.read_reverse_syncs();
+        let replicas: Vec<(String, i32)> = reverse
+            .partitions()
+            .map(|(t, p, _)| {
+                (
+                    shared
+                        .policy
+                        .format_remote_topic(&c.target_cluster_alias, t),
+                    p,
+                )
+            })
+            .collect();
+        known.extend(decisions::known_partitions(
+            replicas.iter().map(|(t, p)| (t.as_str(), *p)),
+            |t| filter.should_replicate_topic(t),
+        ));
+    }
+    known
 }
 
 /// Fetches `groups`' committed offsets, split into one contiguous share per admin client, each
@@ -437,11 +459,20 @@ impl<'a> CycleWrite<'a> {
         let (decided, emitted_from) = {
             let last = lock(&shared.checkpoints);
             let syncs = shared.read_syncs();
-            let decided = checkpoints_for_group(
+            let reverse_syncs = c
+                .emit_reverse_checkpoints_enabled
+                .then(|| shared.read_reverse_syncs());
+            let original_topic = |topic: &str| shared.original_of_target_replica(topic);
+            let reverse = reverse_syncs.as_deref().map(|store| ReverseSyncs {
+                store,
+                original_topic: &original_topic,
+            });
+            let decided = checkpoints_for_group_both_ways(
                 group,
                 &offsets,
                 &c.topic_filter,
                 &syncs,
+                reverse.as_ref(),
                 &rename,
                 last.get(group),
             );

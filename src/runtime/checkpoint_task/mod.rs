@@ -33,7 +33,6 @@ use crate::kafka::admin::Admin;
 use crate::kafka::checkpoint_producer::CheckpointProducer;
 use crate::kafka::diagnostics::Diagnostics;
 use crate::kafka::failure::{check_client_settings, RetryStatus};
-use crate::kafka::kafka_based_log::KafkaBasedLog;
 use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
@@ -137,6 +136,8 @@ pub struct TaskStats {
     pub records_skipped: u64,
     /// Offset syncs applied (initial load and tailing).
     pub syncs_loaded: u64,
+    /// Offset syncs of the reverse flow applied, for reverse checkpoints (0 when they are off).
+    pub reverse_syncs_loaded: u64,
     /// Checkpoints read back from the target at start: one per group and partition of this
     /// task's groups (the last record of each), however many records the topic held.
     pub checkpoints_loaded: u64,
@@ -209,6 +210,7 @@ struct Counters {
     checkpoints_emitted: AtomicU64,
     records_skipped: AtomicU64,
     syncs_loaded: AtomicU64,
+    reverse_syncs_loaded: AtomicU64,
     checkpoints_loaded: AtomicU64,
     checkpoints_load_ok: AtomicBool,
     load_time_us: AtomicU64,
@@ -229,6 +231,8 @@ struct Shared {
     policy: ReplicationPolicy,
     signal: StopSignal,
     syncs: RwLock<OffsetSyncStore>,
+    /// The reverse flow's offset syncs, for reverse checkpoints (empty unless they are on).
+    reverse_syncs: RwLock<OffsetSyncStore>,
     checkpoints: Mutex<CheckpointStore>,
     initialized: AtomicBool,
     fatal: Arc<Mutex<Option<String>>>,
@@ -243,7 +247,7 @@ struct Shared {
     groups: RwLock<Vec<String>>,
     statuses: Mutex<BTreeMap<(String, TopicPartition), PartitionStatus>>,
     group_sync: Mutex<BTreeMap<(String, TopicPartition), GroupOffsetSyncResult>>,
-    tail: Mutex<Option<LibraryThread<KafkaBasedLog>>>,
+    tail: Mutex<Option<LibraryThread<startup::TailedLogs>>>,
     coordination: Option<Coordination>,
     skip_causes_logged: Mutex<BTreeSet<String>>,
     /// Whether the group filter, resp. the topic filter, matched nothing at the last discovery
@@ -335,6 +339,7 @@ impl CheckpointTask {
             policy,
             signal: StopSignal::new(),
             syncs: RwLock::new(OffsetSyncStore::new()),
+            reverse_syncs: RwLock::new(OffsetSyncStore::new()),
             checkpoints: Mutex::new(CheckpointStore::new()),
             initialized: AtomicBool::new(false),
             fatal: Arc::new(Mutex::new(None)),
@@ -666,6 +671,7 @@ impl CheckpointTask {
             checkpoints_emitted: c.checkpoints_emitted.load(Ordering::SeqCst),
             records_skipped: c.records_skipped.load(Ordering::SeqCst),
             syncs_loaded: c.syncs_loaded.load(Ordering::SeqCst),
+            reverse_syncs_loaded: c.reverse_syncs_loaded.load(Ordering::SeqCst),
             checkpoints_loaded: c.checkpoints_loaded.load(Ordering::SeqCst),
             checkpoints_load_ok: c.checkpoints_load_ok.load(Ordering::SeqCst),
             load_time: us(&c.load_time_us),
@@ -853,6 +859,26 @@ impl Shared {
     }
 
     /// The offset-sync store, for translating.
+    /// The store a reader of `which` syncs fills, for writing.
+    fn write_store(
+        &self,
+        which: startup::SyncsOf,
+    ) -> std::sync::RwLockWriteGuard<'_, OffsetSyncStore> {
+        match which {
+            startup::SyncsOf::Flow => &self.syncs,
+            startup::SyncsOf::Reverse => &self.reverse_syncs,
+        }
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The reverse flow's offset-sync store, for reading (checkpoint cycles).
+    fn read_reverse_syncs(&self) -> std::sync::RwLockReadGuard<'_, OffsetSyncStore> {
+        self.reverse_syncs
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn read_syncs(&self) -> std::sync::RwLockReadGuard<'_, OffsetSyncStore> {
         self.syncs
             .read()
@@ -895,6 +921,17 @@ impl Shared {
 
     fn groups_snapshot(&self) -> Vec<String> {
         self.groups.read().map(|g| g.clone()).unwrap_or_default()
+    }
+
+    /// The target topic `topic` (a topic of the source) replicates, one hop up, when it is a
+    /// replica of one of the target's topics (`A.orders` on B in the flow B->A): what a reverse
+    /// checkpoint names.
+    fn original_of_target_replica(&self, topic: &str) -> Option<String> {
+        let target = &self.config.target_cluster_alias;
+        if self.policy.topic_source(topic).as_deref() != Some(target.as_str()) {
+            return None;
+        }
+        self.policy.upstream_topic(topic)
     }
 
     /// MM2's `findConsumerGroups` test: some partition has a commit and its topic is replicated.

@@ -1,7 +1,8 @@
 //! Start-up loading: create the checkpoints topic if missing, read the checkpoints topic into
 //! the checkpoint store, read the offset-syncs topic into the offset-sync store, discover the
 //! groups once (unless they are assigned), then hand the offset-syncs consumer to the tail
-//! thread that applies new syncs until the stop.
+//! thread that applies new syncs until the stop. With reverse checkpoints on, the reverse
+//! flow's offset syncs are read and tailed the same way, into a store of their own.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -95,6 +96,22 @@ pub(super) fn startup(
             return Err(e);
         }
     };
+    let reverse_log = if c.emit_reverse_checkpoints_enabled {
+        match load_reverse_offset_syncs(shared, leftovers) {
+            Ok(reverse) => Some(reverse),
+            Err(e) => {
+                leftovers.push(Box::new(log));
+                leftovers.push(Box::new(target_admin));
+                return Err(e);
+            }
+        }
+    } else {
+        None
+    };
+    let log = TailedLogs {
+        flow: log,
+        reverse: reverse_log,
+    };
     // The first discovery runs before the first cycle may: MM2's connector finds the groups
     // before it starts its tasks, so their first cycle already checkpoints every group.
     let mut discovery = None;
@@ -146,7 +163,7 @@ pub(super) fn startup(
     shared.initialized.store(true, Ordering::SeqCst);
     signal.nudge();
     log::info!(
-        "checkpoint task ready in {:?}: {} checkpoints ({load:?}), {} offset syncs{}",
+        "checkpoint task ready in {:?}: {} checkpoints ({load:?}), {} offset syncs{}{}",
         began.elapsed(),
         shared.counters.checkpoints_loaded.load(Ordering::SeqCst),
         shared.counters.syncs_loaded.load(Ordering::SeqCst),
@@ -154,6 +171,16 @@ pub(super) fn startup(
             " (pessimistic: newest sync per partition only)"
         } else {
             ""
+        },
+        if c.emit_reverse_checkpoints_enabled {
+            format!(
+                "; reverse checkpoints from {} offset syncs of `{}` on `{}`",
+                shared.counters.reverse_syncs_loaded.load(Ordering::SeqCst),
+                c.reverse_offset_syncs_topic(),
+                cluster_alias(shared, c.reverse_offset_syncs_cluster()),
+            )
+        } else {
+            String::new()
         }
     );
 
@@ -200,11 +227,24 @@ pub(super) fn startup(
 fn begin_attempt(shared: &Shared) {
     *lock(&shared.checkpoints) = CheckpointStore::new();
     *shared.write_syncs() = OffsetSyncStore::new();
+    *shared.write_store(SyncsOf::Reverse) = OffsetSyncStore::new();
     shared
         .counters
         .checkpoints_loaded
         .store(0, Ordering::SeqCst);
     shared.counters.syncs_loaded.store(0, Ordering::SeqCst);
+    shared
+        .counters
+        .reverse_syncs_loaded
+        .store(0, Ordering::SeqCst);
+}
+
+/// The alias of one of the flow's clusters.
+fn cluster_alias(shared: &Shared, cluster: Cluster) -> &str {
+    match cluster {
+        Cluster::Source => &shared.config.source_cluster_alias,
+        Cluster::Target => &shared.config.target_cluster_alias,
+    }
 }
 
 /// The words naming a cluster in a retry reason: "source cluster `A`".
@@ -356,7 +396,8 @@ pub(super) fn load_offset_syncs(
         hook(&shared.signal);
     }
     shared.write_syncs().begin_initial_load(pessimistic);
-    let outcome = log.read_to_end(&mut |records| apply_syncs(shared, &topic, records));
+    let outcome =
+        log.read_to_end(&mut |records| apply_syncs(shared, SyncsOf::Flow, &topic, records));
     match outcome {
         Ok(ReadToEnd::Reached) => {}
         Ok(ReadToEnd::TopicMissing) => log::warn!(
@@ -376,17 +417,69 @@ pub(super) fn load_offset_syncs(
     Ok(log)
 }
 
+/// Reads the reverse flow's offset syncs to their end into the reverse store, for reverse
+/// checkpoints. Any sync translates a commit back safely, so the load keeps every partition's
+/// history whatever the checkpoints load found; a missing topic is warned about and the store
+/// fills as syncs arrive.
+pub(super) fn load_reverse_offset_syncs(
+    shared: &Shared,
+    leftovers: &mut Leftovers,
+) -> Result<KafkaBasedLog, JobError> {
+    let c = &shared.config;
+    let topic = c.reverse_offset_syncs_topic();
+    let cluster = c.reverse_offset_syncs_cluster();
+    let mut log = KafkaBasedLog::open(
+        &c.reverse_offset_syncs_consumer_config(),
+        &topic,
+        "reverse-offset-syncs-consumer",
+        &shared.signal,
+    )?;
+    log.report_retries(&shared.retry, cluster_words(shared, cluster));
+    shared
+        .write_store(SyncsOf::Reverse)
+        .begin_initial_load(false);
+    let outcome =
+        log.read_to_end(&mut |records| apply_syncs(shared, SyncsOf::Reverse, &topic, records));
+    match outcome {
+        Ok(ReadToEnd::Reached) => {}
+        Ok(ReadToEnd::TopicMissing) => log::warn!(
+            "the reverse flow's offset-syncs topic `{topic}` does not exist on `{}` yet; no reverse checkpoint until syncs arrive (is `reverse.offset-syncs.topic.location` the reverse flow's `offset-syncs.topic.location`?)",
+            cluster_alias(shared, cluster)
+        ),
+        Err(Error::Stopped) => {
+            leftovers.push(Box::new(log));
+            return Err(JobError::Stopped);
+        }
+        Err(e) => {
+            leftovers.push(Box::new(log));
+            return Err(e.into());
+        }
+    }
+    shared.write_store(SyncsOf::Reverse).mark_read_to_end();
+    Ok(log)
+}
+
+/// Which offset-sync store a reader fills: the flow's own, or the reverse flow's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SyncsOf {
+    /// This flow's offset syncs (`offset-syncs.topic.location`).
+    Flow,
+    /// The reverse flow's, for reverse checkpoints (`reverse.offset-syncs.topic.location`).
+    Reverse,
+}
+
 /// Applies one batch of offset-sync records under one write lock of the store, decoding each in
 /// place (the topic borrowed from the record). The loaded-syncs counter moves once per batch,
 /// after the store holds the batch.
 pub(super) fn apply_syncs(
     shared: &Shared,
+    which: SyncsOf,
     topic: &str,
     records: &mut dyn Iterator<Item = RecordRef<'_>>,
 ) {
     let mut applied = 0u64;
     {
-        let mut store = shared.write_syncs();
+        let mut store = shared.write_store(which);
         for (key, value) in records {
             match OffsetSyncRef::decode(key, value) {
                 Ok(sync) => {
@@ -403,38 +496,64 @@ pub(super) fn apply_syncs(
             }
         }
     }
-    shared
-        .counters
-        .syncs_loaded
-        .fetch_add(applied, Ordering::SeqCst);
+    let counter = match which {
+        SyncsOf::Flow => &shared.counters.syncs_loaded,
+        SyncsOf::Reverse => &shared.counters.reverse_syncs_loaded,
+    };
+    counter.fetch_add(applied, Ordering::SeqCst);
+}
+
+/// The offset-syncs consumers the tail thread reads: the flow's, and the reverse flow's when
+/// reverse checkpoints are on. Dropped (closed) by the stopper after the join.
+pub(super) struct TailedLogs {
+    flow: KafkaBasedLog,
+    reverse: Option<KafkaBasedLog>,
 }
 
 /// The offset-syncs tail thread: applies new syncs until stopped, then hands the log back so the
 /// stopper closes its consumer after the join.
 /// A panic or a failure retrying cannot fix ends the thread and fails the task: translating
 /// from a store that no longer follows the topic would emit stale checkpoints.
-pub(super) fn tail_offset_syncs(shared: &Shared, mut log: KafkaBasedLog) -> KafkaBasedLog {
-    let topic = log.topic().to_string();
-    let tailed = catch_unwind(AssertUnwindSafe(|| -> Result<(), Error> {
+///
+/// With reverse checkpoints on, the thread reads both topics in turn, waiting at most half a
+/// second on each, so a sync of either reaches its store within about a second.
+pub(super) fn tail_offset_syncs(shared: &Shared, mut logs: TailedLogs) -> TailedLogs {
+    let topic = logs.flow.topic().to_string();
+    let reverse_topic = logs.reverse.as_ref().map(|r| r.topic().to_string());
+    let wait = if logs.reverse.is_some() {
+        Duration::from_millis(500)
+    } else {
+        Duration::from_secs(1)
+    };
+    let tailed = catch_unwind(AssertUnwindSafe(|| -> Result<(), (&str, Error)> {
         while !shared.signal.is_stopped() {
             #[cfg(feature = "internals")]
             shared.faults.hit(super::faults::Fault::TailPanics);
-            log.poll_once(Duration::from_secs(1), &mut |records| {
-                apply_syncs(shared, &topic, records)
-            })?;
-            shared.metrics.offset_sync_lag(log.lag());
+            logs.flow
+                .poll_once(wait, &mut |records| {
+                    apply_syncs(shared, SyncsOf::Flow, &topic, records)
+                })
+                .map_err(|e| (topic.as_str(), e))?;
+            shared.metrics.offset_sync_lag(logs.flow.lag());
+            if let (Some(reverse), Some(reverse_topic)) = (&mut logs.reverse, &reverse_topic) {
+                reverse
+                    .poll_once(wait, &mut |records| {
+                        apply_syncs(shared, SyncsOf::Reverse, reverse_topic, records)
+                    })
+                    .map_err(|e| (reverse_topic.as_str(), e))?;
+            }
         }
         Ok(())
     }));
     match tailed {
         Ok(Ok(())) => {}
-        Ok(Err(e)) => shared.record_fatal(format!("tailing `{topic}` failed: {e}")),
+        Ok(Err((failed, e))) => shared.record_fatal(format!("tailing `{failed}` failed: {e}")),
         Err(panic) => shared.record_fatal(format!(
             "the offset-syncs tail thread panicked: {}",
             panic_message(&*panic)
         )),
     }
-    log
+    logs
 }
 
 #[cfg(test)]
