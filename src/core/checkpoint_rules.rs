@@ -162,7 +162,7 @@ pub struct ReverseSyncs<'a> {
 /// [`checkpoints_for_group`], with reverse checkpoints when `reverse` is given: a commit on a
 /// replica of a target topic (`A.orders` on B, in the task of the flow B->A) is translated back
 /// to that target topic (`orders` on A) with the reverse flow's syncs
-/// ([`translate_back`](crate::reverse_translation::translate_back): never ahead), and its
+/// ([`translate_back`]: never ahead), and its
 /// checkpoint names the target topic itself, with the group's offset on B as its upstream
 /// offset. Every other partition is decided as by [`checkpoints_for_group`].
 pub fn checkpoints_for_group_both_ways(
