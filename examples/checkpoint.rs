@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use mm2_checkpoint::checkpoint_flows::CheckpointFlows;
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
@@ -301,8 +302,19 @@ fn run_with_config(
 ) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
-    let (config, warnings) = MirrorCheckpointConfig::from_properties_text(&text)
+    let mut flows = MirrorCheckpointConfig::flows_from_properties_text(&text)
         .map_err(|err| format!("{file}: {err}"))?;
+    if flows.len() > 1 {
+        if metrics_addr.is_some() {
+            return Err(Some(format!(
+                "{file} enables {} flows; --metrics-addr serves one flow's metrics: name the flow \
+                 with source.cluster.alias and target.cluster.alias, one process per flow",
+                flows.len()
+            )));
+        }
+        return run_flows(&text, status_interval);
+    }
+    let (config, warnings) = flows.remove(0);
     for w in warnings {
         eprintln!("warning: {w}");
     }
@@ -482,6 +494,128 @@ fn run_with_config(
         (StopOutcome::AlreadyStopped, None) => println!("stopped"),
     }
     Ok(())
+}
+
+/// Every flow of a file that enables several, each on a thread of its own that prints its lines
+/// prefixed with the flow (`[A->B] `). A flow that fails is reported and the others go on; one
+/// Ctrl-C or SIGTERM stops them all. Fails when any flow failed.
+fn run_flows(text: &str, status_interval: Duration) -> Result<(), Option<String>> {
+    let (flows, warnings) =
+        CheckpointFlows::from_properties_text(text).map_err(|err| err.to_string())?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let flows = Arc::new(flows);
+    let names: Vec<String> = flows.flows().map(|(name, _)| name.to_string()).collect();
+    println!(
+        "checkpointing {} flows in this process: {}; Ctrl-C or SIGTERM stops them all",
+        names.len(),
+        names.join(", ")
+    );
+    {
+        let flows = Arc::clone(&flows);
+        ctrlc::set_handler(move || {
+            // Every flow's stop flag first, then each joined and closed.
+            let _ = flows.stop();
+        })
+        .map_err(|err| err.to_string())?;
+    }
+    flows
+        .start()
+        .map_err(|(flow, err)| format!("starting flow {flow}: {err}"))?;
+    let followers: Vec<_> = names
+        .iter()
+        .map(|name| {
+            let (flows, name) = (Arc::clone(&flows), name.clone());
+            std::thread::spawn(move || follow_flow(&flows, &name, status_interval))
+        })
+        .collect();
+    let mut failed = Vec::new();
+    for (name, follower) in names.iter().zip(followers) {
+        if let Ok(Err(e)) | Err(e) = follower
+            .join()
+            .map_err(|_| "its thread panicked".to_string())
+        {
+            eprintln!("[{name}] failed: {e}");
+            failed.push(name.clone());
+        }
+    }
+    for (name, outcome) in flows.stop() {
+        match outcome {
+            Ok(StopOutcome::Stopped(took)) => println!("[{name}] stopped in {took:.1?}"),
+            Ok(StopOutcome::AlreadyStopped) => println!("[{name}] stopped"),
+            Err(e) => println!("[{name}] stop: {e}"),
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(Some(format!("flows failed: {}", failed.join(", "))))
+    }
+}
+
+/// Polls one flow of `flows` until it stops or fails, printing its checkpoints and cycle lines.
+fn follow_flow(
+    flows: &CheckpointFlows,
+    name: &str,
+    status_interval: Duration,
+) -> Result<(), String> {
+    let task = flows.task(name).ok_or("no such flow")?;
+    let began = Instant::now();
+    let mut last_note = Instant::now();
+    loop {
+        let out = task
+            .poll(Duration::from_secs(5))
+            .map_err(|err| err.to_string())?;
+        match out.status {
+            PollStatus::CycleDone => {
+                let stats = task.stats();
+                if !out.checkpoints.is_empty() {
+                    let mut checkpoints = out.checkpoints.clone();
+                    checkpoints.sort_by(|a, b| {
+                        (&a.consumer_group_id, &a.topic_partition)
+                            .cmp(&(&b.consumer_group_id, &b.topic_partition))
+                    });
+                    for cp in &checkpoints {
+                        println!(
+                            "[{name}] {} {}: {} -> {}",
+                            cp.consumer_group_id,
+                            cp.topic_partition,
+                            cp.upstream_offset,
+                            cp.downstream_offset
+                        );
+                    }
+                }
+                println!(
+                    "[{name}] cycle {}: {}, {} written ({} since this process started), {} loaded{}",
+                    stats.cycles,
+                    count(stats.groups, "group", "groups"),
+                    count(out.checkpoints.len() as u64, "checkpoint", "checkpoints"),
+                    stats.checkpoints_emitted,
+                    count(stats.syncs_loaded, "offset sync", "offset syncs"),
+                    if stats.reverse_syncs_loaded > 0 {
+                        format!(" and {} of the reverse flow", stats.reverse_syncs_loaded)
+                    } else {
+                        String::new()
+                    },
+                );
+            }
+            PollStatus::NotReady if last_note.elapsed() >= status_interval => {
+                last_note = Instant::now();
+                println!(
+                    "[{name}] still loading after {} s; {}",
+                    began.elapsed().as_secs(),
+                    task.stats().retry_reason.map_or_else(
+                        || "no error so far, the clusters answer".to_string(),
+                        |why| format!("waiting because {why}")
+                    ),
+                );
+            }
+            PollStatus::Failed => return Err(task.fatal_error().unwrap_or_default()),
+            PollStatus::Stopped => return Ok(()),
+            PollStatus::NotReady | PollStatus::NotDue => {}
+        }
+    }
 }
 
 /// What the group offset sync did since the last cycle line: ", group offset sync (N runs): N

@@ -38,7 +38,7 @@ pub use crate::kafka::{diagnostics, stop_signal};
 #[cfg(feature = "embedded")]
 pub use crate::kafka::embedded;
 pub use crate::runtime::{
-    checkpoint_task, failback, group_offsets_stream, metrics, offset_sync_writer,
+    checkpoint_flows, checkpoint_task, failback, group_offsets_stream, metrics, offset_sync_writer,
     remote_cluster_utils,
 };
 

@@ -1025,3 +1025,51 @@ fn the_failover_tool_translates_over_and_back_dry_runs_and_commits_and_names_wha
         assert!(err.contains("usage: failover"), "{err}");
     }
 }
+
+#[test]
+fn a_file_enabling_both_flows_runs_both_in_one_job_and_one_sigterm_stops_both() {
+    let c = EmbeddedClusters::new().unwrap();
+    let (a, b) = (c.bootstrap(Side::Source), c.bootstrap(Side::Target));
+    // Created beforehand: the mock's topic creation times out.
+    c.create_topic(Side::Target, "A.checkpoints.internal", 1)
+        .unwrap();
+    c.create_topic(Side::Source, "B.checkpoints.internal", 1)
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("mm2-example-flows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        format!(
+            "clusters = A, B\nA.bootstrap.servers = {a}\nB.bootstrap.servers = {b}\n\
+             A->B.enabled = true\nB->A.enabled = true\ntask.assigned.groups = g\n\
+             emit.checkpoints.interval.seconds = 1\nB->A.emit.reverse.checkpoints.enabled = true\n"
+        ),
+    )
+    .unwrap();
+    let seen = std::sync::Mutex::new((false, false));
+    let run = run_checkpoint_until(&config, &[], |line| {
+        let mut seen = seen.lock().unwrap();
+        seen.0 |= line.starts_with("[A->B] cycle ");
+        seen.1 |= line.starts_with("[B->A] cycle ");
+        seen.0 && seen.1
+    });
+    let out = run.stdout.join("\n");
+    assert!(run.success, "{out}\n{}", run.stderr.join("\n"));
+    assert!(
+        out.contains("checkpointing 2 flows in this process: A->B, B->A"),
+        "{out}"
+    );
+    for flow in ["A->B", "B->A"] {
+        assert!(out.contains(&format!("[{flow}] stopped")), "{flow}: {out}");
+    }
+    // One flow's Prometheus endpoint cannot serve two flows: refused, naming the way out.
+    let refused = run_checkpoint_until(&config, &["--metrics-addr", "127.0.0.1:0"], |_| false);
+    assert!(!refused.success);
+    assert!(
+        refused.stderr.join("\n").contains("enables 2 flows"),
+        "{:?}",
+        refused.stderr
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -776,3 +776,71 @@ fn a_checkpoints_topic_that_is_missing_and_cannot_be_created_starts_pessimistic_
     task.stop().unwrap();
     assert_task_clean(&task);
 }
+
+/// Both flows of one `mm2.properties` in one object: each flow's own task, a failed flow named
+/// and leaving the other running, and one stop for both that leaves nothing behind.
+#[test]
+fn every_enabled_flow_of_one_file_runs_a_failed_flow_leaves_the_other_and_one_stop_stops_both() {
+    use mm2_checkpoint::checkpoint_flows::CheckpointFlows;
+    use mm2_checkpoint::checkpoint_task::faults::Fault;
+
+    let c = EmbeddedClusters::new().unwrap();
+    let (a, b) = (c.bootstrap(Side::Source), c.bootstrap(Side::Target));
+    // Created beforehand: the mock's topic creation times out.
+    c.create_topic(Side::Target, "A.checkpoints.internal", 1)
+        .unwrap();
+    c.create_topic(Side::Source, "B.checkpoints.internal", 1)
+        .unwrap();
+    let text = format!(
+        "clusters = A, B\nA.bootstrap.servers = {a}\nB.bootstrap.servers = {b}\n\
+         A->B.enabled = true\nB->A.enabled = true\ntask.assigned.groups = g\n\
+         emit.checkpoints.interval.seconds = 1\nB->A.emit.reverse.checkpoints.enabled = true\n"
+    );
+    let (flows, warnings) = CheckpointFlows::from_properties_text(&text).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let names: Vec<&str> = flows.flows().map(|(name, _)| name).collect();
+    assert_eq!(names, ["A->B", "B->A"]);
+    flows.start().unwrap();
+    wait_until(EMIT_WAIT, "both flows loaded", || {
+        flows.flows().all(|(_, task)| task.stats().initialized)
+    });
+    let reverse = flows.task("B->A").unwrap();
+    let forward = flows.task("A->B").unwrap();
+    assert!(forward.stats().reverse_syncs_loaded == 0);
+
+    reverse.inject_fault(Fault::TailPanics);
+    wait_until(EMIT_WAIT, "the B->A flow failed", || {
+        !flows.failed().is_empty()
+    });
+    let failed = flows.failed();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert_eq!(failed[0].0, "B->A");
+    assert!(failed[0].1.contains("panicked"), "{failed:?}");
+    // The other flow goes on: its cycles still complete.
+    let cycles = forward.stats().cycles;
+    wait_until(EMIT_WAIT, "a cycle of A->B after B->A failed", || {
+        let out = forward.poll(Duration::from_millis(200)).unwrap();
+        assert_ne!(
+            out.status,
+            PollStatus::Failed,
+            "{:?}",
+            forward.fatal_error()
+        );
+        forward.stats().cycles > cycles
+    });
+
+    let began = Instant::now();
+    let outcomes = flows.stop();
+    let took = began.elapsed();
+    assert_eq!(outcomes.len(), 2);
+    for (name, outcome) in &outcomes {
+        assert!(
+            matches!(outcome, Ok(StopOutcome::Stopped(_))),
+            "{name}: {outcome:?}"
+        );
+    }
+    assert!(took < PROMPT, "stopping both flows took {took:?}");
+    for (_, task) in flows.flows() {
+        assert_task_clean(task);
+    }
+}

@@ -2,6 +2,7 @@
 //! race-free lifecycle (flag → wake → join → close), plus the tools around a task: failover
 //! and failback translation, and the offset-sync writer.
 
+pub mod checkpoint_flows;
 pub mod checkpoint_task;
 pub mod failback;
 pub mod group_offsets_stream;

@@ -47,7 +47,7 @@ pub use crate::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 pub use client_settings::*;
 pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
 pub use mirror_client_config::MirrorClientConfig;
-use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated};
+use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated, flow_enabled};
 use reader::Reader;
 
 /// A problem in the configuration that does not stop the task: an unknown key, a removed alias,
@@ -316,6 +316,52 @@ impl MirrorCheckpointConfig {
             Self::from_properties(props.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
         warnings.extend(more);
         Ok((config, warnings))
+    }
+
+    /// Every flow of an `mm2.properties` text: in dedicated mode (`clusters`) without
+    /// `source.cluster.alias` and `target.cluster.alias`, one configuration per enabled
+    /// `A->B`, in the order of `clusters`, each with the flow's overrides and its warnings;
+    /// otherwise the one flow [`from_properties_text`](Self::from_properties_text) reads. An
+    /// error of one flow names it in its reason.
+    pub fn flows_from_properties_text(
+        text: &str,
+    ) -> Result<Vec<(MirrorCheckpointConfig, Vec<ConfigWarning>)>, ConfigError> {
+        let (props, warnings) = Self::properties_from_text(text)?;
+        let chosen = props.contains_key(keys::SOURCE_CLUSTER_ALIAS)
+            || props.contains_key(keys::TARGET_CLUSTER_ALIAS);
+        let flows: Vec<(String, String)> = match props.get(keys::CLUSTERS) {
+            Some(clusters) if !chosen => {
+                let aliases = cluster_aliases(clusters);
+                aliases
+                    .iter()
+                    .flat_map(|s| aliases.iter().map(move |t| (s.clone(), t.clone())))
+                    .filter(|(s, t)| s != t && flow_enabled(&props, s, t))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        if flows.len() < 2 {
+            return Self::from_properties_text(text).map(|parsed| vec![parsed]);
+        }
+        flows
+            .into_iter()
+            .map(|(source, target)| {
+                let mut flow = props.clone();
+                flow.insert(keys::SOURCE_CLUSTER_ALIAS.to_string(), source.clone());
+                flow.insert(keys::TARGET_CLUSTER_ALIAS.to_string(), target.clone());
+                let (config, more) =
+                    Self::from_properties(flow.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                        .map_err(|e| {
+                            ConfigError::new(
+                                &e.key,
+                                format!("(flow {source}->{target}) {}", e.reason),
+                            )
+                        })?;
+                let mut all = warnings.clone();
+                all.extend(more);
+                Ok((config, all))
+            })
+            .collect()
     }
 
     /// Checks one key and value as far as that is possible without the other keys: a value

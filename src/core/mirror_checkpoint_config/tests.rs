@@ -1007,3 +1007,44 @@ fn reverse_checkpoints_are_off_by_default_and_read_the_reverse_flows_syncs_where
     );
     assert!(dedicated.emit_reverse_checkpoints_enabled);
 }
+
+#[test]
+fn every_enabled_flow_of_a_dedicated_file_is_read_with_its_own_overrides() {
+    let text = "clusters = A, B, C\nA.bootstrap.servers = a:9092\nB.bootstrap.servers = b:9092\n\
+                C.bootstrap.servers = c:9092\nA->B.enabled = true\nB->A.enabled = true\n\
+                B->A.emit.reverse.checkpoints.enabled = true\nA->C.enabled = false\n";
+    let flows = MirrorCheckpointConfig::flows_from_properties_text(text).unwrap();
+    let names: Vec<(String, String, bool)> = flows
+        .iter()
+        .map(|(c, _)| {
+            (
+                c.source_cluster_alias.clone(),
+                c.target_cluster_alias.clone(),
+                c.emit_reverse_checkpoints_enabled,
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("A".to_string(), "B".to_string(), false),
+            ("B".to_string(), "A".to_string(), true)
+        ]
+    );
+    // Naming a flow, or a file of one flow, reads that flow alone.
+    let chosen = format!("{text}source.cluster.alias = B\ntarget.cluster.alias = A\n");
+    let one = MirrorCheckpointConfig::flows_from_properties_text(&chosen).unwrap();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].0.source_cluster_alias, "B");
+    let single = "clusters = A, B\nA.bootstrap.servers = a:9092\nB.bootstrap.servers = b:9092\nA->B.enabled = true\n";
+    assert_eq!(
+        MirrorCheckpointConfig::flows_from_properties_text(single)
+            .unwrap()
+            .len(),
+        1
+    );
+    // One flow's error names the flow.
+    let bad = format!("{text}B->A.offset-syncs.topic.location = nowhere\n");
+    let e = MirrorCheckpointConfig::flows_from_properties_text(&bad).unwrap_err();
+    assert!(e.reason.starts_with("(flow B->A)"), "{e}");
+}
