@@ -44,8 +44,10 @@ const GROUPS: usize = 32;
 const SESSION: Duration = Duration::from_millis(1500);
 const EMIT: Duration = Duration::from_secs(1);
 /// Slack on top of "session timeout plus one emit interval" for the rebalance round trips and
-/// the catch-up read on a loaded two-core machine.
-const SLACK: Duration = Duration::from_millis(500);
+/// the catch-up read, and on top of a cycle's bounds for its own work and its scheduling delay:
+/// in CI three worker processes share two cores with other test binaries and builds, and a
+/// cycle's start was seen 700 ms late there.
+const SLACK: Duration = Duration::from_millis(1000);
 const DRIVER_TICK: Duration = Duration::from_millis(250);
 /// The workers' coordination heartbeat: members learn of a rebalance from a heartbeat, so this
 /// paces every handover (well below the session timeout, as Kafka requires).
