@@ -16,7 +16,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::core::checkpoint_rules::CommittedOffset;
 use crate::core::error::{ConfigError, Error};
 use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
 use crate::core::offset_sync::OffsetSyncRef;
@@ -390,26 +389,10 @@ pub fn commit_failback_offsets(
     translated: &FailbackOffsets,
     timeout: Duration,
 ) -> Result<CommitReport, Error> {
-    let plan: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = translated
-        .groups
-        .iter()
-        .map(|(group, offsets)| {
-            let offsets = offsets
-                .iter()
-                .map(|(tp, o)| {
-                    (
-                        tp.clone(),
-                        CommittedOffset::new(o.offset, o.metadata.clone()),
-                    )
-                })
-                .collect();
-            (group.clone(), offsets)
-        })
-        .collect();
     commit_into_idle_groups(
         &flow.original_settings,
         &flow.original_alias,
-        &plan,
+        &translated.as_translated(),
         timeout,
     )
 }

@@ -421,7 +421,17 @@ pub fn commit_translated_offsets(
     translated: &TranslatedOffsets,
     timeout: Duration,
 ) -> Result<CommitReport, Error> {
-    let plan: BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>> = translated
+    commit_into_idle_groups(settings, "target", translated, timeout)
+}
+
+/// [`commit_translated_offsets`] on the cluster named `cluster` in messages.
+pub(crate) fn commit_into_idle_groups(
+    settings: &BTreeMap<String, String>,
+    cluster: &str,
+    translated: &TranslatedOffsets,
+    timeout: Duration,
+) -> Result<CommitReport, Error> {
+    let plan: BTreeMap<&String, BTreeMap<TopicPartition, CommittedOffset>> = translated
         .groups
         .iter()
         .map(|(group, offsets)| {
@@ -434,19 +444,9 @@ pub fn commit_translated_offsets(
                     )
                 })
                 .collect();
-            (group.clone(), offsets)
+            (group, offsets)
         })
         .collect();
-    commit_into_idle_groups(settings, "target", &plan, timeout)
-}
-
-/// [`commit_translated_offsets`] for a plan of offsets per group and partition.
-pub(crate) fn commit_into_idle_groups(
-    settings: &BTreeMap<String, String>,
-    cluster: &str,
-    plan: &BTreeMap<String, BTreeMap<TopicPartition, CommittedOffset>>,
-    timeout: Duration,
-) -> Result<CommitReport, Error> {
     let mut report = CommitReport::default();
     if plan.is_empty() {
         return Ok(report);
@@ -455,9 +455,9 @@ pub(crate) fn commit_into_idle_groups(
     let signal = StopSignal::new();
     let mut admin = Admin::open(settings, cluster, "offset-commit-admin", timeout, &signal)?
         .with_deadline(deadline);
-    let groups: Vec<String> = plan.keys().cloned().collect();
+    let groups: Vec<String> = plan.keys().map(|g| (*g).clone()).collect();
     let activities = activities(admin.describe_groups(&groups)?);
-    for (group, offsets) in plan {
+    for (&group, offsets) in &plan {
         let state = match activities.get(group).copied().unwrap_or(Activity::Unknown) {
             Activity::Idle => {
                 let fetched = admin.list_group_offsets(std::slice::from_ref(group), None, 1)?;

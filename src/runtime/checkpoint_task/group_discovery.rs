@@ -10,7 +10,6 @@ use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
 use crate::core::filters::nothing_matched;
 use crate::kafka::admin::Admin;
-use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::JobError;
 
 /// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
@@ -38,11 +37,6 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         listed.iter().map(String::as_str),
         |g| c.group_filter.should_replicate_group(g),
     );
-    // The stats say it before the warning does: whoever reads the warning finds it there.
-    if group_miss.is_some() {
-        *lock(&shared.filter_miss) = group_miss.clone();
-    }
-    shared.note_filter_miss(&shared.group_filter_missed, group_miss.clone());
     let (candidates, unknown) = decisions::discovery_candidates(
         listed,
         |g| shared.should_handle_group(g),
@@ -130,7 +124,6 @@ pub(super) fn discover_groups(shared: &Shared, admin: &mut Admin) -> Result<(), 
         drop(current);
     }
     // Logged outside the groups lock: a log callback may read the task's stats.
-    *lock(&shared.filter_miss) = group_miss.or_else(|| topic_miss.clone());
-    shared.note_filter_miss(&shared.topic_filter_missed, topic_miss);
+    shared.publish_filter_misses(group_miss, topic_miss);
     Ok(())
 }

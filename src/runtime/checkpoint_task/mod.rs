@@ -838,6 +838,15 @@ impl Shared {
         }
     }
 
+    /// Publishes what the last discovery's filters matched: the stats first (the group
+    /// filter's miss before the topic filter's), then a warning for each filter that starts
+    /// matching nothing, so whoever reads a warning finds its reason in the stats.
+    fn publish_filter_misses(&self, group_miss: Option<String>, topic_miss: Option<String>) {
+        *lock(&self.filter_miss) = group_miss.clone().or_else(|| topic_miss.clone());
+        self.note_filter_miss(&self.group_filter_missed, group_miss);
+        self.note_filter_miss(&self.topic_filter_missed, topic_miss);
+    }
+
     /// Warns when a filter starts matching nothing (`miss` holds the reason), once until it
     /// matches again.
     fn note_filter_miss(&self, missed: &AtomicBool, miss: Option<String>) {
