@@ -684,6 +684,102 @@ static void statistics_callback(void) {
     printf("test_api: statistics callback called %d times\n", calls);
 }
 
+/* Every enabled flow of one MM2 properties text in one object: source->target checkpoints the
+ * seeded groups, target->source runs beside it; each flow's task is lent for polling and
+ * counters (never destroyed through mm_task_destroy), and one stop stops both. */
+static void every_flow_in_one_object(void) {
+    mm_embedded_t *e = embedded_clusters();
+    seed(e);
+    /* target->source: its offset syncs on `target` (its source), its checkpoints on `source`. */
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_TARGET, "mm2-offset-syncs.source.internal", 1) == MM_RESULT_OK);
+    REQUIRE(mm_embedded_create_topic(e, MM_SIDE_SOURCE, "target.checkpoints.internal", 1) == MM_RESULT_OK);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "clusters = source, target\n"
+             "source.bootstrap.servers = %s\n"
+             "target.bootstrap.servers = %s\n"
+             "source->target.enabled = true\n"
+             "target->source.enabled = true\n"
+             "task.assigned.groups = g1,g2\n"
+             "emit.checkpoints.interval.seconds = 1\n"
+             "target->source.emit.reverse.checkpoints.enabled = true\n",
+             bootstrap(e, MM_SIDE_SOURCE), bootstrap(e, MM_SIDE_TARGET));
+    mm_flows_t *flows = NULL;
+    CHECK_OK(mm_flows_new(text, &flows));
+    REQUIRE(flows);
+    size_t n = GET_VALUE(size_t, mm_flows_count, flows);
+    CHECK(n == 2);
+    const char *want[] = {"source->target", "target->source"};
+    mm_task_t *tasks[2] = {NULL, NULL};
+    for (size_t i = 0; i < 2; i++) {
+        char name[32];
+        size_t size = sizeof name;
+        CHECK_OK(mm_flows_name(flows, i, name, &size));
+        CHECK(strcmp(name, want[i]) == 0 && size == strlen(want[i]) + 1);
+        CHECK_OK(mm_flows_task(flows, i, &tasks[i]));
+        REQUIRE(tasks[i]);
+        mm_task_t *again = NULL;
+        CHECK_OK(mm_flows_task(flows, i, &again));
+        CHECK(again == tasks[i]);
+    }
+    /* A lent task is the flows' to free. */
+    CHECK_RESULT(mm_task_destroy(tasks[0]), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_flows_stop(flows), MM_RESULT_NOT_STARTED);
+    CHECK_OK(mm_flows_start(flows));
+    CHECK_RESULT(mm_flows_start(flows), MM_RESULT_ALREADY_STARTED);
+
+    /* The forward flow checkpoints what test_api's single task does. */
+    double deadline = now_ms() + 30000;
+    for (int done = 0; !done;) {
+        mm_batch_t *b = NULL;
+        if (mm_task_poll(tasks[0], 1000, &b) == MM_RESULT_OK) {
+            done = GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_CYCLE_DONE &&
+                   GET_VALUE(size_t, mm_batch_len, b) == 3;
+            if (done) check_batch(b, "flows: source->target");
+            mm_batch_destroy(b);
+        }
+        REQUIRE(now_ms() < deadline);
+    }
+    /* The reverse flow runs its own cycles and names its own clusters in its metrics. */
+    mm_task_stats stats = SIZED(mm_task_stats);
+    while (stats.cycles == 0) {
+        mm_batch_t *b = NULL;
+        if (mm_task_poll(tasks[1], 1000, &b) == MM_RESULT_OK) mm_batch_destroy(b);
+        CHECK_OK(mm_task_get_stats(tasks[1], &stats));
+        REQUIRE(now_ms() < deadline);
+    }
+    CHECK(stats.initialized == 1 && stats.checkpoints_emitted == 0);
+    size_t size = 0;
+    CHECK_OK(mm_task_metrics_json(tasks[1], NULL, &size));
+    char *doc = malloc(size + 4096);
+    REQUIRE(doc);
+    size += 4096;
+    CHECK_OK(mm_task_metrics_json(tasks[1], doc, &size));
+    CHECK(starts_with(doc, "{\"schema_version\":1,\"source\":\"target\",\"target\":\"source\","));
+    free(doc);
+
+    /* One stop for both: afterwards each flow's poll says STOPPED. */
+    CHECK_OK(mm_flows_stop(flows));
+    CHECK_RESULT(mm_flows_stop(flows), MM_RESULT_ALREADY_STOPPED);
+    for (size_t i = 0; i < 2; i++) {
+        mm_batch_t *b = NULL;
+        CHECK_OK(mm_task_poll(tasks[i], 0, &b));
+        CHECK(GET_VALUE(mm_poll_status, mm_batch_status, b) == MM_POLL_STATUS_STOPPED);
+        mm_batch_destroy(b);
+        CHECK_RESULT(mm_task_stop(tasks[i]), MM_RESULT_ALREADY_STOPPED);
+    }
+    CHECK_OK(mm_flows_destroy(flows));
+    CHECK_OK(mm_flows_destroy(NULL));
+
+    /* A text enabling no flow, and a flow's bad value, are refused naming the key. */
+    mm_flows_t *none = NULL;
+    CHECK_RESULT(mm_flows_new("clusters = A, B\nA.bootstrap.servers = x:1\nB.bootstrap.servers = y:1\n", &none),
+                 MM_RESULT_INVALID_CONFIG);
+    CHECK(none == NULL);
+    mm_embedded_destroy(e);
+    printf("test_api: two flows in one mm_flows_t, stopped together\n");
+}
+
 int main(void) {
     CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_INFO));
     version_and_results();
@@ -692,6 +788,7 @@ int main(void) {
     end_to_end();
     statistics_callback();
     failover();
+    every_flow_in_one_object();
     CHECK_OK(mm_set_log_callback(NULL, NULL, 0));
     pthread_mutex_lock(&logs.lock);
     CHECK(logs.seen_wanted);

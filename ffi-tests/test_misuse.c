@@ -228,6 +228,49 @@ static void null_everywhere(void) {
     mm_commit_report_destroy(NULL);
     mm_translated_offsets_destroy(empty);
 
+    /* flows */
+    mm_flows_t *flows = (mm_flows_t *)&size; /* must stay untouched */
+    CHECK_RESULT(mm_flows_new(NULL, &flows), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`properties` is NULL");
+    CHECK_RESULT(mm_flows_new("clusters = A\n", NULL), MM_RESULT_NULL_PARAMETER);
+    last_error_is("`flows_out` is NULL");
+    CHECK_RESULT(mm_flows_new("\xff\xfe", &flows), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_flows_new("", &flows), MM_RESULT_INVALID_CONFIG);
+    CHECK(flows == (mm_flows_t *)&size);
+    size_t flow_count = 7;
+    CHECK_RESULT(mm_flows_count(NULL, &flow_count), MM_RESULT_NULL_PARAMETER);
+    CHECK(flow_count == 7);
+    CHECK_RESULT(mm_flows_name(NULL, 0, NULL, &flow_count), MM_RESULT_NULL_PARAMETER);
+    mm_task_t *lent = (mm_task_t *)&size;
+    CHECK_RESULT(mm_flows_task(NULL, 0, &lent), MM_RESULT_NULL_PARAMETER);
+    CHECK(lent == (mm_task_t *)&size);
+    CHECK_RESULT(mm_flows_start(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_flows_stop(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_flows_destroy(NULL));
+    /* A real one (never started): indexes past the end, small buffers, NULL outputs. */
+    CHECK_OK(mm_flows_new("clusters = A, B\nA.bootstrap.servers = 127.0.0.1:1\nB.bootstrap.servers = 127.0.0.1:1\n"
+                          "A->B.enabled = true\nB->A.enabled = true\n",
+                          &flows));
+    REQUIRE(flows != (mm_flows_t *)&size);
+    CHECK_RESULT(mm_flows_count(flows, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_flows_count(flows, &flow_count));
+    CHECK(flow_count == 2);
+    CHECK_RESULT(mm_flows_task(flows, 2, &lent), MM_RESULT_INVALID_ARGUMENT);
+    last_error_is("flow index 2 is out of range: there are 2 flows");
+    CHECK_RESULT(mm_flows_task(flows, 0, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK(lent == (mm_task_t *)&size);
+    char name[4] = "abc";
+    size_t name_size = sizeof name;
+    CHECK_RESULT(mm_flows_name(flows, 0, name, &name_size), MM_RESULT_BUFFER_TOO_SMALL);
+    CHECK(strcmp(name, "abc") == 0 && name_size == strlen("A->B") + 1);
+    CHECK_RESULT(mm_flows_name(flows, 5, NULL, &name_size), MM_RESULT_INVALID_ARGUMENT);
+    CHECK_RESULT(mm_flows_name(flows, 0, NULL, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_flows_stop(flows), MM_RESULT_NOT_STARTED);
+    CHECK_OK(mm_flows_task(flows, 1, &lent));
+    CHECK_RESULT(mm_task_destroy(lent), MM_RESULT_INVALID_ARGUMENT);
+    last_error_is("this task is a flow's, lent by mm_flows_task: mm_flows_destroy frees it");
+    CHECK_OK(mm_flows_destroy(flows));
+
     /* offset-sync writer */
     mm_offset_sync_writer_t *writer = (mm_offset_sync_writer_t *)&size;
     CHECK_RESULT(mm_offset_sync_writer_new(NULL, "s", &writer), MM_RESULT_NULL_PARAMETER);

@@ -294,6 +294,12 @@ typedef struct mm_failback_offsets_t mm_failback_offsets_t;
 typedef struct mm_failover_report_t mm_failover_report_t;
 
 /**
+ * The flows of one configuration. Opaque; made by `mm_flows_new`, freed by
+ * `mm_flows_destroy`.
+ */
+typedef struct mm_flows_t mm_flows_t;
+
+/**
  * Per target group and partition: what the last group offset sync
  * (`sync.group.offsets.enabled`) did. A snapshot; opaque; freed with
  * `mm_group_sync_results_destroy`. Immutable: any number of threads may read it at once.
@@ -316,7 +322,8 @@ typedef struct mm_offset_sync_writer_t mm_offset_sync_writer_t;
 typedef struct mm_partition_statuses_t mm_partition_statuses_t;
 
 /**
- * A checkpoint task. Opaque; made by `mm_task_new`, freed by `mm_task_destroy`.
+ * A checkpoint task. Opaque; made by `mm_task_new` and freed by `mm_task_destroy`, or one
+ * flow's task lent by `mm_flows_task` and freed with its `mm_flows_t`.
  */
 typedef struct mm_task_t mm_task_t;
 
@@ -1498,6 +1505,110 @@ enum mm_result mm_commit_report_row(const struct mm_commit_report_t *report,
 void mm_commit_report_destroy(struct mm_commit_report_t *report);
 
 /**
+ * Makes one task per enabled flow of an MM2 properties text and writes them to `*flows_out`.
+ * Does no I/O and starts no thread.
+ *
+ * `properties` is an `mm2.properties` file's text. In MM2's dedicated mode (`clusters = A, B`
+ * with `A->B.enabled = true` and `B->A.enabled = true`) every enabled flow gets a task, in
+ * the order of `clusters`, with the flow's own overrides (`A->B.emit.checkpoints.interval.seconds`,
+ * `B->A.emit.reverse.checkpoints.enabled`, ...); a text naming `source.cluster.alias` and
+ * `target.cluster.alias` is one flow. Warnings (unknown or ignored keys) are logged at warn
+ * level through the log callback.
+ *
+ * `MM_RESULT_INVALID_CONFIG` when the text enables no flow or a flow's configuration is
+ * rejected (`mm_last_error` names the key, and the flow), `MM_RESULT_NULL_PARAMETER`,
+ * `MM_RESULT_INVALID_ARGUMENT` when `properties` is not UTF-8. On failure `*flows_out` is
+ * untouched. Non-blocking. Any thread.
+ *
+ * # Safety
+ * `properties` is NULL or a NUL-terminated string; `flows_out` is NULL or valid for writing a
+ * pointer.
+ */
+enum mm_result mm_flows_new(const char *properties, struct mm_flows_t **flows_out);
+
+/**
+ * Writes the number of flows to `*count_out` (at least 1). `MM_RESULT_NULL_PARAMETER` when a
+ * pointer is NULL. Non-blocking. Any thread, concurrently with every call but
+ * `mm_flows_destroy`.
+ *
+ * # Safety
+ * `flows` is NULL or live; `count_out` is NULL or valid for writing.
+ */
+enum mm_result mm_flows_count(const struct mm_flows_t *flows, size_t *count_out);
+
+/**
+ * Reads flow `index`'s name (`source->target`, e.g. `A->B`) into `dest`, NUL-terminated, as
+ * `mm_conf_get` reads a value: `*dest_size` is the capacity of `dest` and receives the size
+ * the name needs (length + 1); `dest` NULL asks only for the size;
+ * `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_INVALID_ARGUMENT` when
+ * `index` is not below the count, `MM_RESULT_NULL_PARAMETER` when `flows` or `dest_size` is
+ * NULL. Non-blocking. Any thread, concurrently with every call but `mm_flows_destroy`.
+ *
+ * # Safety
+ * `flows` is NULL or live; `dest_size` is NULL or valid for reading and writing; `dest` is
+ * NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_flows_name(const struct mm_flows_t *flows,
+                             size_t index,
+                             char *dest,
+                             size_t *dest_size);
+
+/**
+ * Lends flow `index`'s task: `*task_out` works with every `mm_task_*` function (poll, stats,
+ * metrics, fatal error, retry reason, statistics callback, even a stop of that flow alone)
+ * until `mm_flows_destroy`, which frees it; `mm_task_destroy` refuses it. Asking again gives
+ * the same pointer. `MM_RESULT_INVALID_ARGUMENT` when `index` is not below the count,
+ * `MM_RESULT_NULL_PARAMETER`. Non-blocking. Any thread, concurrently with every call but
+ * `mm_flows_destroy`.
+ *
+ * # Safety
+ * `flows` is NULL or live; `task_out` is NULL or valid for writing a pointer.
+ */
+enum mm_result mm_flows_task(const struct mm_flows_t *flows,
+                             size_t index,
+                             struct mm_task_t **task_out);
+
+/**
+ * Starts every flow, in order, as `mm_task_start` starts one. When one cannot start, the ones
+ * already started are stopped and its error is returned with the flow's name first in
+ * `mm_last_error` (`"flow B->A: ..."`). `MM_RESULT_ALREADY_STARTED` / `MM_RESULT_ALREADY_STOPPED`
+ * as for a task (a flow starts once), `MM_RESULT_NULL_PARAMETER`. Returns at once. Any thread.
+ *
+ * # Safety
+ * `flows` is NULL or live.
+ */
+enum mm_result mm_flows_start(struct mm_flows_t *flows);
+
+/**
+ * Stops every flow with `mm_task_stop`'s guarantees, and as promptly as the slowest flow:
+ * every flow's stop flag is set and its blocked calls woken first, then each flow's threads
+ * are joined and only then its clients closed. When it returns `MM_RESULT_OK`, no thread and
+ * no client of any flow exists.
+ *
+ * `MM_RESULT_OK` when it stopped at least one flow, `MM_RESULT_ALREADY_STOPPED` when every
+ * flow was already stopped, `MM_RESULT_NOT_STARTED` when no flow was started (they can still
+ * be started), `MM_RESULT_NULL_PARAMETER`; `MM_RESULT_IN_LOG_CALLBACK` /
+ * `MM_RESULT_IN_STATS_CALLBACK` from inside those callbacks (nothing done). **Blocks** until
+ * done. Any thread, also while others poll the flows' tasks (those polls return `STOPPED`).
+ *
+ * # Safety
+ * `flows` is NULL or live.
+ */
+enum mm_result mm_flows_stop(struct mm_flows_t *flows);
+
+/**
+ * Stops every running flow (blocking as `mm_flows_stop`), then frees the flows, their tasks
+ * and the handles `mm_flows_task` lent. NULL is ignored (`MM_RESULT_OK`). From inside the log
+ * or statistics callback it returns `MM_RESULT_IN_LOG_CALLBACK` / `MM_RESULT_IN_STATS_CALLBACK`
+ * and does nothing. Any thread, but no other call may be using `flows` or a task it lent
+ * during or after it (stop first, join the polling threads, then destroy).
+ *
+ * # Safety
+ * `flows` is NULL or from `mm_flows_new`, not freed yet, and not in use by another thread.
+ */
+enum mm_result mm_flows_destroy(struct mm_flows_t *flows);
+
+/**
  * Installs, replaces (`cb` not NULL) or removes (`cb` NULL) the process-wide log callback, which
  * receives records up to `max_level` (an `mm_log_level`: 0 = off … 5 = trace; ignored when
  * removing). Nothing is logged anywhere until a callback is installed.
@@ -2011,8 +2122,10 @@ enum mm_result mm_task_stop(struct mm_task_t *task);
  * Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored
  * (`MM_RESULT_OK`). From inside the log callback it returns `MM_RESULT_IN_LOG_CALLBACK` and
  * does nothing: the task stays alive, destroy it later from another place (likewise
- * `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). Unlike the other
- * `mm_*_destroy` functions it returns a result, because of that case.
+ * `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). A flow's task (from
+ * `mm_flows_task`) is refused with `MM_RESULT_INVALID_ARGUMENT` and left running:
+ * `mm_flows_destroy` frees it. Unlike the other `mm_*_destroy` functions it returns a result,
+ * because of these cases.
  *
  * Any thread, but no other call may be using `task` during or after it: destroying a task
  * while another thread is inside `mm_task_poll` on it is undefined behaviour (stop it first,

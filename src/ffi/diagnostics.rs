@@ -83,7 +83,7 @@ pub unsafe extern "C" fn mm_task_partition_statuses(
         let (task, statuses_out) =
             unsafe { (borrow(task, "task")?, out(statuses_out, "statuses_out")?) };
         let items = task
-            .task
+            .task()
             .partition_statuses()
             .into_iter()
             .map(|s| Status {
@@ -252,7 +252,7 @@ pub unsafe extern "C" fn mm_task_group_offset_sync_results(
         let (task, results_out) =
             unsafe { (borrow(task, "task")?, out(results_out, "results_out")?) };
         let items = task
-            .task
+            .task()
             .group_offset_sync_results()
             .into_iter()
             .map(|r| SyncResult {

@@ -1,6 +1,6 @@
 //! Everything that crosses a foreign boundary, and the only place with `unsafe`:
 //! - the C ABI (`include/mm2_checkpoint.h`, generated from these modules by cbindgen):
-//!   [`conf`], [`task`], [`stats`], [`batch`], [`diagnostics`], [`log`], `embedded` (the
+//!   [`conf`], [`task`], [`flows`], [`stats`], [`batch`], [`diagnostics`], [`log`], `embedded` (the
 //!   test-only mock clusters, with the `embedded` feature only), [`remote_cluster_utils`],
 //!   [`failback`] and [`offset_sync_writer`], all running inside the one [`boundary`] that checks pointers, catches panics and maps errors;
 //!
@@ -28,6 +28,8 @@ pub mod diagnostics;
 pub mod embedded;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod failback;
+#[deny(unsafe_op_in_unsafe_fn)]
+pub mod flows;
 #[deny(unsafe_op_in_unsafe_fn)]
 pub mod log;
 #[deny(unsafe_op_in_unsafe_fn)]

@@ -2,6 +2,7 @@
 //! destroy, its fatal error and its counters.
 
 use std::ffi::c_char;
+use std::ptr::NonNull;
 use std::time::Duration;
 
 use super::batch::{mm_batch_t, mm_poll_status};
@@ -21,10 +22,51 @@ pub const MM_TIMEOUT_INFINITE: i32 = -1;
 /// from it cannot overflow.
 const INFINITE: Duration = Duration::from_secs(365 * 24 * 3600);
 
-/// A checkpoint task. Opaque; made by `mm_task_new`, freed by `mm_task_destroy`.
+/// A checkpoint task. Opaque; made by `mm_task_new` and freed by `mm_task_destroy`, or one
+/// flow's task lent by `mm_flows_task` and freed with its `mm_flows_t`.
 #[allow(non_camel_case_types)]
 pub struct mm_task_t {
-    pub(crate) task: CheckpointTask,
+    slot: TaskSlot,
+}
+
+/// Who owns the task behind an `mm_task_t`.
+enum TaskSlot {
+    /// Made by `mm_task_new`: the handle owns it.
+    Own(Box<CheckpointTask>),
+    /// A flow's task, owned by an `mm_flows_t` that outlives this handle (the flows free their
+    /// lent handles before their tasks).
+    Lent(NonNull<CheckpointTask>),
+}
+
+impl mm_task_t {
+    /// A handle owning `task`.
+    pub(crate) fn owning(task: CheckpointTask) -> Self {
+        mm_task_t {
+            slot: TaskSlot::Own(Box::new(task)),
+        }
+    }
+
+    /// A handle lending `task`, which its owner keeps alive and in place for as long as the
+    /// handle exists.
+    pub(crate) fn lending(task: &CheckpointTask) -> Self {
+        mm_task_t {
+            slot: TaskSlot::Lent(NonNull::from(task)),
+        }
+    }
+
+    /// The task.
+    pub(crate) fn task(&self) -> &CheckpointTask {
+        match &self.slot {
+            TaskSlot::Own(task) => task,
+            // SAFETY: a lent task outlives its handle and never moves (`lending`).
+            TaskSlot::Lent(task) => unsafe { task.as_ref() },
+        }
+    }
+
+    /// True for a flow's task, which only `mm_flows_destroy` frees.
+    fn is_lent(&self) -> bool {
+        matches!(self.slot, TaskSlot::Lent(_))
+    }
 }
 
 /// Per-task counters, filled by `mm_task_get_stats`. Set `struct_size` to
@@ -87,7 +129,7 @@ pub(crate) fn timeout_of(timeout_ms: i32) -> Result<Duration, Failure> {
 
 /// Refuses a call made from inside the statistics callback (any metrics listener): stop and
 /// destroy join the thread the callback runs on.
-fn refuse_in_stats_callback(call: &str) -> Result<(), Failure> {
+pub(crate) fn refuse_in_stats_callback(call: &str) -> Result<(), Failure> {
     if in_listener() {
         return Err(Failure::new(
             mm_result::InStatsCallback,
@@ -103,7 +145,7 @@ fn refuse_in_stats_callback(call: &str) -> Result<(), Failure> {
 /// `task` is NULL or a live task.
 pub(crate) unsafe fn task_ref<'a>(task: *const mm_task_t) -> Result<&'a CheckpointTask, Failure> {
     // SAFETY: the caller's contract.
-    Ok(&unsafe { borrow(task, "task") }?.task)
+    Ok(unsafe { borrow(task, "task") }?.task())
 }
 
 /// Makes a task from a configuration and writes it to `*task_out`. Does no I/O and starts no
@@ -137,7 +179,7 @@ pub unsafe extern "C" fn mm_task_new(
         // Taken only now that nothing can fail any more.
         // SAFETY: conf is live and ours from here on by this function's contract.
         unsafe { free_handle(conf) };
-        task_out.write(into_handle(mm_task_t { task }));
+        task_out.write(into_handle(mm_task_t::owning(task)));
         Ok(())
     })
 }
@@ -237,8 +279,10 @@ pub unsafe extern "C" fn mm_task_stop(task: *mut mm_task_t) -> mm_result {
 /// Stops the task if it is running (blocking as `mm_task_stop`), then frees it. NULL is ignored
 /// (`MM_RESULT_OK`). From inside the log callback it returns `MM_RESULT_IN_LOG_CALLBACK` and
 /// does nothing: the task stays alive, destroy it later from another place (likewise
-/// `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). Unlike the other
-/// `mm_*_destroy` functions it returns a result, because of that case.
+/// `MM_RESULT_IN_STATS_CALLBACK` from inside the statistics callback). A flow's task (from
+/// `mm_flows_task`) is refused with `MM_RESULT_INVALID_ARGUMENT` and left running:
+/// `mm_flows_destroy` frees it. Unlike the other `mm_*_destroy` functions it returns a result,
+/// because of these cases.
 ///
 /// Any thread, but no other call may be using `task` during or after it: destroying a task
 /// while another thread is inside `mm_task_poll` on it is undefined behaviour (stop it first,
@@ -256,7 +300,12 @@ pub unsafe extern "C" fn mm_task_destroy(task: *mut mm_task_t) -> mm_result {
         // being freed. (Dropping it would stop it too: CheckpointTask's Drop.)
         // SAFETY: this function's contract.
         if let Some(t) = unsafe { task.as_ref() } {
-            let _ = t.task.stop();
+            if t.is_lent() {
+                return Err(Failure::invalid_argument(
+                    "this task is a flow's, lent by mm_flows_task: mm_flows_destroy frees it",
+                ));
+            }
+            let _ = t.task().stop();
         }
         // SAFETY: this function's contract.
         unsafe { free_handle(task) };
@@ -438,7 +487,7 @@ mod tests {
         // SAFETY: live conf (taken on success), a local out-pointer.
         assert_eq!(unsafe { mm_task_new(conf, &mut task) }, mm_result::Ok);
         // SAFETY: the task just made, alive until mm_task_destroy below.
-        let inner = unsafe { &(*task).task };
+        let inner = unsafe { (*task).task() };
         inner.inject_fault(Fault::CycleGroupOffsetsFail(
             RDKafkaErrorCode::GroupAuthorizationFailed,
         ));
