@@ -10,8 +10,8 @@
 //! It prints what it does: the topics it reads and writes, what start-up loaded, and after each
 //! cycle the groups checkpointed, the checkpoints and target-group offsets written and when the next cycle runs. `--help`
 //! lists the options; the library's log lines go through env_logger (`RUST_LOG`, `--log-level`).
-//! `--metrics-addr HOST:PORT` serves the task's metrics in the Prometheus text format
-//! (checkpoint/prometheus.rs; docs/OPERATIONS.md).
+//! `--metrics-addr HOST:PORT` serves the metrics in the Prometheus text format, every flow's
+//! from one endpoint (checkpoint/prometheus.rs; docs/OPERATIONS.md).
 
 // A crate root looks for its modules beside it: this one lives in the example's own folder.
 #[path = "checkpoint/prometheus.rs"]
@@ -45,9 +45,9 @@ options:
                        style); runs until Ctrl-C or SIGTERM. Without it, runs a demo on two
                        embedded mock clusters and exits.
   --metrics-addr HOST:PORT
-                       with --config: serves the task's metrics in the Prometheus text
-                       format at http://HOST:PORT/metrics (docs/OPERATIONS.md); port 0
-                       picks a free port, printed at start
+                       with --config: serves the metrics of every flow in the Prometheus
+                       text format at http://HOST:PORT/metrics (docs/OPERATIONS.md); port
+                       0 picks a free port, printed at start
   --log-level LEVEL    error, warn, info, debug, trace or off (default: warn, or RUST_LOG);
                        takes precedence over RUST_LOG
   --status-interval SECONDS
@@ -305,14 +305,7 @@ fn run_with_config(
     let mut flows = MirrorCheckpointConfig::flows_from_properties_text(&text)
         .map_err(|err| format!("{file}: {err}"))?;
     if flows.len() > 1 {
-        if metrics_addr.is_some() {
-            return Err(Some(format!(
-                "{file} enables {} flows; --metrics-addr serves one flow's metrics: name the flow \
-                 with source.cluster.alias and target.cluster.alias, one process per flow",
-                flows.len()
-            )));
-        }
-        return run_flows(&text, status_interval);
+        return run_flows(&text, status_interval, metrics_addr);
     }
     let (config, warnings) = flows.remove(0);
     for w in warnings {
@@ -369,7 +362,8 @@ fn run_with_config(
     // Dropped at the end, after the task stopped: a scrape meanwhile reads a stopped task.
     let _endpoint = match metrics_addr {
         Some(addr) => {
-            let endpoint = prometheus::Endpoint::serve(addr, Arc::clone(&task))?;
+            let endpoint =
+                prometheus::Endpoint::serve(addr, prometheus::Tasks::One(Arc::clone(&task)))?;
             println!("serving metrics at http://{}/metrics", endpoint.addr);
             Some(endpoint)
         }
@@ -498,8 +492,13 @@ fn run_with_config(
 
 /// Every flow of a file that enables several, each on a thread of its own that prints its lines
 /// prefixed with the flow (`[A->B] `). A flow that fails is reported and the others go on; one
-/// Ctrl-C or SIGTERM stops them all. Fails when any flow failed.
-fn run_flows(text: &str, status_interval: Duration) -> Result<(), Option<String>> {
+/// Ctrl-C or SIGTERM stops them all. Fails when any flow failed. With `metrics_addr`, one
+/// endpoint serves every flow's metrics, told apart by their `source` and `target` labels.
+fn run_flows(
+    text: &str,
+    status_interval: Duration,
+    metrics_addr: Option<&str>,
+) -> Result<(), Option<String>> {
     let (flows, warnings) =
         CheckpointFlows::from_properties_text(text).map_err(|err| err.to_string())?;
     for w in warnings {
@@ -512,6 +511,16 @@ fn run_flows(text: &str, status_interval: Duration) -> Result<(), Option<String>
         names.len(),
         names.join(", ")
     );
+    // Dropped at the end, after the flows stopped: a scrape meanwhile reads stopped tasks.
+    let _endpoint = match metrics_addr {
+        Some(addr) => {
+            let endpoint =
+                prometheus::Endpoint::serve(addr, prometheus::Tasks::Flows(Arc::clone(&flows)))?;
+            println!("serving metrics at http://{}/metrics", endpoint.addr);
+            Some(endpoint)
+        }
+        None => None,
+    };
     {
         let flows = Arc::clone(&flows);
         ctrlc::set_handler(move || {

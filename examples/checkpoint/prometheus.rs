@@ -1,12 +1,15 @@
-//! `--metrics-addr HOST:PORT`: the task's metrics in the Prometheus text format (0.0.4), read
-//! from a fresh `CheckpointTask::metrics()` snapshot at every scrape. prometheus-client encodes
-//! them and tiny_http serves them; docs/OPERATIONS.md lists every name.
+//! `--metrics-addr HOST:PORT`: the job's metrics in the Prometheus text format (0.0.4), read
+//! from a fresh `CheckpointTask::metrics()` snapshot of each task at every scrape. With several
+//! flows one endpoint serves them all, each family once with every flow's series beneath it,
+//! told apart by their `source` and `target` labels. prometheus-client encodes them and
+//! tiny_http serves them; docs/OPERATIONS.md lists every name.
 
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use mm2_checkpoint::checkpoint_flows::CheckpointFlows;
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
-use mm2_checkpoint::metrics::MetricsSnapshot;
+use mm2_checkpoint::metrics::{MetricsSnapshot, TaskMetrics};
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
 use prometheus_client::metrics::counter::ConstCounter;
@@ -17,9 +20,42 @@ use prometheus_client::registry::Registry;
 /// Labels of one series: (name, value) pairs.
 type Labels = Vec<(&'static str, String)>;
 
-/// Reads the task's metrics at each scrape.
-#[derive(Debug)]
-struct TaskCollector(Arc<CheckpointTask>);
+/// Whose metrics an endpoint serves: one task, or every flow of a job. Each scrape takes a
+/// fresh snapshot of each task.
+pub enum Tasks {
+    /// The task of a file naming one flow.
+    One(Arc<CheckpointTask>),
+    /// Every flow of a file that enables several, in their order.
+    Flows(Arc<CheckpointFlows>),
+}
+
+impl Tasks {
+    /// One snapshot per task, in the flows' order.
+    fn snapshots(&self) -> Vec<MetricsSnapshot> {
+        match self {
+            Tasks::One(task) => vec![task.metrics()],
+            Tasks::Flows(flows) => flows.flows().map(|(_, task)| task.metrics()).collect(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Tasks::One(task) => f.debug_tuple("One").field(task).finish(),
+            Tasks::Flows(flows) => f
+                .debug_tuple("Flows")
+                .field(&flows.flows().map(|(name, _)| name).collect::<Vec<_>>())
+                .finish(),
+        }
+    }
+}
+
+impl Collector for Tasks {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        encode_snapshots(&self.snapshots(), &mut encoder)
+    }
+}
 
 /// One gauge family: its descriptor, then each series.
 fn gauges<V: Copy>(
@@ -56,24 +92,53 @@ fn seconds(d: Option<std::time::Duration>) -> f64 {
     d.map_or(f64::NAN, |d| d.as_secs_f64())
 }
 
-/// Every family of one snapshot, in docs/OPERATIONS.md's order.
-fn encode_snapshot(m: &MetricsSnapshot, e: &mut DescriptorEncoder) -> Result<(), std::fmt::Error> {
-    let flow: Labels = vec![("source", m.source.clone()), ("target", m.target.clone())];
-    let with = |extra: &[(&'static str, String)]| -> Labels {
-        flow.iter().cloned().chain(extra.iter().cloned()).collect()
-    };
-    let t = &m.task;
-    let gauge = |v: f64| vec![(flow.clone(), v)];
-    let count = |v: u64| vec![(flow.clone(), v)];
+/// The flow's labels, `source` and `target` (as MM2 tags its metrics), then `extra`.
+fn labels<const N: usize>(m: &MetricsSnapshot, extra: [(&'static str, String); N]) -> Labels {
+    [("source", m.source.clone()), ("target", m.target.clone())]
+        .into_iter()
+        .chain(extra)
+        .collect()
+}
 
+/// The labels of a group and partition of the flow.
+fn partition_labels(m: &MetricsSnapshot, group: &str, topic: &str, partition: i32) -> Labels {
+    labels(
+        m,
+        [
+            ("group", group.to_string()),
+            ("topic", topic.to_string()),
+            ("partition", partition.to_string()),
+        ],
+    )
+}
+
+/// One series per flow: a task-wide value.
+fn per_flow<V>(ms: &[MetricsSnapshot], value: impl Fn(&TaskMetrics) -> V) -> Vec<(Labels, V)> {
+    ms.iter().map(|m| (labels(m, []), value(&m.task))).collect()
+}
+
+/// One series per flow and `(label, value)` pair of a task-wide list.
+fn per_flow_by<V>(
+    ms: &[MetricsSnapshot],
+    label: &'static str,
+    pairs: impl Fn(&TaskMetrics) -> Vec<(&'static str, V)>,
+) -> Vec<(Labels, V)> {
+    ms.iter()
+        .flat_map(|m| {
+            pairs(&m.task)
+                .into_iter()
+                .map(move |(key, v)| (labels(m, [(label, key.to_string())]), v))
+        })
+        .collect()
+}
+
+/// Every family, in docs/OPERATIONS.md's order, each with the series of every snapshot (one per
+/// flow) beneath its one descriptor: the text format does not allow a family split in two.
+fn encode_snapshots(
+    ms: &[MetricsSnapshot],
+    e: &mut DescriptorEncoder,
+) -> Result<(), std::fmt::Error> {
     // MM2's checkpoint-latency-ms, tagged as Java tags it (topic: the renamed topic).
-    let latency_labels = |l: &mm2_checkpoint::metrics::CheckpointLatency| {
-        with(&[
-            ("group", l.group.clone()),
-            ("topic", l.topic.clone()),
-            ("partition", l.partition.to_string()),
-        ])
-    };
     let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
     for (name, help, pick) in [
         ("mm2_checkpoint_latency_ms", "MM2's checkpoint-latency-ms: the last checkpoint's time from decision to the target's confirmation", 0),
@@ -81,107 +146,115 @@ fn encode_snapshot(m: &MetricsSnapshot, e: &mut DescriptorEncoder) -> Result<(),
         ("mm2_checkpoint_latency_ms_max", "MM2's checkpoint-latency-ms-max over Kafka's window; NaN when empty", 2),
         ("mm2_checkpoint_latency_ms_avg", "MM2's checkpoint-latency-ms-avg over Kafka's window; NaN when empty", 3),
     ] {
-        let series: Vec<(Labels, f64)> = m
-            .checkpoint_latency
+        let series: Vec<(Labels, f64)> = ms
             .iter()
-            .map(|l| {
-                let v = [l.last_ms, nan(l.min_ms), nan(l.max_ms), nan(l.avg_ms)][pick];
-                (latency_labels(l), v)
+            .flat_map(|m| {
+                m.checkpoint_latency.iter().map(move |l| {
+                    let v = [l.last_ms, nan(l.min_ms), nan(l.max_ms), nan(l.avg_ms)][pick];
+                    (partition_labels(m, &l.group, &l.topic, l.partition), v)
+                })
             })
             .collect();
         gauges(e, name, help, &series)?;
     }
 
-    let partition_labels = |p: &mm2_checkpoint::metrics::PartitionMetrics| {
-        with(&[
-            ("group", p.group.clone()),
-            ("topic", p.topic.clone()),
-            ("partition", p.partition.to_string()),
-        ])
-    };
-    let freshness: Vec<(Labels, f64)> = m
-        .partitions
+    let freshness: Vec<(Labels, f64)> = ms
         .iter()
-        .filter(|p| p.freshness.is_some())
-        .map(|p| (partition_labels(p), seconds(p.freshness)))
+        .flat_map(|m| {
+            m.partitions
+                .iter()
+                .filter(|p| p.freshness.is_some())
+                .map(move |p| {
+                    (
+                        partition_labels(m, &p.group, &p.topic, p.partition),
+                        seconds(p.freshness),
+                    )
+                })
+        })
         .collect();
     gauges(e, "mm2_checkpoint_freshness_seconds", "Per group and upstream partition: time since a cycle found the newest checkpoint reflecting the group's commit", &freshness)?;
-    let replay: Vec<(Labels, i64)> = m
-        .partitions
+    let replay: Vec<(Labels, i64)> = ms
         .iter()
-        .filter_map(|p| Some((partition_labels(p), p.replay_bound?)))
+        .flat_map(|m| {
+            m.partitions.iter().filter_map(move |p| {
+                Some((
+                    partition_labels(m, &p.group, &p.topic, p.partition),
+                    p.replay_bound?,
+                ))
+            })
+        })
         .collect();
     gauges(e, "mm2_checkpoint_replay_bound_records", "Per group and upstream partition: upstream records a consumer failing over now would read again", &replay)?;
-    let skipped: Vec<(Labels, u64)> = t
-        .partitions_skipped
-        .iter()
-        .map(|(r, n)| (with(&[("reason", r.as_str().to_string())]), *n))
-        .collect();
     gauges(
         e,
         "mm2_checkpoint_partitions_skipped",
         "Group x partitions whose last cycle wrote no checkpoint, by reason",
-        &skipped,
+        &per_flow_by(ms, "reason", |t| {
+            t.partitions_skipped
+                .iter()
+                .map(|(r, n)| (r.as_str(), *n))
+                .collect()
+        }),
     )?;
 
     gauges(
         e,
         "mm2_checkpoint_initialized",
         "1 once both stores are loaded",
-        &gauge(f64::from(u8::from(t.initialized))),
+        &per_flow(ms, |t| f64::from(u8::from(t.initialized))),
     )?;
     gauges(
         e,
         "mm2_checkpoint_load_time_seconds",
         "Time from start to both stores loaded (NaN until then)",
-        &gauge(seconds(t.load_time)),
+        &per_flow(ms, |t| seconds(t.load_time)),
     )?;
     gauges(
         e,
         "mm2_checkpoint_groups",
         "Consumer groups this task checkpoints",
-        &count(t.groups),
+        &per_flow(ms, |t| t.groups),
     )?;
     counters(
         e,
         "mm2_checkpoint_cycles",
         "Checkpoint cycles run",
-        &count(t.cycles),
+        &per_flow(ms, |t| t.cycles),
     )?;
     counters(
         e,
         "mm2_checkpoint_cycles_failed",
         "Checkpoint cycles that ended in an error",
-        &count(t.cycles_failed),
+        &per_flow(ms, |t| t.cycles_failed),
     )?;
     gauges(
         e,
         "mm2_checkpoint_cycle_duration_seconds",
         "Duration of the last checkpoint cycle (NaN before the first)",
-        &gauge(seconds(t.last_cycle_duration)),
+        &per_flow(ms, |t| seconds(t.last_cycle_duration)),
     )?;
     gauges(
         e,
         "mm2_checkpoint_since_last_successful_cycle_seconds",
         "Time since the last checkpoint cycle without error (NaN before the first)",
-        &gauge(seconds(t.since_last_successful_cycle)),
+        &per_flow(ms, |t| seconds(t.since_last_successful_cycle)),
     )?;
     counters(
         e,
         "mm2_checkpoint_checkpoints_emitted",
         "Checkpoints written and confirmed",
-        &count(t.checkpoints_emitted),
+        &per_flow(ms, |t| t.checkpoints_emitted),
     )?;
     counters(
         e,
         "mm2_checkpoint_offset_syncs_loaded",
         "Offset syncs applied",
-        &count(t.offset_syncs_loaded),
+        &per_flow(ms, |t| t.offset_syncs_loaded),
     )?;
-    let lag: Vec<(Labels, u64)> = t
-        .offset_sync_lag
-        .map(|l| (flow.clone(), l))
+    // Absent while unknown.
+    let lag: Vec<(Labels, u64)> = per_flow(ms, |t| t.offset_sync_lag)
         .into_iter()
+        .filter_map(|(labels, lag)| Some((labels, lag?)))
         .collect();
     gauges(
         e,
@@ -193,52 +266,47 @@ fn encode_snapshot(m: &MetricsSnapshot, e: &mut DescriptorEncoder) -> Result<(),
         e,
         "mm2_checkpoint_records_skipped",
         "Malformed records skipped in the internal topics",
-        &count(t.records_skipped),
+        &per_flow(ms, |t| t.records_skipped),
     )?;
-    let g = &t.group_offset_sync;
     counters(
         e,
         "mm2_checkpoint_group_offset_sync_runs",
         "Group offset sync runs",
-        &count(g.runs),
+        &per_flow(ms, |t| t.group_offset_sync.runs),
     )?;
-    let outcomes: Vec<(Labels, u64)> = [
-        ("written", g.written),
-        ("left_active", g.left_active),
-        ("refused", g.refused),
-        ("left_unknown_state", g.left_unknown_state),
-        ("left_up_to_date", g.left_up_to_date),
-        ("left_ahead", g.left_ahead),
-    ]
-    .into_iter()
-    .map(|(o, n)| (with(&[("outcome", o.to_string())]), n))
-    .collect();
+    let outcomes = per_flow_by(ms, "outcome", |t| {
+        let g = &t.group_offset_sync;
+        vec![
+            ("written", g.written),
+            ("left_active", g.left_active),
+            ("refused", g.refused),
+            ("left_unknown_state", g.left_unknown_state),
+            ("left_up_to_date", g.left_up_to_date),
+            ("left_ahead", g.left_ahead),
+        ]
+    });
     counters(e, "mm2_checkpoint_group_offsets", "Group x partition offsets the group offset sync wrote, had refused, or left alone (the target group active, its state unknown, already at or past the translated offset)", &outcomes)?;
-    let retries: Vec<(Labels, u64)> = t
-        .retries
-        .by_kind
-        .iter()
-        .map(|(k, n)| (with(&[("kind", k.as_str().to_string())]), *n))
-        .collect();
     counters(
         e,
         "mm2_checkpoint_retries",
         "Retries since start, by kind",
-        &retries,
+        &per_flow_by(ms, "kind", |t| {
+            t.retries
+                .by_kind
+                .iter()
+                .map(|(k, n)| (k.as_str(), *n))
+                .collect()
+        }),
     )?;
     gauges(
         e,
         "mm2_checkpoint_retrying_seconds",
         "How long the task has been retrying without interruption (0 when it is not)",
-        &gauge(t.retries.retrying_for.map_or(0.0, |d| d.as_secs_f64())),
+        &per_flow(ms, |t| {
+            t.retries.retrying_for.map_or(0.0, |d| d.as_secs_f64())
+        }),
     )?;
     Ok(())
-}
-
-impl Collector for TaskCollector {
-    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
-        encode_snapshot(&self.0.metrics(), &mut encoder)
-    }
 }
 
 /// The metrics endpoint: a thread answering every request with the current metrics.
@@ -250,14 +318,14 @@ pub struct Endpoint {
 }
 
 impl Endpoint {
-    /// Listens on `addr` (HOST:PORT) and serves `task`'s metrics until dropped.
-    pub fn serve(addr: &str, task: Arc<CheckpointTask>) -> Result<Endpoint, String> {
+    /// Listens on `addr` (HOST:PORT) and serves the metrics of `tasks` until dropped.
+    pub fn serve(addr: &str, tasks: Tasks) -> Result<Endpoint, String> {
         let server = tiny_http::Server::http(addr)
             .map(Arc::new)
             .map_err(|e| format!("--metrics-addr {addr}: {e}"))?;
         let bound = server.server_addr().to_string();
         let mut registry = Registry::default();
-        registry.register_collector(Box::new(TaskCollector(task)));
+        registry.register_collector(Box::new(tasks));
         let serving = Arc::clone(&server);
         let header = tiny_http::Header::from_bytes(
             "Content-Type",
