@@ -339,6 +339,77 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskFatalError(JN
     return text_of(env, r, &text, &len);
 }
 
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsNew(JNIEnv *env, jclass cls,
+                                                                  jbyteArray properties) {
+    (void)cls;
+    char *text = c_text(env, properties);
+    if (text == NULL) {
+        return 0;
+    }
+    mm_flows_t *flows = NULL;
+    check(env, mm_flows_new(text, &flows));
+    free(text);
+    return handle_of(flows);
+}
+
+JNIEXPORT jint JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsCount(JNIEnv *env, jclass cls, jlong flows) {
+    (void)cls;
+    size_t n = 0;
+    check(env, mm_flows_count(ptr(flows), &n));
+    return n > (size_t)INT32_MAX ? INT32_MAX : (jint)n;
+}
+
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsName(JNIEnv *env, jclass cls, jlong flows,
+                                                                        jint index) {
+    (void)cls;
+    if (index < 0) {
+        throw_with(env, MM_RESULT_INVALID_ARGUMENT, "flow index is negative", 0);
+        return NULL;
+    }
+    size_t size = 0; /* first the size (a NULL buffer), then the name */
+    if (!check(env, mm_flows_name(ptr(flows), (size_t)index, NULL, &size))) {
+        return NULL;
+    }
+    char *name = malloc_or_throw(env, size, "a flow's name");
+    if (name == NULL) {
+        return NULL;
+    }
+    jbyteArray a = check(env, mm_flows_name(ptr(flows), (size_t)index, name, &size)) ? java_bytes(env, name, strlen(name)) : NULL;
+    free(name);
+    return a;
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsTask(JNIEnv *env, jclass cls, jlong flows,
+                                                                   jint index) {
+    (void)cls;
+    if (index < 0) {
+        throw_with(env, MM_RESULT_INVALID_ARGUMENT, "flow index is negative", 0);
+        return 0;
+    }
+    mm_task_t *task = NULL;
+    check(env, mm_flows_task(ptr(flows), (size_t)index, &task));
+    return handle_of(task);
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsStart(JNIEnv *env, jclass cls, jlong flows) {
+    (void)cls;
+    check(env, mm_flows_start(ptr(flows)));
+}
+
+JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsStop(JNIEnv *env, jclass cls, jlong flows) {
+    (void)cls;
+    enum mm_result r = mm_flows_stop(ptr(flows));
+    if (r == MM_RESULT_ALREADY_STOPPED) {
+        return JNI_FALSE;
+    }
+    return check(env, r) ? JNI_TRUE : JNI_FALSE;
+}
+
+JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nFlowsDestroy(JNIEnv *env, jclass cls, jlong flows) {
+    (void)cls;
+    check(env, mm_flows_destroy(ptr(flows)));
+}
+
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, jclass cls, jlong task,
                                                                   jlongArray out) {
     (void)cls;

@@ -110,6 +110,41 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public long flowsNew(String properties) {
+        return nFlowsNew(NativeText.cString(properties));
+    }
+
+    @Override
+    public int flowsCount(long flows) {
+        return nFlowsCount(flows);
+    }
+
+    @Override
+    public String flowsName(long flows, int index) {
+        return NativeText.decode(nFlowsName(flows, index));
+    }
+
+    @Override
+    public long flowsTask(long flows, int index) {
+        return nFlowsTask(flows, index);
+    }
+
+    @Override
+    public void flowsStart(long flows) {
+        nFlowsStart(flows);
+    }
+
+    @Override
+    public boolean flowsStop(long flows) {
+        return nFlowsStop(flows);
+    }
+
+    @Override
+    public void flowsDestroy(long flows) {
+        nFlowsDestroy(flows);
+    }
+
+    @Override
     public long[] taskStats(long task) {
         long[] out = new long[12];
         nTaskStats(task, out);
@@ -378,6 +413,20 @@ final class JniBinding implements NativeBinding {
     private static native void nTaskStats(long task, long[] out);
 
     private static native byte[] nTaskMetricsJson(long task);
+
+    private static native long nFlowsNew(byte[] properties);
+
+    private static native int nFlowsCount(long flows);
+
+    private static native byte[] nFlowsName(long flows, int index);
+
+    private static native long nFlowsTask(long flows, int index);
+
+    private static native void nFlowsStart(long flows);
+
+    private static native boolean nFlowsStop(long flows);
+
+    private static native void nFlowsDestroy(long flows);
 
     private static native int nBatchStatus(long batch);
 

@@ -85,6 +85,7 @@ public final class LogBridge {
                 try {
                     // Tasks still running are stopped while their records can still be delivered.
                     CheckpointTask.stopAllRunning();
+                    CheckpointFlows.stopAllRunning();
                     binding.setLogBridge(0);
                 } catch (RuntimeException ignored) {
                     // Exiting anyway.

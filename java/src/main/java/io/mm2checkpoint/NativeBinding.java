@@ -71,6 +71,28 @@ interface NativeBinding {
     /** {@code mm_task_metrics_json}: the task's metrics document (JSON). */
     String taskMetricsJson(long task);
 
+    /** {@code mm_flows_new}: one task per enabled flow of an MM2 properties text. */
+    long flowsNew(String properties);
+
+    /** {@code mm_flows_count}. */
+    int flowsCount(long flows);
+
+    /** {@code mm_flows_name}: flow {@code index}'s name, {@code source->target}. */
+    String flowsName(long flows, int index);
+
+    /** {@code mm_flows_task}: flow {@code index}'s task, lent until {@code flowsDestroy}. */
+    long flowsTask(long flows, int index);
+
+    void flowsStart(long flows);
+
+    /**
+     * {@code mm_flows_stop}: true when this call stopped a flow, false when every flow was
+     * already stopped.
+     */
+    boolean flowsStop(long flows);
+
+    void flowsDestroy(long flows);
+
     int batchStatus(long batch);
 
     int batchLen(long batch);

@@ -127,6 +127,27 @@ final class NativeFunctions {
     static final Function MM_FAILOVER_REPORT_ROW =
             new Function("mm_failover_report_row", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
 
+    static final Function MM_FLOWS_COUNT =
+            new Function("mm_flows_count", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    static final Function MM_FLOWS_DESTROY =
+            new Function("mm_flows_destroy", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    static final Function MM_FLOWS_NAME =
+            new Function("mm_flows_name", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+
+    static final Function MM_FLOWS_NEW =
+            new Function("mm_flows_new", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    static final Function MM_FLOWS_START =
+            new Function("mm_flows_start", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    static final Function MM_FLOWS_STOP =
+            new Function("mm_flows_stop", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    static final Function MM_FLOWS_TASK =
+            new Function("mm_flows_task", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS));
+
     static final Function MM_GROUP_SYNC_RESULTS_DESTROY =
             new Function("mm_group_sync_results_destroy", FunctionDescriptor.ofVoid(ADDRESS));
 

@@ -69,6 +69,13 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle taskFatalError;
     private final MethodHandle taskGetStats;
     private final MethodHandle taskMetricsJson;
+    private final MethodHandle flowsNew;
+    private final MethodHandle flowsCount;
+    private final MethodHandle flowsName;
+    private final MethodHandle flowsTask;
+    private final MethodHandle flowsStart;
+    private final MethodHandle flowsStop;
+    private final MethodHandle flowsDestroy;
     private final MethodHandle batchStatus;
     private final MethodHandle batchLen;
     private final MethodHandle batchDestroy;
@@ -135,6 +142,13 @@ final class PanamaBinding implements NativeBinding {
         taskFatalError = bind(MM_TASK_FATAL_ERROR);
         taskGetStats = bind(MM_TASK_GET_STATS);
         taskMetricsJson = bind(MM_TASK_METRICS_JSON);
+        flowsNew = bind(MM_FLOWS_NEW);
+        flowsCount = bind(MM_FLOWS_COUNT);
+        flowsName = bind(MM_FLOWS_NAME);
+        flowsTask = bind(MM_FLOWS_TASK);
+        flowsStart = bind(MM_FLOWS_START);
+        flowsStop = bind(MM_FLOWS_STOP);
+        flowsDestroy = bind(MM_FLOWS_DESTROY);
         batchStatus = bind(MM_BATCH_STATUS);
         batchLen = bind(MM_BATCH_LEN);
         batchDestroy = bind(MM_BATCH_DESTROY);
@@ -378,6 +392,91 @@ final class PanamaBinding implements NativeBinding {
             MemorySegment message = arena.allocate(size.get(JAVA_LONG, 0));
             check((int) taskFatalError.invokeExact(ptr(task), message, size));
             return cString(message);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long flowsNew(String properties) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) flowsNew.invokeExact(text(arena, properties), out));
+            return out.get(ADDRESS, 0).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int flowsCount(long flows) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            check((int) flowsCount.invokeExact(ptr(flows), out));
+            return (int) Math.min(out.get(JAVA_LONG, 0), Integer.MAX_VALUE);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public String flowsName(long flows, int index) {
+        if (index < 0) {
+            throw NativeLibrary.failure(Mm2Exception.INVALID_ARGUMENT, "flow index is negative", 0);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            // First the size (a NULL buffer), then the name.
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            check((int) flowsName.invokeExact(ptr(flows), (long) index, MemorySegment.NULL, size));
+            MemorySegment name = arena.allocate(size.get(JAVA_LONG, 0));
+            check((int) flowsName.invokeExact(ptr(flows), (long) index, name, size));
+            return cString(name);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long flowsTask(long flows, int index) {
+        if (index < 0) {
+            throw NativeLibrary.failure(Mm2Exception.INVALID_ARGUMENT, "flow index is negative", 0);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check((int) flowsTask.invokeExact(ptr(flows), (long) index, out));
+            return out.get(ADDRESS, 0).address();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void flowsStart(long flows) {
+        try {
+            check((int) flowsStart.invokeExact(ptr(flows)));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public boolean flowsStop(long flows) {
+        try {
+            int r = (int) flowsStop.invokeExact(ptr(flows));
+            if (r == NativeConstants.RESULT_ALREADY_STOPPED) {
+                return false;
+            }
+            check(r);
+            return true;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public void flowsDestroy(long flows) {
+        try {
+            check((int) flowsDestroy.invokeExact(ptr(flows)));
         } catch (Throwable t) {
             throw rethrow(t);
         }
