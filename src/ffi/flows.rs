@@ -73,8 +73,12 @@ pub unsafe extern "C" fn mm_flows_new(
 ) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let (properties, flows_out) =
-            unsafe { (text(properties, "properties")?, out(flows_out, "flows_out")?) };
+        let (properties, flows_out) = unsafe {
+            (
+                text(properties, "properties")?,
+                out(flows_out, "flows_out")?,
+            )
+        };
         let (flows, warnings) = CheckpointFlows::from_properties_text(properties)?;
         for w in warnings {
             log::warn!("configuration `{}`: {}", w.key, w.message);
@@ -122,7 +126,8 @@ pub unsafe extern "C" fn mm_flows_name(
 ) -> mm_result {
     run(|| {
         // SAFETY: this function's contract.
-        let (flows, size) = unsafe { (borrow(flows, "flows")?, borrow_mut(dest_size, "dest_size")?) };
+        let (flows, size) =
+            unsafe { (borrow(flows, "flows")?, borrow_mut(dest_size, "dest_size")?) };
         let name = flows.names[flows.index(index)?].to_string_lossy();
         // SAFETY: this function's contract.
         unsafe { copy_out(&name, "the flow's name", dest, size) }
@@ -219,10 +224,9 @@ fn stop_all(flows: &CheckpointFlows) -> Result<(), Failure> {
     }
     match (any_stopped, first_error) {
         (true, _) => Ok(()),
-        (false, Some((_, e))) if result_of(&e) == mm_result::NotStarted => Err(Failure::new(
-            mm_result::NotStarted,
-            "no flow was started",
-        )),
+        (false, Some((_, e))) if result_of(&e) == mm_result::NotStarted => {
+            Err(Failure::new(mm_result::NotStarted, "no flow was started"))
+        }
         (false, Some((name, e))) => Err(of_flow(&name, e)),
         (false, None) => Err(Failure::new(
             mm_result::AlreadyStopped,
