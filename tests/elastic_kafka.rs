@@ -48,6 +48,13 @@ const EMIT: Duration = Duration::from_secs(1);
 /// in CI three worker processes share two cores with other test binaries and builds, and a
 /// cycle's start was seen 700 ms late there.
 const SLACK: Duration = Duration::from_millis(1000);
+/// Slack on a cycle's own bounds (an owner's next checkpoint, an adopter's first): a cycle that
+/// starts late and one whose Kafka calls wait for the loaded broker add up, and the whole CI run
+/// keeps four test binaries, the JVM suites and a cross build busy on two cores: an owner's
+/// checkpoints were seen 3.1 s apart there with a 1 s interval (all four groups of one worker at
+/// once, so the worker, not a group's ownership, was late). A group its owner stops
+/// checkpointing goes without checkpoints until it is handed over, far beyond this.
+const CYCLE_SLACK: Duration = Duration::from_millis(2000);
 const DRIVER_TICK: Duration = Duration::from_millis(250);
 /// The workers' coordination heartbeat: members learn of a rebalance from a heartbeat, so this
 /// paces every handover (well below the session timeout, as Kafka requires).
@@ -563,7 +570,7 @@ impl GapParts {
     /// Which part of the gap broke its bound, if any (the module doc's "Churn"), with
     /// `handover` the bound from the loss to the adoption.
     fn check(&self, handover: Duration) -> Result<(), String> {
-        let late_cycle = (2 * EMIT + SLACK).as_millis() as i64;
+        let late_cycle = (2 * EMIT + CYCLE_SLACK).as_millis() as i64;
         // A partition adopted while a cycle runs is left to the next cycle (group_coordination's
         // rule), which starts an interval after the running one did: the adopter's first
         // checkpoint comes within the running cycle's rest plus one interval, the same bound as

@@ -26,7 +26,7 @@ use rdkafka::message::Message;
 use rdkafka::{Offset, TopicPartitionList};
 
 use mm2_checkpoint::checkpoint_rules::{NoWriteReason, WriteReason};
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, GroupOffsetSyncResult, PollStatus};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::failback::{
@@ -41,7 +41,7 @@ use mm2_checkpoint::reverse_translation::ReverseTranslation;
 use mm2_checkpoint::{Checkpoint, OffsetSync, ReplicationPolicy, TopicPartition};
 
 use mirror::{Mirror, MirrorSettings};
-use support::kafka::{client_config, commit_group_offsets, committed_offsets};
+use support::kafka::{client_config, commit_group_offsets, committed_offsets, ActiveMember};
 use support::*;
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -650,6 +650,207 @@ fn check(outcomes: &[PartitionOutcome], lag: i64, broker: &str) {
     }
 }
 
+/// A member of KIP-848's consumer protocol in `group`: subscribes to `topic`, resumes where the
+/// group committed, reads until its position on partition `p` reaches `until[p]`, commits there
+/// and leaves. Returns the index (in [`value`]'s numbering) of the first source record it read
+/// on each partition; `None` for a partition where it started at or past `until[p]`. A group
+/// without a commit starts at the beginning, which on the target is filler: `new_group` allows
+/// that, and then the first mirrored record counts as its first.
+fn resume_as_kip848_member(
+    bootstrap: &str,
+    topic: &str,
+    group: &str,
+    until: [i64; 2],
+    new_group: bool,
+) -> [Option<i64>; 2] {
+    let consumer: BaseConsumer = client_config(bootstrap)
+        .set("group.id", group)
+        .set("group.protocol", "consumer")
+        .set("enable.auto.commit", "false")
+        .set("auto.offset.reset", "earliest")
+        .create()
+        .unwrap();
+    consumer.subscribe(&[topic]).unwrap();
+    let mut first: [Option<i64>; 2] = [None, None];
+    let mut done = [false; 2];
+    let deadline = Instant::now() + WAIT;
+    while done.iter().any(|d| !d) {
+        assert!(
+            Instant::now() < deadline,
+            "{group} on {topic}: done {done:?}"
+        );
+        let Some(m) = consumer.poll(Duration::from_millis(100)) else {
+            continue;
+        };
+        let m = m.unwrap();
+        let p = m.partition() as usize;
+        if done[p] {
+            continue;
+        }
+        let text = std::str::from_utf8(m.payload().unwrap_or_default()).unwrap();
+        if m.offset() < until[p] {
+            if first[p].is_none() && !(new_group && text.starts_with("filler")) {
+                // The filler before the mirrored records is never a place to resume.
+                let index = text
+                    .strip_prefix(&format!("orders-{p}-"))
+                    .unwrap_or_else(|| panic!("{group} resumed at `{text}` on {topic}-{p}"));
+                first[p] = Some(index.parse().unwrap());
+            }
+        } else {
+            done[p] = true;
+        }
+        if m.offset() >= until[p] - 1 {
+            done[p] = true;
+        }
+    }
+    let mut commit = TopicPartitionList::new();
+    for (p, offset) in until.iter().enumerate() {
+        commit
+            .add_partition_offset(topic, p as i32, Offset::Offset(*offset))
+            .unwrap();
+    }
+    consumer.commit(&commit, CommitMode::Sync).unwrap();
+    consumer.unsubscribe();
+    drop(consumer);
+    first
+}
+
+/// Runs a checkpoint task on `props` until its group offset sync's results satisfy `done`;
+/// returns them.
+fn run_until_group_sync(
+    props: &[(&str, &str)],
+    done: impl Fn(&[GroupOffsetSyncResult]) -> bool,
+) -> Vec<GroupOffsetSyncResult> {
+    let config = MirrorCheckpointConfig::from_properties(props.iter().copied())
+        .unwrap()
+        .0;
+    let task = CheckpointTask::new(config).unwrap();
+    task.start().unwrap();
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let out = task.poll(Duration::from_secs(1)).unwrap();
+        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        let results = task.group_offset_sync_results();
+        if done(&results) {
+            task.stop().unwrap();
+            return results;
+        }
+        assert!(Instant::now() < deadline, "{results:?}");
+    }
+}
+
+/// The reason of the last group offset sync for `group` on every partition of `topic`, when it
+/// is the same on both.
+fn sync_reason(results: &[GroupOffsetSyncResult], group: &str, topic: &str) -> Option<String> {
+    let reasons: Vec<&str> = results
+        .iter()
+        .filter(|r| r.group == group && r.topic_partition.topic == topic)
+        .map(|r| r.reason.as_str())
+        .collect();
+    (reasons.len() == 2 && reasons[0] == reasons[1]).then(|| reasons[0].to_string())
+}
+
+/// KIP-848 groups (`group.protocol=consumer`) fail over and back through the tasks' group
+/// offset syncs alone, after `failover` mirrored the topic with `lag`: a group that consumed on
+/// the source, and one that only ever consumed on the target. While a member is in the group
+/// on the source, the reverse sync leaves it alone; once it left, the sync writes. Returns per
+/// group and source partition: (where it was on the target, where it resumed on the source).
+fn kip848_round_trip(pair: &Pair, names: &Names) -> Vec<(&'static str, usize, i64, i64)> {
+    let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
+    let (topic, remote) = (names.topic.as_str(), names.remote());
+    let (k848, replica_only) = (names.group("k848"), names.group("k848-replica-only"));
+    let groups = format!("{k848},{replica_only}");
+
+    // On the source: consume part of the topic and commit, as a KIP-848 member.
+    let committed = [450, 300];
+    resume_as_kip848_member(&source, topic, &k848, committed, true);
+
+    // Failover through the forward task's group offset sync: the group is new on the target.
+    let forward = [
+        ("source.cluster.alias", names.source_alias.as_str()),
+        ("target.cluster.alias", names.target_alias.as_str()),
+        ("source.cluster.bootstrap.servers", source.as_str()),
+        ("target.cluster.bootstrap.servers", target.as_str()),
+        ("task.assigned.groups", k848.as_str()),
+        ("emit.checkpoints.interval.seconds", "1"),
+        ("checkpoints.topic.replication.factor", "1"),
+        ("sync.group.offsets.enabled", "true"),
+        ("sync.group.offsets.interval.seconds", "1"),
+    ];
+    let results = run_until_group_sync(&forward, |r| {
+        sync_reason(r, &k848, &remote).as_deref() == Some("group_absent_at_target")
+    });
+    assert!(results.iter().all(|r| r.error.is_none()), "{results:?}");
+    // The failed-over member resumes at or before its commit: nothing skipped.
+    let on_target = ON_TARGET[1].1; // "live": [590, 380]
+    let until = [0, 1].map(|p| on_target[p] + TARGET_FILLER[p] as i64);
+    let resumed = resume_as_kip848_member(&target, &remote, &k848, until, false);
+    for p in 0..2 {
+        let at = resumed[p].expect("records between the commit and `until`");
+        assert!(
+            at <= committed[p],
+            "{k848} skipped on {remote}-{p}: {at} > {}",
+            committed[p]
+        );
+    }
+    // A group that only ever consumed on the target.
+    let replica_only_at = ON_TARGET[3].1;
+    let until = [0, 1].map(|p| replica_only_at[p] + TARGET_FILLER[p] as i64);
+    resume_as_kip848_member(&target, &remote, &replica_only, until, true);
+
+    // Failback through the reverse task's group offset sync. A KIP-848 member still in the
+    // group on the source: left alone.
+    // (The reverse checkpoints topic is there: `failback` created it.)
+    let reverse = [
+        ("source.cluster.alias", names.target_alias.as_str()),
+        ("target.cluster.alias", names.source_alias.as_str()),
+        ("source.cluster.bootstrap.servers", target.as_str()),
+        ("target.cluster.bootstrap.servers", source.as_str()),
+        ("task.assigned.groups", groups.as_str()),
+        ("emit.checkpoints.interval.seconds", "1"),
+        ("checkpoints.topic.replication.factor", "1"),
+        ("emit.reverse.checkpoints.enabled", "true"),
+        ("sync.group.offsets.enabled", "true"),
+        ("sync.group.offsets.interval.seconds", "1"),
+    ];
+    {
+        let _member = ActiveMember::join_consumer_protocol(&source, &k848, topic);
+        let results = run_until_group_sync(&reverse, |r| {
+            sync_reason(r, &k848, topic).is_some() && sync_reason(r, &replica_only, topic).is_some()
+        });
+        assert_eq!(
+            sync_reason(&results, &k848, topic).as_deref(),
+            Some("group_active"),
+            "{results:?}"
+        );
+        assert_eq!(
+            sync_reason(&results, &replica_only, topic).as_deref(),
+            Some("group_absent_at_target"),
+            "{results:?}"
+        );
+    }
+    // The member left: the group is idle, and behind its position on the target.
+    let results = run_until_group_sync(&reverse, |r| {
+        sync_reason(r, &k848, topic).as_deref() == Some("target_behind")
+    });
+    assert!(results.iter().all(|r| r.error.is_none()), "{results:?}");
+
+    // Both groups resume on the source where the reverse sync put them.
+    let mut out = Vec::new();
+    for (group, name, at) in [
+        ("k848", &k848, on_target),
+        ("k848-replica-only", &replica_only, replica_only_at),
+    ] {
+        let ends = SOURCE_RECORDS.map(|n| n as i64);
+        let resumed = resume_as_kip848_member(&source, topic, name, ends, false);
+        for p in 0..2 {
+            let from = resumed[p].expect("records after the failback position");
+            out.push((group, p, at[p], from));
+        }
+    }
+    out
+}
+
 #[test]
 fn failover_and_failback_on_mock_clusters_miss_nothing_and_reread_within_the_sync_spacing() {
     let _g = serial();
@@ -670,6 +871,25 @@ fn failover_and_failback_on_kafka_miss_nothing_and_reread_within_the_sync_spacin
     for lag in [100, 10] {
         check(&failover(&pair, &Names::for_lag(lag), lag), lag, "kafka");
         check_failback(&failback(&pair, &Names::for_lag(lag)), lag, "kafka");
+    }
+    // KIP-848 groups, over and back through the group offset syncs, on the lag-10 topic.
+    let lag = 10;
+    for (group, p, on_target, from) in kip848_round_trip(&pair, &Names::for_lag(lag)) {
+        let behind_newest_sync = (SOURCE_RECORDS[p] as i64 - 1 - on_target).max(0);
+        let bound = lag + 2 * behind_newest_sync;
+        eprintln!(
+            "kafka, offset.lag.max {lag}: KIP-848 group {group} p{p} failed back from {on_target} \
+             on the target, resumed at {from} on the source (re-reads {}, bound {bound})",
+            on_target - from
+        );
+        assert!(
+            from <= on_target,
+            "{group} p{p} skipped records: {from} > {on_target}"
+        );
+        assert!(
+            on_target - from <= bound,
+            "{group} p{p} re-read more than {bound}"
+        );
     }
     assert_eq!(diagnostics::live_clients(), 0);
 }

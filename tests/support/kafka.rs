@@ -495,13 +495,28 @@ pub struct ActiveMember {
 }
 
 impl ActiveMember {
+    /// A member of the classic protocol.
     pub fn join(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
-        let consumer: BaseConsumer = client_config(bootstrap)
+        let mut config = client_config(bootstrap);
+        // The first join waits about half of this; keep it short.
+        config
+            .set("session.timeout.ms", "6000")
+            .set("heartbeat.interval.ms", "500");
+        Self::join_with(config, group, topic)
+    }
+
+    /// A member of KIP-848's consumer protocol (`group.protocol=consumer`): the broker assigns
+    /// the partitions, and the group is a "consumer" group, not a classic one.
+    pub fn join_consumer_protocol(bootstrap: &str, group: &str, topic: &str) -> ActiveMember {
+        let mut config = client_config(bootstrap);
+        config.set("group.protocol", "consumer");
+        Self::join_with(config, group, topic)
+    }
+
+    fn join_with(mut config: ClientConfig, group: &str, topic: &str) -> ActiveMember {
+        let consumer: BaseConsumer = config
             .set("group.id", group)
             .set("enable.auto.commit", "false")
-            // The first join waits about half of this; keep it short.
-            .set("session.timeout.ms", "6000")
-            .set("heartbeat.interval.ms", "500")
             .create()
             .unwrap_or_else(|e| panic!("member of {group}: {e}"));
         consumer
