@@ -34,7 +34,7 @@ use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 const USAGE: &str = "\
 usage: checkpoint [--config FILE] [--metrics-addr HOST:PORT] [--log-level LEVEL]
-                  [--status-interval SECONDS]
+                  [--status-interval SECONDS] [--fail-fast]
 
 Runs MirrorMaker 2's checkpointing: translates the source cluster's consumer-group offsets
 through the offset syncs a mirror wrote, and writes checkpoints to the target cluster.
@@ -52,6 +52,9 @@ options:
                        takes precedence over RUST_LOG
   --status-interval SECONDS
                        while start-up is still loading, say so every SECONDS (default 30)
+  --fail-fast          with a file enabling several flows: when one flow fails for good,
+                       stop them all and exit (by default the others go on until Ctrl-C
+                       or SIGTERM; either way the exit status says a flow failed)
   -h, --help           prints this help and exits
 
 environment:
@@ -66,6 +69,7 @@ struct Args {
     metrics_addr: Option<String>,
     log_level: Option<String>,
     status_interval: Option<Duration>,
+    fail_fast: bool,
     help: bool,
 }
 
@@ -76,6 +80,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Args, String> {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         match arg.as_str() {
             "-h" | "--help" => parsed.help = true,
+            "--fail-fast" => parsed.fail_fast = true,
             "--config" => parsed.config = Some(value("--config")?),
             "--log-level" => parsed.log_level = Some(value("--log-level")?),
             "--metrics-addr" => parsed.metrics_addr = Some(value("--metrics-addr")?),
@@ -133,6 +138,7 @@ fn main() -> ExitCode {
             file,
             args.status_interval.unwrap_or(Duration::from_secs(30)),
             addr.as_deref(),
+            args.fail_fast,
         ),
     };
     match result {
@@ -299,13 +305,14 @@ fn run_with_config(
     file: &str,
     status_interval: Duration,
     metrics_addr: Option<&str>,
+    fail_fast: bool,
 ) -> Result<(), Option<String>> {
     let text = std::fs::read_to_string(file).map_err(|err| format!("{file}: {err}"))?;
     // The library's own reading of the file: the same as the C API's mm_conf_load_properties.
     let mut flows = MirrorCheckpointConfig::flows_from_properties_text(&text)
         .map_err(|err| format!("{file}: {err}"))?;
     if flows.len() > 1 {
-        return run_flows(&text, status_interval, metrics_addr);
+        return run_flows(&text, status_interval, metrics_addr, fail_fast);
     }
     let (config, warnings) = flows.remove(0);
     for w in warnings {
@@ -491,13 +498,15 @@ fn run_with_config(
 }
 
 /// Every flow of a file that enables several, each on a thread of its own that prints its lines
-/// prefixed with the flow (`[A->B] `). A flow that fails is reported and the others go on; one
-/// Ctrl-C or SIGTERM stops them all. Fails when any flow failed. With `metrics_addr`, one
-/// endpoint serves every flow's metrics, told apart by their `source` and `target` labels.
+/// prefixed with the flow (`[A->B] `). A flow that fails is reported and the others go on
+/// (with `fail_fast`, they are all stopped); one Ctrl-C or SIGTERM stops them all. Fails when
+/// any flow failed. With `metrics_addr`, one endpoint serves every flow's metrics, told apart by
+/// their `source` and `target` labels.
 fn run_flows(
     text: &str,
     status_interval: Duration,
     metrics_addr: Option<&str>,
+    fail_fast: bool,
 ) -> Result<(), Option<String>> {
     let (flows, warnings) =
         CheckpointFlows::from_properties_text(text).map_err(|err| err.to_string())?;
@@ -536,17 +545,30 @@ fn run_flows(
         .iter()
         .map(|name| {
             let (flows, name) = (Arc::clone(&flows), name.clone());
-            std::thread::spawn(move || follow_flow(&flows, &name, status_interval))
+            std::thread::spawn(move || {
+                let followed = follow_flow(&flows, &name, status_interval);
+                if let Err(e) = &followed {
+                    println!("[{name}] failed: {e}");
+                    if fail_fast {
+                        println!("[{name}] --fail-fast: stopping every flow");
+                        // The same stop as Ctrl-C's: the other flows' polls return STOPPED.
+                        let _ = flows.stop();
+                    }
+                }
+                followed
+            })
         })
         .collect();
     let mut failed = Vec::new();
     for (name, follower) in names.iter().zip(followers) {
-        if let Ok(Err(e)) | Err(e) = follower
-            .join()
-            .map_err(|_| "its thread panicked".to_string())
-        {
-            eprintln!("[{name}] failed: {e}");
-            failed.push(name.clone());
+        match follower.join() {
+            Ok(Ok(())) => {}
+            // Reported by the flow's own thread when it happened.
+            Ok(Err(_)) => failed.push(name.clone()),
+            Err(_) => {
+                println!("[{name}] failed: its thread panicked");
+                failed.push(name.clone());
+            }
         }
     }
     for (name, outcome) in flows.stop() {

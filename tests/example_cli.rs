@@ -1026,6 +1026,89 @@ fn the_failover_tool_translates_over_and_back_dry_runs_and_commits_and_names_wha
     }
 }
 
+/// A flow that fails for good (B->A's checkpoints topic asks a one-broker Kafka for three
+/// replicas, which Kafka refuses: fatal) is reported by name at once, and the other flow goes on
+/// until SIGTERM; with `--fail-fast` the failure stops every flow and ends the job. Either way
+/// the job's exit status says a flow failed.
+#[test]
+fn a_failed_flow_leaves_the_other_running_unless_fail_fast_stops_them_all() {
+    use support::{create_topic_with_config, shared_pair, unique};
+    let (s, t) = shared_pair();
+    let (a, b) = (unique("ffa"), unique("ffb"));
+    let compact = [("cleanup.policy", "compact")];
+    create_topic_with_config(
+        &s.bootstrap(),
+        &format!("mm2-offset-syncs.{b}.internal"),
+        1,
+        &compact,
+    );
+    create_topic_with_config(
+        &t.bootstrap(),
+        &format!("mm2-offset-syncs.{a}.internal"),
+        1,
+        &compact,
+    );
+    let dir = std::env::temp_dir().join(format!("mm2-example-fail-fast-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("mm2.properties");
+    std::fs::write(
+        &config,
+        format!(
+            "clusters = {a}, {b}\n{a}.bootstrap.servers = {}\n{b}.bootstrap.servers = {}\n\
+             {a}->{b}.enabled = true\n{b}->{a}.enabled = true\ntask.assigned.groups = g\n\
+             emit.checkpoints.interval.seconds = 1\ncheckpoints.topic.replication.factor = 1\n\
+             {b}->{a}.checkpoints.topic.replication.factor = 3\n",
+            s.bootstrap(),
+            t.bootstrap()
+        ),
+    )
+    .unwrap();
+    let (forward, reverse) = (format!("[{a}->{b}]"), format!("[{b}->{a}]"));
+
+    // By default: the failure is reported, and the forward flow still runs cycles after it.
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let run = run_checkpoint_until(&config, &[], |line| {
+        if line.starts_with(&format!("{reverse} failed: ")) {
+            failed.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+        failed.load(std::sync::atomic::Ordering::SeqCst)
+            && line.starts_with(&format!("{forward} cycle "))
+    });
+    let out = run.stdout.join("\n");
+    assert!(!run.success, "a flow failed, yet the job succeeded: {out}");
+    let failure = run
+        .stdout
+        .iter()
+        .find(|l| l.starts_with(&format!("{reverse} failed: ")))
+        .unwrap_or_else(|| panic!("no failure line: {out}\n{:?}", run.stderr));
+    assert!(
+        failure.contains(&format!("{a}.checkpoints.internal"))
+            || failure.contains(&format!("{b}.checkpoints.internal")),
+        "{failure}"
+    );
+    assert!(out.contains(&format!("{forward} stopped")), "{out}");
+    assert!(!out.contains("--fail-fast"), "{out}");
+
+    // With --fail-fast: the job ends by itself once the flow failed, the other one stopped.
+    let began = std::time::Instant::now();
+    let run = run_checkpoint_until(&config, &["--fail-fast"], |_| false);
+    let took = began.elapsed();
+    let out = run.stdout.join("\n");
+    assert!(!run.success, "{out}");
+    assert!(
+        out.contains(&format!("{reverse} failed: ")),
+        "{out}\n{:?}",
+        run.stderr
+    );
+    assert!(
+        out.contains(&format!("{reverse} --fail-fast: stopping every flow")),
+        "{out}"
+    );
+    assert!(out.contains(&format!("{forward} stopped")), "{out}");
+    // Well before the 120 s guard that would otherwise end it.
+    assert!(took < Duration::from_secs(60), "took {took:?}: {out}");
+}
+
 #[test]
 fn a_file_enabling_both_flows_runs_both_in_one_job_and_one_sigterm_stops_both() {
     let c = EmbeddedClusters::new().unwrap();

@@ -32,6 +32,7 @@ use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::failback::{
     commit_failback_offsets, failback_report, translate_offsets_back, ForwardFlow,
 };
+use mm2_checkpoint::metrics::GroupOffsetSyncMetrics;
 use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::offset_sync_writer::OffsetSyncWriterConfig;
 use mm2_checkpoint::remote_cluster_utils::{
@@ -715,11 +716,12 @@ fn resume_as_kip848_member(
     first
 }
 
-/// Runs a checkpoint task on `props` until its group offset sync's results satisfy `done`;
-/// returns them.
+/// Runs a checkpoint task on `props` until `done` holds for the counters of its group offset
+/// syncs since it started (every run's, so none is missed between two polls) and the results
+/// of its last run; returns those results.
 fn run_until_group_sync(
     props: &[(&str, &str)],
-    done: impl Fn(&[GroupOffsetSyncResult]) -> bool,
+    done: impl Fn(&GroupOffsetSyncMetrics, &[GroupOffsetSyncResult]) -> bool,
 ) -> Vec<GroupOffsetSyncResult> {
     let config = MirrorCheckpointConfig::from_properties(props.iter().copied())
         .unwrap()
@@ -730,12 +732,14 @@ fn run_until_group_sync(
     loop {
         let out = task.poll(Duration::from_secs(1)).unwrap();
         assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
+        let counts = task.metrics().task.group_offset_sync;
         let results = task.group_offset_sync_results();
-        if done(&results) {
+        assert_eq!(counts.refused, 0, "{results:?}");
+        if done(&counts, &results) {
             task.stop().unwrap();
             return results;
         }
-        assert!(Instant::now() < deadline, "{results:?}");
+        assert!(Instant::now() < deadline, "{counts:?} {results:?}");
     }
 }
 
@@ -777,9 +781,16 @@ fn kip848_round_trip(pair: &Pair, names: &Names) -> Vec<(&'static str, usize, i6
         ("sync.group.offsets.enabled", "true"),
         ("sync.group.offsets.interval.seconds", "1"),
     ];
-    let results = run_until_group_sync(&forward, |r| {
-        sync_reason(r, &k848, &remote).as_deref() == Some("group_absent_at_target")
-    });
+    // Written on both partitions; a later run finds them there.
+    let results = run_until_group_sync(&forward, |counts, _| counts.written >= 2);
+    let reason = sync_reason(&results, &k848, &remote);
+    assert!(
+        matches!(
+            reason.as_deref(),
+            Some("group_absent_at_target" | "target_at_or_ahead")
+        ),
+        "{results:?}"
+    );
     assert!(results.iter().all(|r| r.error.is_none()), "{results:?}");
     // The failed-over member resumes at or before its commit: nothing skipped.
     let on_target = ON_TARGET[1].1; // "live": [590, 380]
@@ -815,25 +826,37 @@ fn kip848_round_trip(pair: &Pair, names: &Names) -> Vec<(&'static str, usize, i6
     ];
     {
         let _member = ActiveMember::join_consumer_protocol(&source, &k848, topic);
-        let results = run_until_group_sync(&reverse, |r| {
-            sync_reason(r, &k848, topic).is_some() && sync_reason(r, &replica_only, topic).is_some()
+        // The group new on the source is written (both partitions); the attached one is left
+        // alone, run after run.
+        let results = run_until_group_sync(&reverse, |counts, r| {
+            counts.written >= 2 && sync_reason(r, &k848, topic).is_some()
         });
         assert_eq!(
             sync_reason(&results, &k848, topic).as_deref(),
             Some("group_active"),
             "{results:?}"
         );
-        assert_eq!(
-            sync_reason(&results, &replica_only, topic).as_deref(),
-            Some("group_absent_at_target"),
+        let reason = sync_reason(&results, &replica_only, topic);
+        assert!(
+            matches!(
+                reason.as_deref(),
+                Some("group_absent_at_target" | "target_at_or_ahead")
+            ),
             "{results:?}"
         );
     }
-    // The member left: the group is idle, and behind its position on the target.
-    let results = run_until_group_sync(&reverse, |r| {
-        sync_reason(r, &k848, topic).as_deref() == Some("target_behind")
-    });
+    // The member left: the group is idle and behind its position on the target, so written (the
+    // other group is already where its translation says).
+    let results = run_until_group_sync(&reverse, |counts, _| counts.written >= 2);
     assert!(results.iter().all(|r| r.error.is_none()), "{results:?}");
+    let reason = sync_reason(&results, &k848, topic);
+    assert!(
+        matches!(
+            reason.as_deref(),
+            Some("target_behind" | "target_at_or_ahead")
+        ),
+        "{results:?}"
+    );
 
     // Both groups resume on the source where the reverse sync put them.
     let mut out = Vec::new();
