@@ -1,19 +1,28 @@
 package io.mm2checkpoint.connect;
 
 import io.mm2checkpoint.MetricsSnapshot;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.ToDoubleFunction;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.JmxReporter;
 import org.apache.kafka.common.metrics.KafkaMetricsContext;
 import org.apache.kafka.common.metrics.Measurable;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.utils.Sanitizer;
 import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One task's {@code checkpoint-latency-ms} MBeans under the names Java MM2 gives them, so
@@ -23,7 +32,12 @@ import org.apache.kafka.common.utils.Time;
  * NaN for an empty window, as Java reports it). Beside them, in the same domain under a type of
  * ours ({@code type=mm2-checkpoint-partition-metrics}, {@code topic} the upstream topic), what
  * Java does not measure: {@code freshness-ms} and {@code replay-bound-records} per group x
- * partition (NaN while unknown).
+ * partition (NaN while unknown), and one MBean for the whole task from its first reading to its
+ * stop ({@code type=mm2-checkpoint-task-metrics,source=S,target=T}): {@code initialized},
+ * {@code retry-reason} (text, empty when nothing is retried), {@code retrying-for-ms},
+ * {@code cycles}, {@code cycles-failed}, {@code since-last-successful-cycle-ms},
+ * {@code offset-sync-lag}, {@code checkpoints-emitted} and {@code groups} (NaN while unknown), so
+ * a task that cannot reach its clusters shows it before any checkpoint exists.
  *
  * <p>The names are made the way Java MM2 makes them: by Kafka's own {@link Metrics} and
  * {@link JmxReporter} under the context {@code kafka.connect.mirror}, with the tags in Java's
@@ -32,17 +46,38 @@ import org.apache.kafka.common.utils.Time;
  * Kafka's window statistics itself); this class only shows the latest reading.
  *
  * <p>{@link #update} registers an MBean for each group x partition that appeared and unregisters
- * those that went; {@link #close} unregisters all of them. Not thread-safe beyond that: the
+ * those that went; {@link #close} unregisters all of them. An MBean of this task that someone
+ * else unregistered is registered again at the next update: Java's connector with the same
+ * aliases on the same worker has the same names, and its removal unregisters them (what each
+ * update re-registered is counted in {@link #reregistered}). Not thread-safe beyond that: the
  * connector's task calls both from its own thread; JMX reads run on any thread and only read the
  * latest reading.
  */
 final class CheckpointMetricsJmx implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointMetricsJmx.class);
+    private static final MBeanServer SERVER = ManagementFactory.getPlatformMBeanServer();
     /** Java MM2's JMX domain (its metrics context namespace). */
     static final String JMX_PREFIX = "kafka.connect.mirror";
     /** Java MM2's metric group: the JMX {@code type}. */
     static final String METRIC_GROUP = "MirrorCheckpointConnector";
     /** Ours, for what Java MM2 does not measure: freshness and the replay bound per group x partition. */
     static final String PARTITION_GROUP = "mm2-checkpoint-partition-metrics";
+    /** Ours: the task as a whole (loaded, retrying, cycles). */
+    static final String TASK_GROUP = "mm2-checkpoint-task-metrics";
+
+    private static final List<Attribute<MetricsSnapshot.Task>> TASK = List.of(
+            new Attribute<>("initialized", "1 once both stores are loaded, else 0.", t -> t.initialized() ? 1 : 0),
+            new Attribute<>("retrying-for-ms", "How long the task has been retrying without interruption, in ms (0 when it is not).",
+                    t -> t.retries().retryingFor().map(d -> d.toNanos() / 1e6).orElse(0.0)),
+            new Attribute<>("cycles", "Checkpoint cycles run.", t -> t.cycles()),
+            new Attribute<>("cycles-failed", "Checkpoint cycles that ended in an error.", t -> t.cyclesFailed()),
+            new Attribute<>("since-last-successful-cycle-ms",
+                    "Time since the last checkpoint cycle without error, in ms (NaN before the first).",
+                    t -> t.sinceLastSuccessfulCycle().map(d -> d.toNanos() / 1e6).orElse(Double.NaN)),
+            new Attribute<>("offset-sync-lag", "Records between the offset-sync reader's position and the topic's end (NaN while unknown).",
+                    t -> t.offsetSyncLag().isPresent() ? (double) t.offsetSyncLag().getAsLong() : Double.NaN),
+            new Attribute<>("checkpoints-emitted", "Checkpoints written and confirmed by the target.", t -> t.checkpointsEmitted()),
+            new Attribute<>("groups", "Consumer groups this task checkpoints.", t -> t.groups()));
 
     /** One attribute of an entry type: its name, what it shows, and how it reads an entry. */
     private record Attribute<E>(String name, String description, ToDoubleFunction<E> value) {}
@@ -74,7 +109,11 @@ final class CheckpointMetricsJmx implements AutoCloseable {
     private final Metrics metrics;
     private final Family<MetricsSnapshot.CheckpointLatency> latency = new Family<>(METRIC_GROUP, LATENCY);
     private final Family<MetricsSnapshot.Partition> partitions = new Family<>(PARTITION_GROUP, PARTITION);
+    private final Family<MetricsSnapshot.Task> task = new Family<>(TASK_GROUP, TASK);
+    /** The one key of the task's own MBean. */
+    private static final Key TASK_KEY = new Key(null, null, -1);
     private boolean closed;
+    private long reregistered;
 
     CheckpointMetricsJmx(String source, String target) {
         this.source = source;
@@ -94,11 +133,41 @@ final class CheckpointMetricsJmx implements AutoCloseable {
         Map<Key, MetricsSnapshot.Partition> p = new HashMap<>();
         snapshot.partitions().forEach(e -> p.put(new Key(e.group(), e.topic(), e.partition()), e));
         partitions.show(p);
+        task.show(Map.of(TASK_KEY, snapshot.task()));
     }
 
     /** The MBeans registered now. */
     synchronized int size() {
-        return latency.registered.size() + partitions.registered.size();
+        return latency.registered.size() + partitions.registered.size() + task.registered.size();
+    }
+
+    /** MBeans registered again since this task began, after someone else unregistered them. */
+    synchronized long reregistered() {
+        return reregistered;
+    }
+
+    /**
+     * The ObjectName of the MBean {@code name} belongs to: the domain, the metric group as
+     * {@code type}, then the tags in order, each value sanitized by Kafka's {@link Sanitizer} as
+     * the reporter does. {@code null} when no such name can be made.
+     */
+    private static ObjectName objectName(MetricName name) {
+        StringBuilder b = new StringBuilder(JMX_PREFIX).append(":type=").append(name.group());
+        name.tags().forEach((k, v) -> b.append(',').append(k).append('=').append(Sanitizer.jmxSanitize(v)));
+        try {
+            return new ObjectName(b.toString());
+        } catch (MalformedObjectNameException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Whether the MBean that {@code names} (one MBean's attributes) make is missing from the
+     * server. A name this class cannot make counts as present: nothing is registered again.
+     */
+    private static boolean missing(List<MetricName> names) {
+        ObjectName on = names.isEmpty() ? null : objectName(names.get(0));
+        return on != null && !SERVER.isRegistered(on);
     }
 
     private static double orNaN(OptionalDouble v) {
@@ -127,6 +196,17 @@ final class CheckpointMetricsJmx implements AutoCloseable {
                 e.getValue().forEach(metrics::removeMetric);
                 return true;
             });
+            for (Map.Entry<Key, List<MetricName>> e : registered.entrySet()) {
+                if (missing(e.getValue())) {
+                    // The reporter still holds it: removed and added, it registers it again.
+                    e.getValue().forEach(metrics::removeMetric);
+                    e.setValue(register(e.getKey()));
+                    reregistered++;
+                    LOG.info("MBean {} of {}->{} was unregistered by someone else (another connector with the "
+                            + "same aliases stopped?); registered it again",
+                            objectName(e.getValue().get(0)), source, target);
+                }
+            }
             for (Key key : now.keySet()) {
                 registered.computeIfAbsent(key, this::register);
             }
@@ -137,17 +217,30 @@ final class CheckpointMetricsJmx implements AutoCloseable {
             Map<String, String> tags = new LinkedHashMap<>();
             tags.put("source", source);
             tags.put("target", target);
-            tags.put("group", key.group());
-            tags.put("topic", key.topic());
-            tags.put("partition", Integer.toString(key.partition()));
-            return attributes.stream().map(a -> {
+            if (key != TASK_KEY) {
+                tags.put("group", key.group());
+                tags.put("topic", key.topic());
+                tags.put("partition", Integer.toString(key.partition()));
+            }
+            List<MetricName> names = new ArrayList<>();
+            for (Attribute<E> a : attributes) {
                 MetricName name = metrics.metricName(a.name(), metricGroup, a.description(), tags);
                 metrics.addMetric(name, (Measurable) (config, nowMs) -> {
                     E entry = latest.get(key);
                     return entry == null ? Double.NaN : a.value().applyAsDouble(entry);
                 });
-                return name;
-            }).toList();
+                names.add(name);
+            }
+            if (key == TASK_KEY) {
+                MetricName reason = metrics.metricName("retry-reason", metricGroup,
+                        "Why the task is retrying now (empty when it is not).", tags);
+                metrics.addMetric(reason, (Gauge<String>) (config, nowMs) -> {
+                    E entry = latest.get(key);
+                    return entry instanceof MetricsSnapshot.Task t ? t.retries().reason().orElse("") : "";
+                });
+                names.add(reason);
+            }
+            return names;
         }
 
         void clear() {
@@ -165,6 +258,7 @@ final class CheckpointMetricsJmx implements AutoCloseable {
         closed = true;
         latency.clear();
         partitions.clear();
+        task.clear();
         metrics.close();
     }
 }

@@ -19,6 +19,13 @@ final class ConnectorKeys {
     static final String VERSION = buildVersion();
     static final String SOURCE_ALIAS = "source.cluster.alias";
     static final String TARGET_ALIAS = "target.cluster.alias";
+    /**
+     * The connector's own key, not MM2's (the library never sees it): after this many
+     * milliseconds without a successful checkpoint cycle (counted from the task's start until its
+     * first), the task fails, so Connect's status says FAILED. 0, the default: never (the task
+     * retries for as long as it runs, as Java MM2's does).
+     */
+    static final String FAIL_AFTER_NO_PROGRESS_MS = "fail.task.after.no.progress.ms";
 
     static final ConfigDef DEFINITION = new ConfigDef()
             .define(SOURCE_ALIAS, Type.STRING, Importance.HIGH, "Alias of the source cluster")
@@ -33,7 +40,10 @@ final class ConnectorKeys {
             .define("refresh.groups.interval.seconds", Type.LONG, 600L, Importance.LOW,
                     "Period of consumer group discovery (in each task; no task restart)")
             .define("sync.group.offsets.enabled", Type.BOOLEAN, false, Importance.LOW,
-                    "Commit translated offsets into idle target groups");
+                    "Commit translated offsets into idle target groups")
+            .define(FAIL_AFTER_NO_PROGRESS_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                    "Fail the task after this many ms without a successful checkpoint cycle (0: never), "
+                            + "so Connect's status shows a task that cannot work as FAILED");
 
     /**
      * Keys Kafka Connect itself defines for every connector (ConnectorConfig,
@@ -64,11 +74,11 @@ final class ConnectorKeys {
         return false;
     }
 
-    /** {@code props} without Connect's own keys. */
+    /** {@code props} without Connect's own keys and the connector's own. */
     static Map<String, String> withoutConnectKeys(Map<String, String> props) {
         Map<String, String> out = new HashMap<>();
         props.forEach((k, v) -> {
-            if (!isConnectKey(k)) {
+            if (!isConnectKey(k) && !k.equals(FAIL_AFTER_NO_PROGRESS_MS)) {
                 out.put(k, v);
             }
         });

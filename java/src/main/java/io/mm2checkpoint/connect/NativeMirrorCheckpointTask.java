@@ -9,6 +9,7 @@ import io.mm2checkpoint.PollStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
@@ -45,6 +46,12 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
     private long metricsReadAt;
     /** Whether a failed metrics reading was warned about (once: metrics never fail the task). */
     private boolean metricsWarned;
+    /** {@code fail.task.after.no.progress.ms}; 0: never. */
+    private long failAfterMs;
+    private long startedAt;
+    /** The latest reading's time since the last good cycle, or empty before the first. */
+    private Optional<Duration> sinceGoodCycle = Optional.empty();
+    private String lastReason = "";
 
     @Override
     public void start(Map<String, String> props) {
@@ -52,7 +59,12 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
                 + props.getOrDefault(ConnectorKeys.TARGET_ALIAS, "?") + " task "
                 + props.get(NativeMirrorCheckpointConnector.TASK_INDEX) + "/"
                 + props.get(NativeMirrorCheckpointConnector.TASK_COUNT);
+        startedAt = System.nanoTime();
         try {
+            failAfterMs = Long.parseLong(props.getOrDefault(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS, "0"));
+            if (failAfterMs < 0) {
+                throw new NumberFormatException(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS + " is negative: " + failAfterMs);
+            }
             int index = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_INDEX));
             int count = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_COUNT));
             CheckpointTask t = new CheckpointTask(NativeMirrorCheckpointConnector.config(props, index, count));
@@ -86,6 +98,7 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
             if (System.nanoTime() - metricsReadAt >= METRICS_REFRESH_NANOS) {
                 refreshMBeans(t);
             }
+            failIfNoProgress();
             if (!e.getMessage().equals(failing)) {
                 failing = e.getMessage();
                 log.warn("mm2-checkpoint {}: checkpoint cycle failed, retrying: {}", label, failing);
@@ -97,6 +110,9 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
         if (r.status() == PollStatus.CYCLE_DONE
                 || System.nanoTime() - metricsReadAt >= METRICS_REFRESH_NANOS) {
             refreshMBeans(t);
+        }
+        if (r.status() != PollStatus.STOPPED) {
+            failIfNoProgress();
         }
         switch (r.status()) {
             case FAILED:
@@ -113,11 +129,31 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
         }
     }
 
+    /**
+     * With {@code fail.task.after.no.progress.ms} set: fails the task once the latest reading says
+     * no checkpoint cycle succeeded for that long (since the start, before the first).
+     */
+    private void failIfNoProgress() {
+        if (failAfterMs <= 0) {
+            return;
+        }
+        // The reading's age counts too: metrics are read every 5 s and at each cycle.
+        long stalledMs = sinceGoodCycle.map(d -> d.toMillis() + (System.nanoTime() - metricsReadAt) / 1_000_000)
+                .orElse((System.nanoTime() - startedAt) / 1_000_000);
+        if (stalledMs >= failAfterMs) {
+            throw new ConnectException("mm2-checkpoint " + label + ": no successful checkpoint cycle for "
+                    + stalledMs + " ms (" + ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS + " = " + failAfterMs + ")"
+                    + (lastReason.isEmpty() ? "" : "; retrying because " + lastReason));
+        }
+    }
+
     /** Shows the task's latest metrics in its MBeans; a failure is logged, never thrown. */
     private void refreshMBeans(CheckpointTask t) {
         metricsReadAt = System.nanoTime();
         try {
             MetricsSnapshot snapshot = t.metrics();
+            sinceGoodCycle = snapshot.task().sinceLastSuccessfulCycle();
+            lastReason = snapshot.task().retries().reason().orElse("");
             synchronized (this) {
                 if (jmx == null && task != null) {
                     jmx = new CheckpointMetricsJmx(snapshot.source(), snapshot.target());

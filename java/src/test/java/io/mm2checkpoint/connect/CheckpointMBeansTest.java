@@ -55,6 +55,34 @@ public final class CheckpointMBeansTest {
                 .map(ObjectName::getCanonicalName).collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /**
+     * Java's connector with the same aliases on the same worker shares these names; its removal
+     * unregisters them. The next update registers them again, with the same values.
+     */
+    @Test
+    public void anMBeanSomeoneElseUnregisteredIsRegisteredAgainAtTheNextUpdate() throws Exception {
+        String doc = document().replace("\"east\"", "\"east-again\"").replace("east.orders", "east-again.orders");
+        MetricsSnapshot reading = MetricsSnapshot.fromJson(doc);
+        ObjectName billing = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-again,"
+                + "target=west,group=billing,topic=east-again.orders,partition=0");
+        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-again", "west")) {
+            jmx.update(reading);
+            assertTrue(SERVER.isRegistered(billing), "registered by the first update");
+            Object before = SERVER.getAttribute(billing, "checkpoint-latency-ms");
+            int registered = allNames("east-again").size();
+            SERVER.unregisterMBean(billing);
+            assertTrue(!SERVER.isRegistered(billing), "unregistered by someone else");
+            jmx.update(reading);
+            assertTrue(SERVER.isRegistered(billing), "registered again by the next update");
+            assertEquals(before, SERVER.getAttribute(billing, "checkpoint-latency-ms"), "the same value");
+            assertEquals(registered, allNames("east-again").size(), "no other MBean added or lost");
+            assertEquals(1L, jmx.reregistered(), "counted once");
+            jmx.update(reading);
+            assertEquals(1L, jmx.reregistered(), "nothing to do while it is there");
+        }
+        assertEquals(Set.of(), allNames("east-again"), "all gone after close");
+    }
+
     @Test
     public void mbeansCarryJavaMm2sNamesAndFollowEachReading() throws Exception {
         String doc = document().replace("\"east\"", "\"east-jmx\"").replace("east.orders", "east-jmx.orders");
@@ -68,6 +96,9 @@ public final class CheckpointMBeansTest {
             jmx.update(first);
             assertEquals(new TreeSet<>(List.of(billing.getCanonicalName(), odd.getCanonicalName())), names("east-jmx"),
                     "one MBean per group x checkpointed partition");
+            // Every name, the quoted one too, is found where the reporter put it: nothing to redo.
+            jmx.update(first);
+            assertEquals(0L, jmx.reregistered(), "MBeans registered again though none went missing");
             // The key order is Java's: dashboards' patterns match the name as written.
             Set<String> written = SERVER.queryNames(billing, null).stream().map(ObjectName::toString)
                     .collect(Collectors.toSet());
@@ -94,7 +125,20 @@ public final class CheckpointMBeansTest {
                     List.of(moved), first.partitions()));
             assertEquals(Set.of(billing.getCanonicalName()), names("east-jmx"), "the gone group's MBean unregistered");
             assertEquals(9.0, SERVER.getAttribute(billing, "checkpoint-latency-ms"), "the new value");
-            assertEquals(1 + 2, jmx.size(), "MBeans shown: one latency, two partitions");
+            assertEquals(1 + 2 + 1, jmx.size(), "MBeans shown: one latency, two partitions, the task's");
+
+            // The task's own MBean: what it is doing as a whole.
+            ObjectName whole = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-task-metrics,"
+                    + "source=east-jmx,target=west");
+            assertEquals(1.0, SERVER.getAttribute(whole, "initialized"));
+            assertEquals("", SERVER.getAttribute(whole, "retry-reason"), "nothing retried");
+            assertEquals(0.0, SERVER.getAttribute(whole, "retrying-for-ms"));
+            assertEquals(40.0, SERVER.getAttribute(whole, "cycles"));
+            assertEquals(1.0, SERVER.getAttribute(whole, "cycles-failed"));
+            assertEquals(480.0, SERVER.getAttribute(whole, "since-last-successful-cycle-ms"));
+            assertEquals(3.0, SERVER.getAttribute(whole, "offset-sync-lag"));
+            assertEquals(77.0, SERVER.getAttribute(whole, "checkpoints-emitted"));
+            assertEquals(2.0, SERVER.getAttribute(whole, "groups"));
 
             // Ours beside Java's: freshness and the replay bound per group x upstream partition.
             ObjectName partition = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-partition-metrics,"
@@ -107,6 +151,82 @@ public final class CheckpointMBeansTest {
                     "an unknown replay bound reads NaN");
         }
         assertEquals(Set.of(), allNames("east-jmx"), "no MBean left after close");
+    }
+
+    /**
+     * A task that cannot reach its source has its task-wide MBean from its first poll on, before
+     * any checkpoint: not initialized, and the retry reason names the cluster. Gone after stop.
+     */
+    @Test
+    public void aTaskThatCannotReachItsSourceShowsItInItsTaskMBean() throws Exception {
+        String source = "unreach" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> props = new HashMap<>();
+        props.put("source.cluster.alias", source);
+        props.put("target.cluster.alias", "target");
+        // Nothing listens on port 1.
+        props.put("source.cluster.bootstrap.servers", "127.0.0.1:1");
+        props.put("target.cluster.bootstrap.servers", "127.0.0.1:1");
+        props.put("task.assigned.groups", "g1");
+        props.put(NativeMirrorCheckpointConnector.TASK_INDEX, "0");
+        props.put(NativeMirrorCheckpointConnector.TASK_COUNT, "1");
+        ObjectName whole = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-task-metrics,source=" + source
+                + ",target=target");
+        NativeMirrorCheckpointTask task = new NativeMirrorCheckpointTask();
+        task.start(props);
+        try {
+            task.poll();
+            assertTrue(SERVER.isRegistered(whole), "the task's MBean after its first poll; " + allNames(source));
+            assertEquals(0.0, SERVER.getAttribute(whole, "initialized"));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (((String) SERVER.getAttribute(whole, "retry-reason")).isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "no retry reason within 60 s");
+                task.poll();
+            }
+            String reason = (String) SERVER.getAttribute(whole, "retry-reason");
+            assertTrue(reason.contains(source) || reason.contains("127.0.0.1:1"), "the reason names the cluster: " + reason);
+            assertEquals(Set.of(), names(source), "no checkpoint, so no latency MBean");
+        } finally {
+            task.stop();
+        }
+        assertEquals(Set.of(), allNames(source), "MBeans left after the task's stop");
+    }
+
+    /**
+     * With {@code fail.task.after.no.progress.ms}, a task that cannot reach its clusters fails
+     * (Connect then shows it FAILED) once that long passed without a good cycle, naming the key.
+     */
+    @Test
+    public void aTaskWithoutProgressFailsAfterTheTimeItWasGiven() throws Exception {
+        Map<String, String> props = new HashMap<>();
+        props.put("source.cluster.alias", "stalled" + UUID.randomUUID().toString().substring(0, 8));
+        props.put("source.cluster.bootstrap.servers", "127.0.0.1:1");
+        props.put("target.cluster.bootstrap.servers", "127.0.0.1:1");
+        props.put("task.assigned.groups", "g1");
+        props.put(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS, "1500");
+        props.put(NativeMirrorCheckpointConnector.TASK_INDEX, "0");
+        props.put(NativeMirrorCheckpointConnector.TASK_COUNT, "1");
+        NativeMirrorCheckpointTask task = new NativeMirrorCheckpointTask();
+        long began = System.nanoTime();
+        task.start(props);
+        try {
+            org.apache.kafka.connect.errors.ConnectException failed = null;
+            long deadline = began + 60_000_000_000L;
+            while (failed == null) {
+                assertTrue(System.nanoTime() < deadline, "still running after 60 s");
+                try {
+                    task.poll();
+                } catch (org.apache.kafka.connect.errors.ConnectException e) {
+                    failed = e;
+                }
+            }
+            long tookMs = (System.nanoTime() - began) / 1_000_000;
+            assertTrue(tookMs >= 1500, "failed after " + tookMs + " ms, before the 1500 ms given");
+            assertTrue(failed.getMessage().contains("no successful checkpoint cycle")
+                    && failed.getMessage().contains(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS), failed.getMessage());
+        } finally {
+            task.stop();
+        }
+        assertEquals(0L, Diagnostics.liveClients(), "live library clients after the stop");
     }
 
     /**

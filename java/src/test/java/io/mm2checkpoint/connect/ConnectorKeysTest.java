@@ -13,7 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The keys Kafka Connect adds to a connector's and a task's configuration never reach the library. */
+/**
+ * The keys Kafka Connect adds to a connector's and a task's configuration, and the connector's
+ * own, never reach the library.
+ */
 @Timeout(60)
 public final class ConnectorKeysTest {
     @Test
@@ -38,6 +41,8 @@ public final class ConnectorKeysTest {
             props.put("errors.tolerance", "none");
             props.put("errors.log.enable", "true");
             props.put("config.action.reload", "restart");
+            // The connector's own key, for the Connect task, not the library.
+            props.put(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS, "60000");
             // A user's mistake, which must still be reported.
             props.put("emit.checkpoints.intervall.seconds", "5");
             LogBridge.setMaxLevel(Level.INFO);
