@@ -104,6 +104,45 @@ pub const KEY_TABLE: &[KeyDoc] = &[
     row(keys::STATISTICS_INTERVAL_MS, "int (ms)", Some("0"), "", OursOnly, "Period of the statistics callback (C `mm_task_set_stats_cb`, Rust `CheckpointTask::set_metrics_listener`): one JSON document of the task's metrics per period (docs/OPERATIONS.md); 0 turns it off. At most 86400000, as in librdkafka."),
 ];
 
+/// A key's type as Kafka's `ConfigDef` names it, for the Connect connector's declaration: the
+/// kinds the table writes in MM2's words, mapped onto `ConfigDef.Type` (class names and the
+/// two-valued choices are strings, which the library judges).
+fn config_def_type(kind: &str) -> &'static str {
+    let first = kind.split_whitespace().next().unwrap_or_default();
+    match first {
+        "boolean" => "BOOLEAN",
+        "int" => "INT",
+        "long" => "LONG",
+        "short" => "SHORT",
+        "list" => "LIST",
+        _ => "STRING",
+    }
+}
+
+/// Every key of [`KEY_TABLE`] as the Connect connector declares it, one per line:
+/// `key<TAB>ConfigDef type<TAB>default<TAB>doc`, the default empty when the key has none (the
+/// connector then declares it optional, with a null default). Java's
+/// `io.mm2checkpoint.connect.ConnectorKeys` reads it from the jar; the committed copy
+/// (java/src/main/resources/io/mm2checkpoint/connector-keys.tsv) is checked against this by
+/// tests/config_doc.rs.
+pub fn connector_keys_tsv() -> String {
+    let mut out = String::from(
+        "# Generated from src/core/mirror_checkpoint_config/key_table.rs by\n\
+         # `MM2_BLESS_CONFIG_DOC=1 cargo test --test config_doc`; do not edit by hand.\n\
+         # key\tConfigDef type\tdefault (empty: none)\tdoc\n",
+    );
+    for k in KEY_TABLE {
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\n",
+            k.key,
+            config_def_type(k.kind),
+            k.default.unwrap_or_default(),
+            k.doc.replace(['\t', '\n'], " ")
+        ));
+    }
+    out
+}
+
 /// docs/CONFIGURATION.md, generated from [`KEY_TABLE`] and the other key lists.
 pub fn configuration_markdown() -> String {
     let mut md = String::from(

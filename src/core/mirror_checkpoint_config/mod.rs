@@ -45,7 +45,7 @@ mod reader;
 
 pub use crate::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 pub use client_settings::*;
-pub use key_table::{configuration_markdown, KeyDoc, Parity, KEY_TABLE};
+pub use key_table::{configuration_markdown, connector_keys_tsv, KeyDoc, Parity, KEY_TABLE};
 pub use mirror_client_config::MirrorClientConfig;
 use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated, flow_enabled};
 use reader::Reader;

@@ -2,7 +2,11 @@ package io.mm2checkpoint.connect;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -11,8 +15,8 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
- * The connector's declared keys: those Connect's REST validation shows. The library accepts all
- * of MirrorCheckpointConnector's keys (and judges every value); these are the ones a user sets.
+ * The connector's declared keys: those Connect's REST validation shows, with their types and
+ * defaults, secrets typed PASSWORD. The library judges every value itself.
  */
 final class ConnectorKeys {
     /** The build's version (Maven's project.version, filtered into a resource at build time). */
@@ -27,23 +31,73 @@ final class ConnectorKeys {
      */
     static final String FAIL_AFTER_NO_PROGRESS_MS = "fail.task.after.no.progress.ms";
 
-    static final ConfigDef DEFINITION = new ConfigDef()
-            .define(SOURCE_ALIAS, Type.STRING, Importance.HIGH, "Alias of the source cluster")
-            .define(TARGET_ALIAS, Type.STRING, "target", Importance.HIGH, "Alias of the target cluster")
-            .define("source.cluster.bootstrap.servers", Type.LIST, Importance.HIGH, "Source cluster")
-            .define("target.cluster.bootstrap.servers", Type.LIST, Importance.HIGH, "Target cluster")
-            .define("groups", Type.LIST, ".*", Importance.HIGH, "Consumer groups to checkpoint (regexes)")
-            .define("groups.exclude", Type.LIST, "console-consumer-.*,connect-.*,__.*", Importance.HIGH,
-                    "Consumer groups not to checkpoint (regexes)")
-            .define("emit.checkpoints.interval.seconds", Type.LONG, 60L, Importance.LOW,
-                    "Period of checkpoint emission")
-            .define("refresh.groups.interval.seconds", Type.LONG, 600L, Importance.LOW,
-                    "Period of consumer group discovery (in each task; no task restart)")
-            .define("sync.group.offsets.enabled", Type.BOOLEAN, false, Importance.LOW,
-                    "Commit translated offsets into idle target groups")
-            .define(FAIL_AFTER_NO_PROGRESS_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
-                    "Fail the task after this many ms without a successful checkpoint cycle (0: never), "
-                            + "so Connect's status shows a task that cannot work as FAILED");
+    /** Keys a user sets first: shown with high importance. */
+    private static final Set<String> HIGH = Set.of(SOURCE_ALIAS, TARGET_ALIAS, "groups", "groups.exclude",
+            "topics", "topics.exclude");
+    /** Client secrets under the two cluster prefixes, typed PASSWORD so Connect hides their values. */
+    private static final List<String> PREFIXED_SECRETS = List.of("sasl.jaas.config", "sasl.password",
+            "ssl.key.password", "ssl.keystore.password", "ssl.truststore.password");
+
+    /**
+     * Every key the library reads (its key table, generated into connector-keys.tsv from the
+     * Rust source), the cluster addresses, the client settings MM2's connector declares
+     * ({@code security.protocol} and Kafka's SSL and SASL keys, secrets typed PASSWORD), the
+     * secrets of the two cluster prefixes, and the connector's own key.
+     */
+    static final ConfigDef DEFINITION = definition();
+
+    private static ConfigDef definition() {
+        ConfigDef def = new ConfigDef();
+        for (String[] row : keyTable()) {
+            String key = row[0];
+            Type type = Type.valueOf(row[1]);
+            Importance importance = HIGH.contains(key) ? Importance.HIGH : Importance.LOW;
+            if (key.equals(SOURCE_ALIAS)) {
+                def.define(key, type, importance, row[3]); // required, as in MM2
+            } else {
+                def.define(key, type, row[2].isEmpty() ? null : row[2], importance, row[3]);
+            }
+        }
+        for (String side : List.of("source", "target")) {
+            def.define(side + ".cluster.bootstrap.servers", Type.LIST, Importance.HIGH,
+                    "The " + side + " cluster's bootstrap servers");
+            for (String secret : PREFIXED_SECRETS) {
+                def.define(side + ".cluster." + secret, Type.PASSWORD, null, Importance.MEDIUM,
+                        "The " + side + " cluster's " + secret + " (hidden by Connect)");
+            }
+        }
+        def.define("security.protocol", Type.STRING, "PLAINTEXT", Importance.MEDIUM,
+                "Protocol used to communicate with brokers, as MM2's connector declares it; the clusters' own "
+                        + "come from source.cluster.security.protocol and target.cluster.security.protocol");
+        def.withClientSslSupport().withClientSaslSupport();
+        def.define(FAIL_AFTER_NO_PROGRESS_MS, Type.LONG, 0L, ConfigDef.Range.atLeast(0), Importance.LOW,
+                "Fail the task after this many ms without a successful checkpoint cycle (0: never), "
+                        + "so Connect's status shows a task that cannot work as FAILED");
+        return def;
+    }
+
+    /** The library's key table: key, ConfigDef type, default (empty: none), doc. */
+    static List<String[]> keyTable() {
+        List<String[]> rows = new ArrayList<>();
+        try (InputStream in = ConnectorKeys.class.getResourceAsStream("/io/mm2checkpoint/connector-keys.tsv")) {
+            if (in == null) {
+                throw new IllegalStateException("connector-keys.tsv is missing from the jar");
+            }
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] row = line.split("\t", -1);
+                if (row.length != 4) {
+                    throw new IllegalStateException("connector-keys.tsv: not four fields: " + line);
+                }
+                rows.add(row);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading connector-keys.tsv", e);
+        }
+        return rows;
+    }
 
     /**
      * Keys Kafka Connect itself defines for every connector (ConnectorConfig,

@@ -428,8 +428,11 @@ public final class ConnectTest {
         String loadTarget = "load" + run;
         String loadSyncs = "mm2-offset-syncs." + loadTarget + ".internal";
         admin.createTopics(List.of(new NewTopic(loadSyncs, 1, (short) 1))).all().get();
-        long[] pairs = new long[2 * 300_000];
-        for (int i = 0; i < 300_000; i++) {
+        // Enough that the load outlasts the REST round trips to the delete (about 0.4 s) several
+        // times over on an idle machine: 300,000 syncs loaded in 0.3 s there.
+        int syncs = 1_000_000;
+        long[] pairs = new long[2 * syncs];
+        for (int i = 0; i < syncs; i++) {
             pairs[2 * i] = 10L * i;
             pairs[2 * i + 1] = 10L * i + 3;
         }
@@ -455,10 +458,10 @@ public final class ConnectTest {
             }
         }
         assertEquals(List.of(), exceptionLines(marks), "exceptions logged while stopping during the load");
-        // The 300,000 syncs take seconds to load: the stop came first, or this test proved nothing.
+        // The syncs take seconds to load: the stop came first, or this test proved nothing.
         assertTrue(workers.stream().filter(ConnectWorker::isAlive)
                 .noneMatch(x -> since(x, marks.get(x)).contains("offset syncs") && since(x, marks.get(x))
-                        .lines().anyMatch(l -> l.contains("checkpoint task ready") && l.contains("300000"))),
+                        .lines().anyMatch(l -> l.contains("checkpoint task ready") && l.contains(syncs + " offset syncs"))),
                 "the tasks were stopped while loading: " + stops);
         System.out.println("stopped while loading: " + stops);
     }

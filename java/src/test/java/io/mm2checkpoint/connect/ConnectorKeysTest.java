@@ -10,6 +10,10 @@ import java.lang.System.Logger.Level;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigValue;
+import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -67,6 +71,49 @@ public final class ConnectorKeysTest {
         for (String k : List.of("source.cluster.alias", "groups", "emit.checkpoints.interval.seconds",
                 "source.admin.request.timeout.ms", "checkpoints.topic.replication.factor", "task.index")) {
             assertTrue(!ConnectorKeys.isConnectKey(k), k);
+        }
+    }
+
+    /**
+     * The connector declares every key the library reads (its key table, with the table's types
+     * and defaults), the client settings MM2's connector declares, and every secret as PASSWORD,
+     * so Connect's validation shows them and hides the secrets' values.
+     */
+    @Test
+    public void everyKeyTheLibraryReadsIsDeclaredAndSecretsAreHidden() {
+        ConfigDef def = ConnectorKeys.DEFINITION;
+        List<String[]> table = ConnectorKeys.keyTable();
+        assertTrue(table.size() >= 30, "the library's key table has " + table.size() + " keys");
+        for (String[] row : table) {
+            ConfigDef.ConfigKey key = def.configKeys().get(row[0]);
+            assertTrue(key != null, row[0] + " is not declared");
+            assertEquals(ConfigDef.Type.valueOf(row[1]), key.type, row[0] + "'s type");
+            if (!row[2].isEmpty()) {
+                assertEquals(ConfigDef.parseType(row[0], row[2], key.type), key.defaultValue, row[0] + "'s default");
+            }
+        }
+        for (String secret : List.of("sasl.jaas.config", "ssl.keystore.password", "ssl.key.password",
+                "ssl.truststore.password", "source.cluster.sasl.jaas.config", "target.cluster.sasl.jaas.config",
+                "source.cluster.sasl.password", "target.cluster.ssl.keystore.password")) {
+            assertTrue(def.configKeys().containsKey(secret), secret + " is not declared");
+            assertEquals(ConfigDef.Type.PASSWORD, def.configKeys().get(secret).type, secret + "'s type");
+        }
+        assertTrue(def.names().contains("security.protocol") && def.names().contains("ssl.truststore.location")
+                && def.names().contains("sasl.mechanism"), "MM2's client settings");
+
+        Map<String, String> props = new HashMap<>();
+        props.put("source.cluster.alias", "a");
+        props.put("source.cluster.bootstrap.servers", "127.0.0.1:9");
+        props.put("target.cluster.bootstrap.servers", "127.0.0.1:9");
+        props.put("target.cluster.sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"u\" password=\"s3cret\";");
+        Config validated = new NativeMirrorCheckpointConnector().validate(props);
+        for (ConfigValue v : validated.configValues()) {
+            assertTrue(v.errorMessages().isEmpty(), v.name() + ": " + v.errorMessages());
+            if (v.name().equals("target.cluster.sasl.jaas.config")) {
+                assertTrue(v.value() instanceof Password, "a secret's value is a Password: " + v.value().getClass());
+                assertTrue(!String.valueOf(v.value()).contains("s3cret"), "the secret shows: " + v.value());
+            }
         }
     }
 }
