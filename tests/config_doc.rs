@@ -3,12 +3,13 @@
 
 use mm2_checkpoint::mirror_checkpoint_config::{configuration_markdown, connector_keys_tsv};
 
-#[test]
-fn committed_configuration_doc_matches_the_key_table() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/CONFIGURATION.md");
-    let generated = configuration_markdown();
+/// Fails unless the committed file at `relative` (from the repository root) is `generated`;
+/// with `MM2_BLESS_CONFIG_DOC=1`, writes it instead.
+fn committed_equals_generated(relative: &str, generated: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
     if std::env::var_os("MM2_BLESS_CONFIG_DOC").is_some_and(|v| v == "1") {
-        std::fs::write(&path, &generated).expect("writing docs/CONFIGURATION.md");
+        std::fs::create_dir_all(path.parent().unwrap()).expect("the file's directory");
+        std::fs::write(&path, generated).unwrap_or_else(|e| panic!("writing {relative}: {e}"));
         return;
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
@@ -20,19 +21,14 @@ fn committed_configuration_doc_matches_the_key_table() {
 }
 
 #[test]
+fn committed_configuration_doc_matches_the_key_table() {
+    committed_equals_generated("docs/CONFIGURATION.md", &configuration_markdown());
+}
+
+#[test]
 fn committed_connector_key_list_matches_the_key_table() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("java/src/main/resources/io/mm2checkpoint/connector-keys.tsv");
-    let generated = connector_keys_tsv();
-    if std::env::var_os("MM2_BLESS_CONFIG_DOC").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().unwrap()).expect("the resource directory");
-        std::fs::write(&path, &generated).expect("writing connector-keys.tsv");
-        return;
-    }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == generated,
-        "{} is stale: run `MM2_BLESS_CONFIG_DOC=1 cargo test --test config_doc` and commit it",
-        path.display()
+    committed_equals_generated(
+        "java/src/main/resources/io/mm2checkpoint/connector-keys.tsv",
+        &connector_keys_tsv(),
     );
 }

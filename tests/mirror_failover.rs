@@ -193,40 +193,80 @@ fn checkpoint_group(pair: &Pair, names: &Names) -> Vec<Checkpoint> {
     let (source, target) = (pair.bootstrap(Side::Source), pair.bootstrap(Side::Target));
     let groups: Vec<String> = GROUPS.iter().map(|(g, _)| names.group(g)).collect();
     let groups = groups.join(",");
-    let props = [
-        ("source.cluster.alias", names.source_alias.as_str()),
-        ("target.cluster.alias", names.target_alias.as_str()),
-        ("source.cluster.bootstrap.servers", source.as_str()),
-        ("target.cluster.bootstrap.servers", target.as_str()),
-        ("task.assigned.groups", groups.as_str()),
-        ("emit.checkpoints.interval.seconds", "1"),
-        ("checkpoints.topic.replication.factor", "1"),
-    ];
+    let props = flow_props(
+        (&names.source_alias, &source),
+        (&names.target_alias, &target),
+        &groups,
+        &[],
+    );
     run_until_checkpoints(&props, 2 * GROUPS.len())
 }
 
-/// Runs a checkpoint task on `props` until it has written `expected` checkpoints.
-fn run_until_checkpoints(props: &[(&str, &str)], expected: usize) -> Vec<Checkpoint> {
-    let config = MirrorCheckpointConfig::from_properties(props.iter().copied())
-        .unwrap()
-        .0;
+/// The settings of a task checkpointing `groups` from `from` to `to` (each an alias and a
+/// bootstrap address) every second, with `extra` settings on top.
+fn flow_props(
+    from: (&str, &str),
+    to: (&str, &str),
+    groups: &str,
+    extra: &[(&'static str, &str)],
+) -> Vec<(&'static str, String)> {
+    let mut props = vec![
+        ("source.cluster.alias", from.0.to_string()),
+        ("target.cluster.alias", to.0.to_string()),
+        ("source.cluster.bootstrap.servers", from.1.to_string()),
+        ("target.cluster.bootstrap.servers", to.1.to_string()),
+        ("task.assigned.groups", groups.to_string()),
+        ("emit.checkpoints.interval.seconds", "1".to_string()),
+        ("checkpoints.topic.replication.factor", "1".to_string()),
+    ];
+    props.extend(extra.iter().map(|(k, v)| (*k, v.to_string())));
+    props
+}
+
+/// Runs a checkpoint task on `props`, polling it once a second and handing `done` each poll's
+/// checkpoints, until `done` has its answer; fails after [`WAIT`] with what `state` says of the
+/// task then.
+fn run_task_until<T>(
+    props: &[(&'static str, String)],
+    mut done: impl FnMut(&CheckpointTask, Vec<Checkpoint>) -> Option<T>,
+    state: impl Fn(&CheckpointTask) -> String,
+) -> T {
+    let config =
+        MirrorCheckpointConfig::from_properties(props.iter().map(|(k, v)| (*k, v.as_str())))
+            .unwrap()
+            .0;
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
     let deadline = Instant::now() + WAIT;
-    let mut emitted: Vec<Checkpoint> = Vec::new();
-    while emitted.len() < expected {
+    loop {
         let out = task.poll(Duration::from_secs(1)).unwrap();
         assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
-        emitted.extend(out.checkpoints);
-        assert!(
-            Instant::now() < deadline,
-            "{} of {expected} checkpoints: {:?}",
-            emitted.len(),
-            task.partition_statuses()
-        );
+        if let Some(answer) = done(&task, out.checkpoints) {
+            task.stop().unwrap();
+            return answer;
+        }
+        assert!(Instant::now() < deadline, "{}", state(&task));
     }
-    task.stop().unwrap();
-    emitted
+}
+
+/// Runs a checkpoint task on `props` until it has written `expected` checkpoints.
+fn run_until_checkpoints(props: &[(&'static str, String)], expected: usize) -> Vec<Checkpoint> {
+    let emitted = std::cell::RefCell::new(Vec::new());
+    run_task_until(
+        props,
+        |_, checkpoints| {
+            let mut all = emitted.borrow_mut();
+            all.extend(checkpoints);
+            (all.len() >= expected).then(|| std::mem::take(&mut *all))
+        },
+        |task| {
+            format!(
+                "{} of {expected} checkpoints: {:?}",
+                emitted.borrow().len(),
+                task.partition_statuses()
+            )
+        },
+    )
 }
 
 /// What a failed-over consumer saw on one partition.
@@ -531,16 +571,12 @@ fn failback(pair: &Pair, names: &Names) -> Vec<FailbackOutcome> {
     // ahead of where the group was on the target, and never ahead of the tool's answer either
     // (the task keeps a spaced history of the syncs, the tool reads them all).
     let groups = ON_TARGET.map(|(g, _)| names.group(g)).join(",");
-    let reverse_props = [
-        ("source.cluster.alias", names.target_alias.as_str()),
-        ("target.cluster.alias", names.source_alias.as_str()),
-        ("source.cluster.bootstrap.servers", target.as_str()),
-        ("target.cluster.bootstrap.servers", source.as_str()),
-        ("task.assigned.groups", groups.as_str()),
-        ("emit.checkpoints.interval.seconds", "1"),
-        ("checkpoints.topic.replication.factor", "1"),
-        ("emit.reverse.checkpoints.enabled", "true"),
-    ];
+    let reverse_props = flow_props(
+        (&names.target_alias, &target),
+        (&names.source_alias, &source),
+        &groups,
+        &[("emit.reverse.checkpoints.enabled", "true")],
+    );
     // Created beforehand, as for the forward flow (the mock's topic creation times out).
     let reverse_checkpoints = format!("{}.checkpoints.internal", names.target_alias);
     pair.create_topic(Side::Source, &reverse_checkpoints, 1);
@@ -720,27 +756,25 @@ fn resume_as_kip848_member(
 /// syncs since it started (every run's, so none is missed between two polls) and the results
 /// of its last run; returns those results.
 fn run_until_group_sync(
-    props: &[(&str, &str)],
+    props: &[(&'static str, String)],
     done: impl Fn(&GroupOffsetSyncMetrics, &[GroupOffsetSyncResult]) -> bool,
 ) -> Vec<GroupOffsetSyncResult> {
-    let config = MirrorCheckpointConfig::from_properties(props.iter().copied())
-        .unwrap()
-        .0;
-    let task = CheckpointTask::new(config).unwrap();
-    task.start().unwrap();
-    let deadline = Instant::now() + WAIT;
-    loop {
-        let out = task.poll(Duration::from_secs(1)).unwrap();
-        assert_ne!(out.status, PollStatus::Failed, "{:?}", task.fatal_error());
-        let counts = task.metrics().task.group_offset_sync;
-        let results = task.group_offset_sync_results();
-        assert_eq!(counts.refused, 0, "{results:?}");
-        if done(&counts, &results) {
-            task.stop().unwrap();
-            return results;
-        }
-        assert!(Instant::now() < deadline, "{counts:?} {results:?}");
-    }
+    run_task_until(
+        props,
+        |task, _| {
+            let counts = task.metrics().task.group_offset_sync;
+            let results = task.group_offset_sync_results();
+            assert_eq!(counts.refused, 0, "{results:?}");
+            done(&counts, &results).then_some(results)
+        },
+        |task| {
+            format!(
+                "{:?} {:?}",
+                task.metrics().task.group_offset_sync,
+                task.group_offset_sync_results()
+            )
+        },
+    )
 }
 
 /// The reason of the last group offset sync for `group` on every partition of `topic`, when it
@@ -770,17 +804,16 @@ fn kip848_round_trip(pair: &Pair, names: &Names) -> Vec<(&'static str, usize, i6
     resume_as_kip848_member(&source, topic, &k848, committed, true);
 
     // Failover through the forward task's group offset sync: the group is new on the target.
-    let forward = [
-        ("source.cluster.alias", names.source_alias.as_str()),
-        ("target.cluster.alias", names.target_alias.as_str()),
-        ("source.cluster.bootstrap.servers", source.as_str()),
-        ("target.cluster.bootstrap.servers", target.as_str()),
-        ("task.assigned.groups", k848.as_str()),
-        ("emit.checkpoints.interval.seconds", "1"),
-        ("checkpoints.topic.replication.factor", "1"),
+    let sync_every_second = [
         ("sync.group.offsets.enabled", "true"),
         ("sync.group.offsets.interval.seconds", "1"),
     ];
+    let forward = flow_props(
+        (&names.source_alias, &source),
+        (&names.target_alias, &target),
+        &k848,
+        &sync_every_second,
+    );
     // Written on both partitions; a later run finds them there.
     let results = run_until_group_sync(&forward, |counts, _| counts.written >= 2);
     let reason = sync_reason(&results, &k848, &remote);
@@ -812,18 +845,16 @@ fn kip848_round_trip(pair: &Pair, names: &Names) -> Vec<(&'static str, usize, i6
     // Failback through the reverse task's group offset sync. A KIP-848 member still in the
     // group on the source: left alone.
     // (The reverse checkpoints topic is there: `failback` created it.)
-    let reverse = [
-        ("source.cluster.alias", names.target_alias.as_str()),
-        ("target.cluster.alias", names.source_alias.as_str()),
-        ("source.cluster.bootstrap.servers", target.as_str()),
-        ("target.cluster.bootstrap.servers", source.as_str()),
-        ("task.assigned.groups", groups.as_str()),
-        ("emit.checkpoints.interval.seconds", "1"),
-        ("checkpoints.topic.replication.factor", "1"),
-        ("emit.reverse.checkpoints.enabled", "true"),
-        ("sync.group.offsets.enabled", "true"),
-        ("sync.group.offsets.interval.seconds", "1"),
-    ];
+    let reverse = flow_props(
+        (&names.target_alias, &target),
+        (&names.source_alias, &source),
+        &groups,
+        &[
+            ("emit.reverse.checkpoints.enabled", "true"),
+            sync_every_second[0],
+            sync_every_second[1],
+        ],
+    );
     {
         let _member = ActiveMember::join_consumer_protocol(&source, &k848, topic);
         // The group new on the source is written (both partitions); the attached one is left

@@ -398,20 +398,11 @@ pub(super) fn load_offset_syncs(
     shared.write_syncs().begin_initial_load(pessimistic);
     let outcome =
         log.read_to_end(&mut |records| apply_syncs(shared, SyncsOf::Flow, &topic, records));
-    match outcome {
-        Ok(ReadToEnd::Reached) => {}
-        Ok(ReadToEnd::TopicMissing) => log::warn!(
+    let log = settle_load(outcome, log, leftovers, || {
+        log::warn!(
             "offset-syncs topic `{topic}` does not exist yet; translating nothing until syncs arrive"
-        ),
-        Err(Error::Stopped) => {
-            leftovers.push(Box::new(log));
-            return Err(JobError::Stopped);
-        }
-        Err(e) => {
-            leftovers.push(Box::new(log));
-            return Err(e.into());
-        }
-    }
+        )
+    })?;
     shared.write_syncs().mark_read_to_end();
     shared.metrics.offset_sync_lag(log.lag());
     Ok(log)
@@ -440,23 +431,39 @@ pub(super) fn load_reverse_offset_syncs(
         .begin_initial_load(false);
     let outcome =
         log.read_to_end(&mut |records| apply_syncs(shared, SyncsOf::Reverse, &topic, records));
-    match outcome {
-        Ok(ReadToEnd::Reached) => {}
-        Ok(ReadToEnd::TopicMissing) => log::warn!(
+    let log = settle_load(outcome, log, leftovers, || {
+        log::warn!(
             "the reverse flow's offset-syncs topic `{topic}` does not exist on `{}` yet; no reverse checkpoint until syncs arrive (is `reverse.offset-syncs.topic.location` the reverse flow's `offset-syncs.topic.location`?)",
             cluster_alias(shared, cluster)
-        ),
-        Err(Error::Stopped) => {
-            leftovers.push(Box::new(log));
-            return Err(JobError::Stopped);
+        )
+    })?;
+    shared.write_store(SyncsOf::Reverse).mark_read_to_end();
+    Ok(log)
+}
+
+/// The end of an offset-syncs load: the log back when it read to the end (`missing` says so
+/// when the topic does not exist yet), else the log handed to the leftovers, which close it
+/// after the join, and the load's error.
+fn settle_load(
+    outcome: Result<ReadToEnd, Error>,
+    log: KafkaBasedLog,
+    leftovers: &mut Leftovers,
+    missing: impl FnOnce(),
+) -> Result<KafkaBasedLog, JobError> {
+    match outcome {
+        Ok(ReadToEnd::Reached) => Ok(log),
+        Ok(ReadToEnd::TopicMissing) => {
+            missing();
+            Ok(log)
         }
         Err(e) => {
             leftovers.push(Box::new(log));
-            return Err(e.into());
+            Err(match e {
+                Error::Stopped => JobError::Stopped,
+                e => e.into(),
+            })
         }
     }
-    shared.write_store(SyncsOf::Reverse).mark_read_to_end();
-    Ok(log)
 }
 
 /// Which offset-sync store a reader fills: the flow's own, or the reverse flow's.

@@ -55,6 +55,8 @@ public final class CheckpointFlows implements AutoCloseable {
     private final NativeBinding binding;
     private final NativeHandle flows;
     private final List<String> names;
+    /** Each flow's task, lent by the native flows until they are freed (read under the guard). */
+    private final long[] tasks;
 
     /**
      * Makes one task per enabled flow of an MM2 properties text; does no I/O and starts no
@@ -69,16 +71,20 @@ public final class CheckpointFlows implements AutoCloseable {
         binding = NativeLibrary.binding();
         long handle = binding.flowsNew(mm2Properties);
         List<String> found = new ArrayList<>();
+        long[] lent;
         try {
             int n = binding.flowsCount(handle);
+            lent = new long[n];
             for (int i = 0; i < n; i++) {
                 found.add(binding.flowsName(handle, i));
+                lent[i] = binding.flowsTask(handle, i);
             }
         } catch (RuntimeException e) {
             binding.flowsDestroy(handle);
             throw e;
         }
         names = Collections.unmodifiableList(found);
+        tasks = lent;
         NativeBinding b = binding;
         flows = NativeHandle.register(this, "checkpoint flows", handle, h -> stopQuietly(b, h), b::flowsDestroy);
     }
@@ -221,7 +227,7 @@ public final class CheckpointFlows implements AutoCloseable {
     /** Runs {@code call} on flow {@code index}'s lent task while the flows are kept alive. */
     private <T> T onTask(int index, LongFunction<T> call) {
         try {
-            return flows.use(h -> call.apply(binding.flowsTask(h, index)));
+            return flows.use(h -> call.apply(tasks[index]));
         } finally {
             Reference.reachabilityFence(this);
         }
