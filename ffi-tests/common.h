@@ -213,7 +213,9 @@ static inline void *poll_until_stopped(void *arg) {
 }
 
 /* Counts log records by level; remembers whether one contained `wanted`, and counts calls on
- * librdkafka's internal threads (named "rdk:…"), which the library promises never happen. */
+ * librdkafka's internal threads (named "rdk:…"), which the library promises never happen. Counts
+ * the records of the tasks whose ids (mm_task_id) are in `tasks`, by mm_current_task_id, and the
+ * records on a task's threads (named "mm2 <id> <role>" or "A->B <role>") that name no task. */
 struct log_counts {
     pthread_mutex_t lock;
     long by_level[6];
@@ -222,6 +224,9 @@ struct log_counts {
     int bad_level;
     long on_librdkafka_threads;
     long from_librdkafka;
+    uint64_t tasks[2];
+    long by_task[2];
+    long untagged_on_task_threads;
 };
 
 static inline void count_log(void *opaque, int level, const char *target, const char *message) {
@@ -237,6 +242,12 @@ static inline void count_log(void *opaque, int level, const char *target, const 
     char thread[16] = "";
     pthread_getname_np(pthread_self(), thread, sizeof thread);
     if (strncmp(thread, "rdk:", 4) == 0) c->on_librdkafka_threads++;
+    uint64_t task = 0;
+    if (mm_current_task_id(&task) != MM_RESULT_OK) c->bad_level++;
+    for (int i = 0; i < 2; i++) {
+        if (task != 0 && task == c->tasks[i]) c->by_task[i]++;
+    }
+    if (task == 0 && (strncmp(thread, "mm2 ", 4) == 0 || strstr(thread, "->"))) c->untagged_on_task_threads++;
     if (getenv("MM2_FFI_VERBOSE")) fprintf(stderr, "%.1f [%d] %s: %s\n", now_ms(), level, target, message);
     pthread_mutex_unlock(&c->lock);
 }

@@ -7,7 +7,7 @@
  */
 #include "common.h"
 
-static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, "checkpoint task ready", 0, 0, 0, 0};
+static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, "checkpoint task ready", 0, 0, 0, 0, {0, 0}, {0, 0}, 0};
 
 static void version_and_results(void) {
     CHECK(strcmp(mm_version(), MM2_CHECKPOINT_VERSION) == 0);
@@ -722,6 +722,14 @@ static void every_flow_in_one_object(void) {
         CHECK_OK(mm_flows_task(flows, i, &again));
         CHECK(again == tasks[i]);
     }
+    /* Each flow's task has an id of its own, which its log records carry. */
+    uint64_t ids[2] = {0, 0};
+    CHECK_OK(mm_task_id(tasks[0], &ids[0]));
+    CHECK_OK(mm_task_id(tasks[1], &ids[1]));
+    CHECK(ids[0] != 0 && ids[1] != 0 && ids[0] != ids[1]);
+    pthread_mutex_lock(&logs.lock);
+    memcpy(logs.tasks, ids, sizeof ids);
+    pthread_mutex_unlock(&logs.lock);
     /* A lent task is the flows' to free. */
     CHECK_RESULT(mm_task_destroy(tasks[0]), MM_RESULT_INVALID_ARGUMENT);
     CHECK_RESULT(mm_flows_stop(flows), MM_RESULT_NOT_STARTED);
@@ -770,6 +778,12 @@ static void every_flow_in_one_object(void) {
     }
     CHECK_OK(mm_flows_destroy(flows));
     CHECK_OK(mm_flows_destroy(NULL));
+    pthread_mutex_lock(&logs.lock);
+    CHECK(logs.by_task[0] > 0 && logs.by_task[1] > 0);
+    printf("test_api: log records by task id: %ld of source->target, %ld of target->source\n", logs.by_task[0],
+           logs.by_task[1]);
+    memset(logs.tasks, 0, sizeof logs.tasks);
+    pthread_mutex_unlock(&logs.lock);
 
     /* A text enabling no flow, and a flow's bad value, are refused naming the key. */
     mm_flows_t *none = NULL;
@@ -796,6 +810,7 @@ int main(void) {
     CHECK(logs.by_level[MM_LOG_LEVEL_DEBUG] == 0); /* above max_level */
     CHECK(logs.bad_level == 0);
     CHECK(logs.on_librdkafka_threads == 0);
+    CHECK(logs.untagged_on_task_threads == 0);
     printf("test_api: log callback: %ld info, %ld warn, %ld error records (%ld from librdkafka), none on rdk: threads\n",
            logs.by_level[MM_LOG_LEVEL_INFO], logs.by_level[MM_LOG_LEVEL_WARN], logs.by_level[MM_LOG_LEVEL_ERROR],
            logs.from_librdkafka);

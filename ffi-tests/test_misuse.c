@@ -106,6 +106,12 @@ static void null_everywhere(void) {
     CHECK_OK(mm_task_destroy(NULL));
     CHECK_RESULT(mm_task_fatal_error(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_retry_reason(NULL, buf, &size), MM_RESULT_NULL_PARAMETER);
+    uint64_t id = 7;
+    CHECK_RESULT(mm_task_id(NULL, &id), MM_RESULT_NULL_PARAMETER);
+    CHECK(id == 7);
+    CHECK_RESULT(mm_current_task_id(NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_OK(mm_current_task_id(&id));
+    CHECK(id == 0); /* the test's own thread works for no task */
 #define TASK_STATS(p) mm_task_get_stats(NULL, p)
     CHECK_RESULT(TASK_STATS(NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_task_partition_statuses(NULL, NULL), MM_RESULT_NULL_PARAMETER);

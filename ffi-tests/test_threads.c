@@ -137,7 +137,7 @@ static void check_nothing_alive(const char *when) {
     }
 }
 
-static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, 0, 0, 0, 0};
+static struct log_counts logs = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, 0, 0, 0, 0, {0, 0}, {0, 0}, 0};
 
 int main(void) {
     if (getenv("MM2_FFI_VERBOSE")) CHECK_OK(mm_set_log_callback(count_log, &logs, MM_LOG_LEVEL_DEBUG));

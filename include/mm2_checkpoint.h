@@ -1641,6 +1641,18 @@ enum mm_result mm_flows_destroy(struct mm_flows_t *flows);
 enum mm_result mm_set_log_callback(mm_log_cb cb, void *opaque, int max_level);
 
 /**
+ * Writes to `*id_out` the id (`mm_task_id`) of the task the calling thread works for, or 0
+ * when none. Inside the log callback that is the task whose record is being delivered (0 for
+ * records of no task, such as configuration warnings of `mm_task_new`); inside the statistics
+ * callback, that callback's task. `MM_RESULT_NULL_PARAMETER` when `id_out` is NULL.
+ * Non-blocking. Any thread, inside the callbacks too.
+ *
+ * # Safety
+ * `id_out` is NULL or valid for writing.
+ */
+enum mm_result mm_current_task_id(uint64_t *id_out);
+
+/**
  * Makes a writer producing to partition 0 of `offset_syncs_topic` (which must exist, or be
  * auto-created by the broker; MM2 makes it a one-partition compacted topic, named
  * `mm2-offset-syncs.<target alias>.internal` when it lives on the source cluster).
@@ -2169,6 +2181,18 @@ enum mm_result mm_task_fatal_error(const struct mm_task_t *task, char *dest, siz
  * is NULL or valid for writing `*dest_size` bytes.
  */
 enum mm_result mm_task_retry_reason(const struct mm_task_t *task, char *dest, size_t *dest_size);
+
+/**
+ * Writes the task's id to `*id_out`: unique in the process, never 0. The records its threads
+ * log, and those logged inside `mm_task_start`, `mm_task_poll` and `mm_task_stop` on it, are
+ * delivered while `mm_current_task_id` gives this id, so one log callback serving several
+ * tasks can tell their lines apart. `MM_RESULT_NULL_PARAMETER` when a pointer is NULL.
+ * Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+ *
+ * # Safety
+ * `task` is NULL or a live task; `id_out` is NULL or valid for writing.
+ */
+enum mm_result mm_task_id(const struct mm_task_t *task, uint64_t *id_out);
 
 /**
  * Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`

@@ -32,6 +32,7 @@ pub use crate::core::{
     filters, group_assignment, group_coordination, mirror_checkpoint_config, offset_sync,
     offset_sync_store, properties, replication_policy, reverse_translation, topic_partition, wire,
 };
+pub use crate::kafka::task_scope::current_task_id;
 pub use crate::kafka::{diagnostics, stop_signal};
 
 /// The test-only mock clusters. Not a stable API; only with the `embedded` feature.

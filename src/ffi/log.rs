@@ -228,6 +228,24 @@ pub unsafe extern "C" fn mm_set_log_callback(
     })
 }
 
+/// Writes to `*id_out` the id (`mm_task_id`) of the task the calling thread works for, or 0
+/// when none. Inside the log callback that is the task whose record is being delivered (0 for
+/// records of no task, such as configuration warnings of `mm_task_new`); inside the statistics
+/// callback, that callback's task. `MM_RESULT_NULL_PARAMETER` when `id_out` is NULL.
+/// Non-blocking. Any thread, inside the callbacks too.
+///
+/// # Safety
+/// `id_out` is NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_current_task_id(id_out: *mut u64) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let id_out = unsafe { super::boundary::borrow_mut(id_out, "id_out") }?;
+        *id_out = mm2_checkpoint::current_task_id();
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

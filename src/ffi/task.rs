@@ -383,6 +383,29 @@ pub unsafe extern "C" fn mm_task_retry_reason(
     })
 }
 
+/// Writes the task's id to `*id_out`: unique in the process, never 0. The records its threads
+/// log, and those logged inside `mm_task_start`, `mm_task_poll` and `mm_task_stop` on it, are
+/// delivered while `mm_current_task_id` gives this id, so one log callback serving several
+/// tasks can tell their lines apart. `MM_RESULT_NULL_PARAMETER` when a pointer is NULL.
+/// Non-blocking. Any thread, concurrently with every call but `mm_task_destroy`.
+///
+/// # Safety
+/// `task` is NULL or a live task; `id_out` is NULL or valid for writing.
+#[no_mangle]
+pub unsafe extern "C" fn mm_task_id(task: *const mm_task_t, id_out: *mut u64) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (task, id_out) = unsafe {
+            (
+                task_ref(task)?,
+                super::boundary::borrow_mut(id_out, "id_out")?,
+            )
+        };
+        *id_out = task.id();
+        Ok(())
+    })
+}
+
 /// Fills `*stats_out` with a snapshot of the task's counters, at most `stats_out->struct_size`
 /// bytes of it (set that to `sizeof(mm_task_stats)` first; on return it holds the bytes
 /// filled). `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8,

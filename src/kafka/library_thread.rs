@@ -1,10 +1,12 @@
 //! Library threads, counted as live from spawn until joined (in the whole process and for the
-//! task whose stop signal owns them), and the text of a panic one of them ended with.
+//! task whose stop signal owns them), each working for the task its spawner worked for, and the
+//! text of a panic one of them ended with.
 
 use std::thread::JoinHandle;
 
 use crate::kafka::diagnostics::{thread_ended, thread_started};
 use crate::kafka::stop_signal::StopSignal;
+use crate::kafka::task_scope::{current_task_id, TaskScope};
 
 /// A library thread: counted from spawn until joined.
 pub(crate) struct LibraryThread<T> {
@@ -14,14 +16,20 @@ pub(crate) struct LibraryThread<T> {
 }
 
 impl<T: Send + 'static> LibraryThread<T> {
-    /// Spawns a named thread and counts it as live, also for the task of `owner`.
+    /// Spawns a named thread and counts it as live, also for the task of `owner`. The thread
+    /// works for the task the calling thread works for (its log records name that task).
     pub(crate) fn spawn(
         name: String,
         owner: &StopSignal,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> std::io::Result<Self> {
         thread_started(owner.counts());
-        match std::thread::Builder::new().name(name).spawn(f) {
+        let task = current_task_id();
+        let body = move || {
+            let _scope = TaskScope::enter(task);
+            f()
+        };
+        match std::thread::Builder::new().name(name).spawn(body) {
             Ok(handle) => Ok(LibraryThread {
                 handle: Some(handle),
                 owner: owner.clone(),

@@ -19,6 +19,7 @@ pub mod librdkafka;
 pub(crate) mod mutex;
 pub(crate) mod offset_sync_producer;
 pub mod stop_signal;
+pub mod task_scope;
 mod wakeable_client;
 
 // `pub` only so that lib.rs can name them for the compile-fail tests (`internals`); the

@@ -36,6 +36,7 @@ use crate::kafka::failure::{check_client_settings, RetryStatus};
 use crate::kafka::library_thread::{panic_message, LibraryThread};
 use crate::kafka::mutex::lock;
 use crate::kafka::stop_signal::StopSignal;
+use crate::kafka::task_scope::{new_task_id, TaskScope};
 use crate::runtime::metrics::reporter::{self, MetricsListener};
 use crate::runtime::metrics::MetricsSnapshot;
 use crate::runtime::scheduler::{record_fatal, Scheduler};
@@ -285,6 +286,8 @@ struct Poller {
 /// A checkpoint task: `start`, then `poll` repeatedly, then `stop`. All methods take `&self`;
 /// `stop` may be called from any thread, also while another thread is inside `poll`.
 pub struct CheckpointTask {
+    /// The task's id in the process ([`CheckpointTask::id`]).
+    id: u64,
     shared: Arc<Shared>,
     lifecycle: Mutex<Lifecycle>,
     stopped: AtomicBool,
@@ -363,6 +366,7 @@ impl CheckpointTask {
             metrics: task_metrics::MetricsRecorder::default(),
         });
         Ok(CheckpointTask {
+            id: new_task_id(),
             shared,
             lifecycle: Mutex::new(Lifecycle::Created),
             stopped: AtomicBool::new(false),
@@ -371,6 +375,16 @@ impl CheckpointTask {
             listener: Mutex::new(None),
             stats_thread: Mutex::new(None),
         })
+    }
+
+    /// The task's id: unique in the process, never 0. Records logged by the task's threads, and
+    /// inside its `start`, `poll` and `stop`, are logged while [`current_task_id`] returns it,
+    /// so a logger serving several tasks can tell them apart (a Connect worker puts each
+    /// connector's context on its lines this way).
+    ///
+    /// [`current_task_id`]: crate::current_task_id
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The task's stop signal (for observing the stop sequence in tests; feature `internals`).
@@ -382,6 +396,7 @@ impl CheckpointTask {
     /// Starts the scheduler thread, which loads the stores; returns at once (MM2's KAFKA-17242
     /// fix: start never blocks on Kafka). A task starts once; start after stop is an error.
     pub fn start(&self) -> Result<(), Error> {
+        let _scope = TaskScope::enter(self.id);
         let mut lc = lock(&self.lifecycle);
         match &*lc {
             Lifecycle::Created => {}
@@ -473,6 +488,7 @@ impl CheckpointTask {
     /// and returns the checkpoints it wrote. Blocks; returns promptly with
     /// [`PollStatus::Stopped`] when another thread stops the task. One poll at a time.
     pub fn poll(&self, timeout: Duration) -> Result<PollOutcome, Error> {
+        let _scope = TaskScope::enter(self.id);
         if !self.started.load(Ordering::SeqCst) {
             return Err(Error::NotStarted);
         }
@@ -580,6 +596,7 @@ impl CheckpointTask {
                 "stop was called from the metrics listener, which runs on a thread stop must join; stop the task from another thread".into(),
             ));
         }
+        let _scope = TaskScope::enter(self.id);
         let began = Instant::now();
         let mut lc = lock(&self.lifecycle);
         let scheduler = match std::mem::replace(&mut *lc, Lifecycle::Stopped) {
