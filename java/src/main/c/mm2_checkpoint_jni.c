@@ -49,7 +49,7 @@
 static JavaVM *g_vm;
 static jclass g_binding;            /* global ref to io.mm2checkpoint.JniBinding */
 static jmethodID g_failure;         /* static Mm2Exception failure(int, byte[], int) */
-static jmethodID g_on_log;          /* static void onLog(int, byte[], byte[]) */
+static jmethodID g_on_log;          /* static void onLog(int, byte[], byte[], long) */
 static pthread_key_t g_detach_key;  /* non-NULL on threads this bridge attached */
 
 static void *ptr(jlong handle) { return (void *)(intptr_t)handle; }
@@ -168,10 +168,12 @@ static void on_log(void *opaque, int level, const char *target, const char *mess
         (*env)->ExceptionClear(env);
         return;
     }
+    uint64_t task = 0;
+    (void)mm_current_task_id(&task);
     jbyteArray t = java_bytes(env, target, strlen(target));
     jbyteArray m = t == NULL ? NULL : java_bytes(env, message, strlen(message));
     if (m != NULL) {
-        (*env)->CallStaticVoidMethod(env, g_binding, g_on_log, (jint)level, t, m);
+        (*env)->CallStaticVoidMethod(env, g_binding, g_on_log, (jint)level, t, m, (jlong)task);
     }
     if ((*env)->ExceptionCheck(env)) {
         (*env)->ExceptionClear(env);
@@ -193,7 +195,7 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_init(JNIEnv *env, jclass
     if (g_failure == NULL) {
         return;
     }
-    g_on_log = (*env)->GetStaticMethodID(env, cls, "onLog", "(I[B[B)V");
+    g_on_log = (*env)->GetStaticMethodID(env, cls, "onLog", "(I[B[BJ)V");
     if (g_on_log == NULL) {
         return;
     }
@@ -313,6 +315,15 @@ JNIEXPORT jboolean JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStop(JNIEnv *en
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskDestroy(JNIEnv *env, jclass cls, jlong task) {
     (void)cls;
     check(env, mm_task_destroy(ptr(task)));
+}
+
+JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nTaskId(JNIEnv *env, jclass cls, jlong task) {
+    (void)cls;
+    uint64_t id = 0;
+    if (!check(env, mm_task_id(ptr(task), &id))) {
+        return 0;
+    }
+    return (jlong)id;
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskFatalError(JNIEnv *env, jclass cls,

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -40,6 +41,7 @@ public final class CheckpointTask implements AutoCloseable {
 
     private final NativeBinding binding;
     private final NativeHandle task;
+    private final long id;
 
     /**
      * Makes a task; does no I/O and starts no thread.
@@ -59,7 +61,32 @@ public final class CheckpointTask implements AutoCloseable {
             throw e;
         }
         NativeBinding b = binding;
-        task = NativeHandle.register(this, "checkpoint task", handle, h -> stopQuietly(b, h), b::taskDestroy);
+        long taskId = binding.taskId(handle);
+        id = taskId;
+        task = NativeHandle.register(this, "checkpoint task", handle, h -> stopQuietly(b, h), h -> {
+            b.taskDestroy(h);
+            LogBridge.clearContext(taskId);
+        });
+    }
+
+    /**
+     * The task's id in the process (never 0): the records of its native threads, and those of
+     * its {@link #start}, {@link #poll} and {@link #stop}, carry it, which is how
+     * {@link #setLogContext} finds them.
+     */
+    public long id() {
+        return id;
+    }
+
+    /**
+     * Logs every record of this task with these entries in slf4j's MDC (null or empty: none), on
+     * whichever thread the record arrives: a Connect task passes its worker's
+     * {@code connector.context}, so the library's lines name the connector as Connect's do.
+     * Entries with a null key or value are left out. Any time, any thread; ignored by the
+     * {@code system} log sink, which has no MDC.
+     */
+    public void setLogContext(Map<String, String> context) {
+        LogBridge.setContext(id, context);
     }
 
     /**

@@ -100,6 +100,11 @@ final class JniBinding implements NativeBinding {
     }
 
     @Override
+    public long taskId(long task) {
+        return nTaskId(task);
+    }
+
+    @Override
     public String taskFatalError(long task) {
         return NativeText.decode(nTaskFatalError(task));
     }
@@ -366,10 +371,13 @@ final class JniBinding implements NativeBinding {
         return NativeLibrary.failure(code, NativeText.decode(message), kafkaCode);
     }
 
-    /** The log callback's Java half; runs on the logging thread (attached by C if needed). Never throws. */
-    static void onLog(int level, byte[] target, byte[] message) {
+    /**
+     * The log callback's Java half; runs on the logging thread (attached by C if needed), with the
+     * id of the task whose record it is (0: none). Never throws.
+     */
+    static void onLog(int level, byte[] target, byte[] message, long task) {
         try {
-            LogBridge.deliver(level, NativeText.decode(target), NativeText.decode(message));
+            LogBridge.deliver(level, NativeText.decode(target), NativeText.decode(message), task);
         } catch (Throwable t) {
             LogBridge.deliveryFailed(t);
         }
@@ -407,6 +415,8 @@ final class JniBinding implements NativeBinding {
     private static native boolean nTaskStop(long task);
 
     private static native void nTaskDestroy(long task);
+
+    private static native long nTaskId(long task);
 
     private static native byte[] nTaskFatalError(long task);
 

@@ -2,7 +2,10 @@ package io.mm2checkpoint;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,6 +26,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * therefore be thread-safe, and must not call {@link CheckpointTask#stop} or
  * {@link CheckpointTask#close} from a handler.
  *
+ * <p>Each record names the task it comes from (its native threads, and its {@code start},
+ * {@code poll} and {@code stop} calls). A task given a log context
+ * ({@link CheckpointTask#setLogContext}) has its records logged with those entries in slf4j's
+ * MDC, on whichever thread they arrive: a Connect task gives its worker's
+ * {@code connector.context}, so {@code %X{connector.context}} names the connector on the
+ * library's lines as on Connect's own. The {@code system} sink has no MDC and ignores it.
+ *
  * <p>When the JVM exits, a shutdown hook first stops every task still running (so their last
  * records, such as {@code checkpoint task stopped}, are delivered) and only then turns the bridge
  * off: native threads must not call into a JVM that is going away.
@@ -36,6 +46,8 @@ public final class LogBridge {
     private static final AtomicLong DELIVERED = new AtomicLong();
     private static final AtomicLong FAILED = new AtomicLong();
     private static volatile Sink sink;
+    /** The log context of each task that has one, by task id. */
+    private static final ConcurrentHashMap<Long, Map<String, String>> CONTEXTS = new ConcurrentHashMap<>();
 
     private LogBridge() {}
 
@@ -47,8 +59,11 @@ public final class LogBridge {
         /** Whether logger {@code name} accepts records at {@code level}. */
         boolean enabled(String name, int level);
 
-        /** Hands one record to logger {@code name}. */
-        void log(String name, int level, String message);
+        /**
+         * Hands one record to logger {@code name}, with {@code context} (null: none) as the
+         * entries of the logging context (slf4j's MDC) while it is logged.
+         */
+        void log(String name, int level, String message, Map<String, String> context);
     }
 
     /**
@@ -94,14 +109,39 @@ public final class LogBridge {
         }
     }
 
-    /** Called by the bindings for every native record, on the logging thread. */
-    static void deliver(int level, String target, String message) {
+    /**
+     * Called by the bindings for every native record, on the logging thread, with the id of the
+     * task it comes from (0: none).
+     */
+    static void deliver(int level, String target, String message, long task) {
         if (level < 1 || level > 5) {
             return;
         }
         String name = target == null || target.isEmpty() ? "mm2_checkpoint" : target.replace("::", ".");
-        sink.log(name, level, message);
+        sink.log(name, level, message, task == 0 ? null : CONTEXTS.get(task));
         DELIVERED.incrementAndGet();
+    }
+
+    /** Sets (empty or null: removes) the log context of task {@code task}. */
+    static void setContext(long task, Map<String, String> context) {
+        Map<String, String> copy = new HashMap<>();
+        if (context != null) {
+            context.forEach((k, v) -> {
+                if (k != null && v != null) {
+                    copy.put(k, v);
+                }
+            });
+        }
+        if (copy.isEmpty()) {
+            CONTEXTS.remove(task);
+        } else {
+            CONTEXTS.put(task, Collections.unmodifiableMap(copy));
+        }
+    }
+
+    /** Forgets the log context of a freed task. */
+    static void clearContext(long task) {
+        CONTEXTS.remove(task);
     }
 
     /** A Java logger threw inside the native callback; counted, reported once, never rethrown. */
@@ -189,7 +229,7 @@ public final class LogBridge {
         }
 
         @Override
-        public void log(String name, int level, String message) {
+        public void log(String name, int level, String message, Map<String, String> context) {
             logger(name).log(LEVELS[level - 1], message);
         }
 

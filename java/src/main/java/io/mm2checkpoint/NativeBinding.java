@@ -58,6 +58,9 @@ interface NativeBinding {
 
     void taskDestroy(long task);
 
+    /** {@code mm_task_id}: the task's id in the process, never 0. */
+    long taskId(long task);
+
     /** {@code mm_task_fatal_error}: the message, or null when there is none. */
     String taskFatalError(long task);
 

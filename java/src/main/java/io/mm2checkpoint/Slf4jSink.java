@@ -1,8 +1,10 @@
 package io.mm2checkpoint;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The log bridge's slf4j side; loaded only when slf4j-api is on the classpath. Uses only the
@@ -29,8 +31,27 @@ final class Slf4jSink implements LogBridge.Sink {
     }
 
     @Override
-    public void log(String name, int level, String message) {
-        Logger l = logger(name);
+    public void log(String name, int level, String message, Map<String, String> context) {
+        if (context == null) {
+            emit(logger(name), level, message);
+            return;
+        }
+        // The thread's own entries come back afterwards: a native thread keeps none, and a Java
+        // thread inside a task call (e.g. Connect's task thread) keeps its own.
+        Map<String, String> before = MDC.getCopyOfContextMap();
+        try {
+            context.forEach(MDC::put);
+            emit(logger(name), level, message);
+        } finally {
+            if (before == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(before);
+            }
+        }
+    }
+
+    private static void emit(Logger l, int level, String message) {
         switch (level) {
             case 1: l.error(message); break;
             case 2: l.warn(message); break;

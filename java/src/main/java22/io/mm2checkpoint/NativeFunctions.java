@@ -70,6 +70,9 @@ final class NativeFunctions {
     static final Function MM_CONF_UNSET =
             new Function("mm_conf_unset", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
+    static final Function MM_CURRENT_TASK_ID =
+            new Function("mm_current_task_id", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
     static final Function MM_DIAGNOSTICS_GET =
             new Function("mm_diagnostics_get", FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
@@ -213,6 +216,9 @@ final class NativeFunctions {
 
     static final Function MM_TASK_GROUP_OFFSET_SYNC_RESULTS =
             new Function("mm_task_group_offset_sync_results", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    static final Function MM_TASK_ID =
+            new Function("mm_task_id", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     static final Function MM_TASK_METRICS_JSON =
             new Function("mm_task_metrics_json", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));

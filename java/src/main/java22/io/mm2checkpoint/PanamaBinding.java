@@ -66,6 +66,7 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle taskPoll;
     private final MethodHandle taskStop;
     private final MethodHandle taskDestroy;
+    private final MethodHandle taskId;
     private final MethodHandle taskFatalError;
     private final MethodHandle taskGetStats;
     private final MethodHandle taskMetricsJson;
@@ -114,6 +115,14 @@ final class PanamaBinding implements NativeBinding {
     private final MethodHandle writerDestroy;
     /** The C function pointer that calls {@link #onLog}; made once, lives as long as the process. */
     private final MemorySegment logStub;
+    /** {@code mm_current_task_id}, for the upcall (which has no binding instance). */
+    private static volatile MethodHandle currentTaskId;
+    /** {@code pthread_self} and {@code pthread_getname_np}: a native thread's own name. */
+    private static final MethodHandle PTHREAD_SELF = libc("pthread_self", FunctionDescriptor.of(JAVA_LONG));
+    private static final MethodHandle PTHREAD_GETNAME =
+            libc("pthread_getname_np", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    /** Set once this thread's name was compared with its native name. */
+    private static final ThreadLocal<Boolean> NAME_CHECKED = new ThreadLocal<>();
 
     PanamaBinding(String library) {
         try {
@@ -139,6 +148,8 @@ final class PanamaBinding implements NativeBinding {
         taskPoll = bind(MM_TASK_POLL);
         taskStop = bind(MM_TASK_STOP);
         taskDestroy = bind(MM_TASK_DESTROY);
+        taskId = bind(MM_TASK_ID);
+        currentTaskId = bind(MM_CURRENT_TASK_ID);
         taskFatalError = bind(MM_TASK_FATAL_ERROR);
         taskGetStats = bind(MM_TASK_GET_STATS);
         taskMetricsJson = bind(MM_TASK_METRICS_JSON);
@@ -196,6 +207,15 @@ final class PanamaBinding implements NativeBinding {
         }
     }
 
+    /** A C library function (not this library's: no generated descriptor), or null. */
+    private static MethodHandle libc(String name, FunctionDescriptor descriptor) {
+        return LINKER.defaultLookup().find(name).map(address -> downcall(address, descriptor)).orElse(null);
+    }
+
+    private static MethodHandle downcall(MemorySegment address, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(address, descriptor);
+    }
+
     private MethodHandle bind(NativeFunctions.Function f) {
         MethodHandle handle = bindIfPresent(f);
         if (handle == null) {
@@ -209,7 +229,7 @@ final class PanamaBinding implements NativeBinding {
      * test kit's library only.
      */
     private MethodHandle bindIfPresent(NativeFunctions.Function f) {
-        return symbols.find(f.symbol()).map(address -> LINKER.downcallHandle(address, f.descriptor())).orElse(null);
+        return symbols.find(f.symbol()).map(address -> downcall(address, f.descriptor())).orElse(null);
     }
 
     @Override
@@ -276,9 +296,49 @@ final class PanamaBinding implements NativeBinding {
      */
     private static void onLog(MemorySegment opaque, int level, MemorySegment target, MemorySegment message) {
         try {
-            LogBridge.deliver(level, cString(target), cString(message));
+            takeNativeName();
+            LogBridge.deliver(level, cString(target), cString(message), currentTask());
         } catch (Throwable t) {
             LogBridge.deliveryFailed(t);
+        }
+    }
+
+    /** The task whose record the upcall delivers ({@code mm_current_task_id}), 0 for none. */
+    private static long currentTask() throws Throwable {
+        MethodHandle handle = currentTaskId;
+        if (handle == null) {
+            return 0;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            return (int) handle.invokeExact(out) == 0 ? out.get(JAVA_LONG, 0) : 0;
+        }
+    }
+
+    /**
+     * A native thread's first upcall attaches it to the JVM as {@code Thread-N}; it takes its
+     * native name instead (the library's {@code A->B cycle} or {@code mm2 <id> cycle}), as the JNI
+     * binding attaches its threads. A Java thread's native name is its Java name: left alone.
+     */
+    private static void takeNativeName() throws Throwable {
+        if (NAME_CHECKED.get() != null) {
+            return;
+        }
+        NAME_CHECKED.set(Boolean.TRUE);
+        Thread current = Thread.currentThread();
+        if (PTHREAD_SELF == null || PTHREAD_GETNAME == null || !current.getName().startsWith("Thread-")) {
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment name = arena.allocate(32);
+            long self = (long) PTHREAD_SELF.invokeExact();
+            if ((int) PTHREAD_GETNAME.invokeExact(self, name, 32L) != 0) {
+                return;
+            }
+            String nativeName = cString(name);
+            if (!nativeName.isEmpty() && !current.getName().startsWith(nativeName)) {
+                current.setName(nativeName);
+            }
         }
     }
 
@@ -374,6 +434,17 @@ final class PanamaBinding implements NativeBinding {
     public void taskDestroy(long task) {
         try {
             check((int) taskDestroy.invokeExact(ptr(task)));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long taskId(long task) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            check((int) taskId.invokeExact(ptr(task), out));
+            return out.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -15,6 +15,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * One native checkpoint task inside a Connect worker. {@link #stop} may come while the native
@@ -68,6 +69,9 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
             int index = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_INDEX));
             int count = Integer.parseInt(props.get(NativeMirrorCheckpointConnector.TASK_COUNT));
             CheckpointTask t = new CheckpointTask(NativeMirrorCheckpointConnector.config(props, index, count));
+            // Connect set this thread's MDC (connector.context) for the task: the library's own
+            // threads log under it too.
+            t.setLogContext(MDC.getCopyOfContextMap());
             t.start();
             task = t;
         } catch (Mm2Exception | NumberFormatException e) {

@@ -218,7 +218,7 @@ public final class ConnectTest {
         ConnectWorker w = workers.get(0);
         assertEquals(201, w.put("/connectors/ours-bad/config", c).statusCode(), "connector created");
         awaitTasksRunning(w, "ours-bad", 2);
-        // log4j's layout: [date] LEVEL [thread] message (logger)
+        // log4j's layout: [date] LEVEL [thread] connector context, message (logger)
         Pattern libraryWarn = Pattern.compile("^\\[[^\\]]+\\] WARN \\[[^\\]]*\\] .*\\((mm2_checkpoint|librdkafka)[^)]*\\)$");
         List<String> warns = new ArrayList<>();
         ConnectWorker.await(READY, "WARN lines of the library in a worker's log4j file", () -> {
@@ -230,10 +230,19 @@ public final class ConnectTest {
                     throw new AssertionError(e);
                 }
             }
-            return !warns.isEmpty();
+            return warns.stream().anyMatch(l -> l.contains(bad) || l.contains("bad" + run + "->"));
         });
         System.out.println("wrong bootstrap, library WARN lines in the worker logs (first 5):");
         warns.stream().limit(5).forEach(l -> System.out.println("  " + l));
+        // Each line names its connector and task (Connect's MDC, %X{connector.context}), also on
+        // the library's own threads, which keep their flow's name (not `Thread-N`).
+        Pattern context = Pattern.compile("^\\[[^\\]]+\\] WARN \\[([^\\]]*)\\] \\[ours-bad\\|task-[01]\\] .*");
+        List<String> ofBad = warns.stream().filter(l -> l.contains(bad) || l.contains("bad" + run + "->")).toList();
+        for (String l : ofBad) {
+            java.util.regex.Matcher m = context.matcher(l);
+            assertTrue(m.matches(), "a library WARN line without its connector's context: " + l);
+            assertTrue(!m.group(1).startsWith("Thread-"), "a library thread named Thread-N: " + l);
+        }
         for (ConnectWorker x : workers) {
             List<String> stray = x.outputSince(marks.get(x)).lines()
                     .filter(l -> l.contains("mm2_checkpoint") || l.contains(bad)).toList();

@@ -80,7 +80,7 @@ final class ConnectWorker implements AutoCloseable {
                 "appender.file.name = FILE",
                 "appender.file.fileName = " + dir.resolve("worker.log"),
                 "appender.file.layout.type = PatternLayout",
-                "appender.file.layout.pattern = [%d] %p [%t] %m (%c)%n%throwable",
+                "appender.file.layout.pattern = [%d] %p [%t] %X{connector.context}%m (%c)%n%throwable",
                 "rootLogger.level = INFO",
                 "rootLogger.appenderRef.file.ref = FILE",
                 "logger.clients.name = org.apache.kafka.clients",

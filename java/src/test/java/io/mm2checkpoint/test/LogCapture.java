@@ -1,6 +1,7 @@
 package io.mm2checkpoint.test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -16,8 +17,8 @@ import org.apache.logging.log4j.core.config.Property;
  * at every level, while open: the library's records arrive there through the log bridge.
  */
 public final class LogCapture implements AutoCloseable {
-    /** A captured record and the Java thread it was logged on. */
-    public record Seen(String logger, Level level, String message, String thread) {}
+    /** A captured record, the Java thread it was logged on and the MDC it was logged with. */
+    public record Seen(String logger, Level level, String message, String thread, Map<String, String> mdc) {}
 
     /** Every record captured so far. */
     public final List<Seen> seen = new CopyOnWriteArrayList<>();
@@ -38,7 +39,7 @@ public final class LogCapture implements AutoCloseable {
             @Override
             public void append(LogEvent e) {
                 seen.add(new Seen(e.getLoggerName(), e.getLevel(), e.getMessage().getFormattedMessage(),
-                        Thread.currentThread().getName()));
+                        Thread.currentThread().getName(), Map.copyOf(e.getContextData().toMap())));
                 if (fail) {
                     throw new IllegalStateException("a broken log appender");
                 }
