@@ -847,6 +847,10 @@ fn the_metrics_endpoint_serves_prometheus_text_a_parser_reads_with_the_task_valu
     assert_eq!(value("mm2_checkpoint_initialized", &flow[..2]), 1.0);
     assert_eq!(value("mm2_checkpoint_cycles_failed_total", &flow[..2]), 0.0);
     assert_eq!(
+        value("mm2_checkpoint_other_writer_checkpoints_total", &flow[..2]),
+        0.0
+    );
+    assert_eq!(
         value("mm2_checkpoint_offset_sync_lag_records", &flow[..2]),
         0.0
     );

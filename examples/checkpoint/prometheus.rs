@@ -247,6 +247,12 @@ fn encode_snapshots(
     )?;
     counters(
         e,
+        "mm2_checkpoint_other_writer_checkpoints",
+        "Checkpoints of this flow's groups another writer put between this task's own (a second copy of the flow)",
+        &per_flow(ms, |t| t.other_writers.checkpoints),
+    )?;
+    counters(
+        e,
         "mm2_checkpoint_offset_syncs_loaded",
         "Offset syncs applied",
         &per_flow(ms, |t| t.offset_syncs_loaded),

@@ -1,6 +1,10 @@
 //! Writes checkpoint records to the target's checkpoints topic (partition 0, as MM2 does) and waits
 //! for their delivery, so the checkpoint store records only what reached the broker.
 //!
+//! Each record carries the header [`WRITER_HEADER`], naming the process and task that wrote it, so
+//! that another writer of the same checkpoints can be named (Java MM2 ignores record headers
+//! there, as it writes none).
+//!
 //! rust-rdkafka's producer poll always runs to its deadline, so delivery waits use short slices
 //! (`DELIVERY_SLICE`) and check the stop flag between them: a stop is seen within one slice.
 
@@ -11,7 +15,7 @@ use std::time::{Duration, Instant};
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
-use rdkafka::message::DeliveryResult;
+use rdkafka::message::{DeliveryResult, Header, Message, OwnedHeaders};
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
 use super::client_log::ClientLog;
@@ -24,10 +28,26 @@ use crate::kafka::stop_signal::StopSignal;
 /// Longest wait between two looks at the stop flag while waiting for deliveries.
 const DELIVERY_SLICE: Duration = Duration::from_millis(5);
 
-/// Collects delivery outcomes by record index: when the broker's confirmation was served (ms
-/// since the epoch, for MM2's `checkpoint-latency-ms`), or the error.
+/// The record header naming a checkpoint's writer: `mm2-checkpoint <version> on <host> (pid <pid>,
+/// task <id>)`.
+pub(crate) const WRITER_HEADER: &str = "mm2-checkpoint-writer";
+
+/// A checkpoint record the broker confirmed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Delivery {
+    /// When the confirmation was served, in ms since the epoch (for MM2's
+    /// `checkpoint-latency-ms`).
+    pub(crate) at_ms: i64,
+    /// The record's offset in partition 0.
+    pub(crate) offset: i64,
+}
+
+/// A record's outcome: its delivery, or the error.
+pub(crate) type Outcome = Result<Delivery, String>;
+
+/// Collects delivery outcomes by record index.
 pub(crate) struct DeliveryLog {
-    outcomes: Arc<Mutex<BTreeMap<usize, Result<i64, String>>>>,
+    outcomes: Arc<Mutex<BTreeMap<usize, Outcome>>>,
     /// The first delivery failure that retrying cannot fix (kafka/failure.rs), e.g. no WRITE
     /// ACL on the topic, with its code.
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
@@ -49,7 +69,10 @@ impl ProducerContext for DeliveryLog {
 
     fn delivery(&self, result: &DeliveryResult<'_>, index: Self::DeliveryOpaque) {
         let outcome = match result {
-            Ok(_) => Ok(delivered_at_ms()),
+            Ok(m) => Ok(Delivery {
+                at_ms: delivered_at_ms(),
+                offset: m.offset(),
+            }),
             Err((e, _)) => {
                 if let Some(code) = e.rdkafka_error_code() {
                     let text = e.to_string();
@@ -67,9 +90,11 @@ impl ProducerContext for DeliveryLog {
 /// A producer for one checkpoints topic.
 pub(crate) struct CheckpointProducer {
     producer: Owned<BaseProducer<DeliveryLog>>,
-    outcomes: Arc<Mutex<BTreeMap<usize, Result<i64, String>>>>,
+    outcomes: Arc<Mutex<BTreeMap<usize, Outcome>>>,
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     topic: String,
+    /// The value of every record's [`WRITER_HEADER`].
+    writer: String,
     signal: StopSignal,
     /// Where writes left unconfirmed are reported: the target cluster's alias and the status.
     slow_writes: Option<(String, RetryStatus)>,
@@ -84,10 +109,11 @@ pub(crate) struct CheckpointProducer {
 const SLOW_WRITES_AFTER: Duration = Duration::from_secs(10);
 
 impl CheckpointProducer {
-    /// Creates the producer (no blocking I/O).
+    /// Creates the producer (no blocking I/O); `writer` names this writer in every record.
     pub(crate) fn open(
         settings: &BTreeMap<String, String>,
         topic: &str,
+        writer: &str,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
         let context = DeliveryLog {
@@ -115,6 +141,7 @@ impl CheckpointProducer {
             outcomes,
             fatal,
             topic: topic.to_string(),
+            writer: writer.to_string(),
             signal: signal.clone(),
             slow_writes: None,
             slow_after: SLOW_WRITES_AFTER.min(message_timeout / 3),
@@ -154,7 +181,11 @@ impl CheckpointProducer {
                 .partition(0)
                 .key(key)
                 .payload(value)
-                .timestamp(timestamp_ms);
+                .timestamp(timestamp_ms)
+                .headers(OwnedHeaders::new_with_capacity(1).insert(Header {
+                    key: WRITER_HEADER,
+                    value: Some(self.writer.as_bytes()),
+                }));
             match self.producer.call(|p| p.send(record).map_err(|(e, _)| e)) {
                 Ok(()) => return Ok(()),
                 Err(KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull)) => {
@@ -169,11 +200,10 @@ impl CheckpointProducer {
     }
 
     /// Waits until each of the batch's `count` records is delivered or failed; returns one
-    /// outcome per record, in order (the time its delivery was confirmed, in ms since the
-    /// epoch, or the error); [`Error::Stopped`] if the task stopped first; a fatal error
+    /// outcome per record, in order (its delivery, or the error); [`Error::Stopped`] if the task stopped first; a fatal error
     /// naming the topic when a record failed for a reason retrying cannot fix (a denied WRITE
     /// ACL, say), since every later write would fail the same way.
-    pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Result<i64, String>>, Error> {
+    pub(crate) fn finish(&mut self, count: usize) -> Result<Vec<Outcome>, Error> {
         let began = Instant::now();
         let mut told = false;
         loop {
@@ -200,7 +230,7 @@ impl CheckpointProducer {
             ));
         }
         let mut outcomes = lock(&self.outcomes);
-        let batch: Vec<Result<i64, String>> = (0..count)
+        let batch: Vec<Outcome> = (0..count)
             .map(|i| {
                 outcomes
                     .remove(&i)

@@ -18,6 +18,7 @@ pub(crate) mod library_thread;
 pub mod librdkafka;
 pub(crate) mod mutex;
 pub(crate) mod offset_sync_producer;
+pub(crate) mod range_reader;
 pub mod stop_signal;
 pub mod task_scope;
 mod wakeable_client;

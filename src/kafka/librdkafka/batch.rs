@@ -44,14 +44,25 @@ pub fn assign_partitions_from_start_apart<C: ClientContext>(
     topic: &str,
     partitions: &[i32],
 ) -> Result<(), NativeError> {
+    let from_start: Vec<(i32, i64)> = partitions.iter().map(|&p| (p, 0)).collect();
+    assign_at_apart(client, topic, &from_start)
+}
+
+/// Assigns partitions of `topic`, each from the offset given with it (replacing the previous
+/// assignment), leaving the main queue where it is, as [`assign_from_start_apart`] does.
+pub fn assign_at_apart<C: ClientContext>(
+    client: &Client<C>,
+    topic: &str,
+    partitions: &[(i32, i64)],
+) -> Result<(), NativeError> {
     let t = c_string(topic);
     let size = i32::try_from(partitions.len()).unwrap_or(i32::MAX);
     // SAFETY: live client; the list is destroyed after assign copies it.
     unsafe {
         let list = rd::rd_kafka_topic_partition_list_new(size);
-        for partition in partitions {
-            let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), *partition);
-            (*tp).offset = 0;
+        for &(partition, offset) in partitions {
+            let tp = rd::rd_kafka_topic_partition_list_add(list, t.as_ptr(), partition);
+            (*tp).offset = offset;
         }
         let err = rd::rd_kafka_assign(client.native_ptr(), list);
         rd::rd_kafka_topic_partition_list_destroy(list);
@@ -159,6 +170,27 @@ impl Batch<'_> {
     pub fn iter(&self) -> impl Iterator<Item = Batched<'_>> + '_ {
         // SAFETY: every pointer is a live message owned by the call until `read` returned.
         self.messages.iter().map(|&m| unsafe { batched(&*m) })
+    }
+
+    /// The value of the last header `name` of message `index` (in [`iter`](Self::iter)'s
+    /// order), if it has one with a value.
+    pub fn header(&self, index: usize, name: &std::ffi::CStr) -> Option<&[u8]> {
+        let &m = self.messages.get(index)?;
+        let mut headers: *mut rd::rd_kafka_headers_t = std::ptr::null_mut();
+        let mut value: *const libc::c_void = std::ptr::null();
+        let mut size: usize = 0;
+        // SAFETY: a live message owned by the call; librdkafka keeps the headers with the
+        // message, so the value lives as long as the batch.
+        unsafe {
+            if rd::rd_kafka_message_headers(m, &mut headers)
+                != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR
+                || rd::rd_kafka_header_get_last(headers, name.as_ptr(), &mut value, &mut size)
+                    != rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR
+            {
+                return None;
+            }
+            borrowed(value, size)
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use std::time::Instant;
 use super::decisions::{self, GroupVerdict};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
+use super::other_writers::{self, OtherWriters};
 use super::task_metrics::{CycleEnd, Delivered};
 use super::{
     now_ms, stream_source, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT,
@@ -20,9 +21,10 @@ use crate::core::checkpoint_rules::{checkpoints_for_group_both_ways, ReverseSync
 use crate::core::error::Error;
 use crate::core::replication_policy::checkpoint_topic_partition;
 use crate::kafka::admin::{Admin, GroupOffsetsResult};
-use crate::kafka::checkpoint_producer::CheckpointProducer;
+use crate::kafka::checkpoint_producer::{CheckpointProducer, WRITER_HEADER};
 use crate::kafka::librdkafka::NativeError;
 use crate::kafka::mutex::lock;
+use crate::kafka::range_reader::RangeReader;
 use crate::{Checkpoint, TopicPartition};
 
 /// Committed offsets of `groups` on the source, batched. Some brokers (librdkafka's mock among
@@ -251,6 +253,7 @@ pub(super) fn run_cycle_inner(
             CheckpointProducer::open(
                 &c.target_producer_config(),
                 &c.checkpoints_topic(),
+                &shared.writer,
                 &shared.signal,
             )?
             .report_slow_writes(&c.target_cluster_alias, shared.slow_answer.clone()),
@@ -260,11 +263,12 @@ pub(super) fn run_cycle_inner(
         source_admins,
         producer: Some(producer),
         stream,
-        ..
+        other_writers,
     } = poller
     else {
         return Err(Error::InvalidState("poll clients missing".into()));
     };
+    let others = other_writers.get_or_insert_with(|| OtherWriters::new(shared.writer.clone()));
     let mut write = CycleWrite::new(shared, producer);
     let mut injected = shared.faults.injected_error(ErrorPoint::CycleGroupOffsets);
     let mut empty = Vec::new();
@@ -361,8 +365,34 @@ pub(super) fn run_cycle_inner(
             fetched?;
         }
     }
-    write.finish()
+    let (batch, own) = write.finish()?;
+    others.wrote(&own);
+    if others.has_gaps() {
+        let opened = || {
+            RangeReader::open(
+                &c.checkpoints_consumer_config(),
+                &c.checkpoints_topic(),
+                WRITER_HEADER,
+                "checkpoints-readback-consumer",
+                &shared.signal,
+            )
+        };
+        match others.check(other_writers::READ_BUDGET, opened) {
+            Ok(found) => {
+                shared
+                    .metrics
+                    .other_writers_found(found, others.me(), &c.checkpoints_topic())
+            }
+            Err(Error::Stopped) => return Err(Error::Stopped),
+            // Only a consumer that cannot be made or assigned: the check waits for the next cycle.
+            Err(e) => log::debug!("reading back `{}`: {e}", c.checkpoints_topic()),
+        }
+    }
+    Ok(batch)
 }
+
+/// The group and offset of each checkpoint record a cycle delivered.
+type OwnRecords = Vec<(String, i64)>;
 
 /// A checkpoint sent in a cycle, waiting for its delivery.
 struct Pending {
@@ -585,8 +615,9 @@ impl<'a> CycleWrite<'a> {
         }
     }
 
-    /// Waits for every write, records what was delivered, and returns it.
-    fn finish(self) -> Result<Vec<Checkpoint>, Error> {
+    /// Waits for every write, records what was delivered, and returns it with each delivered
+    /// record's group and offset.
+    fn finish(self) -> Result<(Vec<Checkpoint>, OwnRecords), Error> {
         let shared = self.shared;
         if !self.no_longer_replicated.is_empty() {
             shared.drop_groups(&self.no_longer_replicated);
@@ -606,7 +637,7 @@ impl<'a> CycleWrite<'a> {
         let mut failed = 0;
         for (pending, outcome) in self.pending.into_iter().zip(outcomes) {
             match outcome {
-                Ok(delivered_ms) => confirmed.push((pending, delivered_ms)),
+                Ok(delivery) => confirmed.push((pending, delivery)),
                 Err(e) => {
                     failed += 1;
                     log::warn!(
@@ -621,7 +652,7 @@ impl<'a> CycleWrite<'a> {
         if shared.metrics.recording() {
             shared
                 .metrics
-                .delivered(confirmed.iter().map(|(p, delivered_ms)| Delivered {
+                .delivered(confirmed.iter().map(|(p, delivery)| Delivered {
                     group: &p.checkpoint.consumer_group_id,
                     upstream: &p.upstream,
                     checkpointed: &p.checkpoint.topic_partition,
@@ -630,9 +661,13 @@ impl<'a> CycleWrite<'a> {
                     sync_upstream: p.sync_upstream,
                     read_at: p.read_at,
                     decided_ms: p.decided_ms,
-                    delivered_ms: *delivered_ms,
+                    delivered_ms: delivery.at_ms,
                 }));
         }
+        let own: OwnRecords = confirmed
+            .iter()
+            .map(|(p, delivery)| (p.checkpoint.consumer_group_id.clone(), delivery.offset))
+            .collect();
         let mut batch = Vec::with_capacity(confirmed.len());
         let mut statuses = lock(&shared.statuses);
         for (
@@ -671,6 +706,6 @@ impl<'a> CycleWrite<'a> {
             .counters
             .checkpoints_emitted
             .fetch_add(batch.len() as u64, Ordering::SeqCst);
-        Ok(batch)
+        Ok((batch, own))
     }
 }

@@ -53,6 +53,7 @@ mod group_coordination;
 mod group_discovery;
 mod group_fetch_failures;
 mod group_offset_sync;
+mod other_writers;
 mod startup;
 mod stream_source;
 mod task_metrics;
@@ -223,6 +224,8 @@ struct Counters {
 }
 
 struct Shared {
+    /// This task's name in the writer header of its checkpoint records.
+    writer: String,
     config: MirrorCheckpointConfig,
     /// The names of the task's threads.
     threads: ThreadNames,
@@ -281,6 +284,8 @@ struct Poller {
     producer: Option<CheckpointProducer>,
     /// The `__consumer_offsets` stream (`group.offsets.source = consumer-offsets-topic`).
     stream: stream_source::StreamSource,
+    /// The check for other writers of the same checkpoints, made with the producer.
+    other_writers: Option<other_writers::OtherWriters>,
 }
 
 /// A checkpoint task: `start`, then `poll` repeatedly, then `stop`. All methods take `&self`;
@@ -333,7 +338,9 @@ impl CheckpointTask {
         };
         check_client_configs(&config)?;
         let groups = config.assigned_groups.clone().unwrap_or_default();
+        let id = new_task_id();
         let shared = Arc::new(Shared {
+            writer: other_writers::writer_name(id),
             coordination: Coordination::for_assignment(&config.task_assignment),
             threads: ThreadNames::new(&config.source_cluster_alias, &config.target_cluster_alias),
             next_full_cycle: Mutex::new(None),
@@ -366,7 +373,7 @@ impl CheckpointTask {
             metrics: task_metrics::MetricsRecorder::default(),
         });
         Ok(CheckpointTask {
-            id: new_task_id(),
+            id,
             shared,
             lifecycle: Mutex::new(Lifecycle::Created),
             stopped: AtomicBool::new(false),
@@ -631,6 +638,7 @@ impl CheckpointTask {
         poller.stream.close();
         poller.source_admins.clear();
         poller.producer = None;
+        poller.other_writers = None;
         let took = began.elapsed();
         shared
             .counters

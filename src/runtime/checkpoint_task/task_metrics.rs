@@ -10,14 +10,15 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::decisions::SyncSummary;
+use super::other_writers::Found;
 use super::{now_ms, Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
 use crate::core::checkpoint_rules::{CommittedOffset, SkipReason};
 use crate::kafka::failure::STARTUP;
 use crate::kafka::mutex::lock;
 use crate::runtime::metrics::latency::LatencyStat;
 use crate::runtime::metrics::{
-    CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, PartitionMetrics, RetryKind,
-    RetryMetrics, TaskMetrics,
+    CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, OtherWriterMetrics,
+    PartitionMetrics, RetryKind, RetryMetrics, TaskMetrics,
 };
 use crate::TopicPartition;
 
@@ -80,6 +81,7 @@ pub(super) struct MetricsRecorder {
     writes_failed: AtomicU64,
     offset_sync_lag: AtomicU64,
     group_sync: Mutex<GroupOffsetSyncMetrics>,
+    other_writers: Mutex<OtherWriterMetrics>,
     /// Whether cycles record per-partition metrics (always, but for the overhead benchmark).
     recording: AtomicBool,
 }
@@ -95,12 +97,34 @@ impl Default for MetricsRecorder {
             writes_failed: AtomicU64::new(0),
             offset_sync_lag: AtomicU64::new(UNKNOWN),
             group_sync: Mutex::default(),
+            other_writers: Mutex::default(),
             recording: AtomicBool::new(true),
         }
     }
 }
 
 impl MetricsRecorder {
+    /// Counts other writers' checkpoints found, and warns once of each new writer, naming this
+    /// task (`me`) too.
+    pub(super) fn other_writers_found(&self, found: Vec<Found>, me: &str, topic: &str) {
+        let mut m = lock(&self.other_writers);
+        for f in found {
+            m.checkpoints += f.checkpoints;
+            if m.writers.contains(&f.writer) {
+                continue;
+            }
+            let groups: Vec<&str> = f.groups.iter().map(String::as_str).collect();
+            log::warn!(
+                "another writer writes this flow's checkpoints: {} wrote checkpoints of group(s) {} \
+                 in `{topic}` between those of this task, {me}; two copies of a flow write every \
+                 checkpoint twice and both run the group offset sync: stop one of them",
+                f.writer,
+                groups.join(", ")
+            );
+            m.writers.push(f.writer);
+        }
+    }
+
     /// Whether cycles record per-partition metrics.
     pub(super) fn recording(&self) -> bool {
         self.recording.load(Ordering::Relaxed)
@@ -359,6 +383,7 @@ impl Shared {
                 partitions_skipped,
                 group_offset_sync: lock(&m.group_sync).clone(),
                 retries: self.retry_metrics(now),
+                other_writers: lock(&m.other_writers).clone(),
             },
             checkpoint_latency: m.latency_metrics(time_ms),
             partitions,

@@ -44,6 +44,13 @@ struct Task<'a> {
     partitions_skipped: serde_json::Map<String, serde_json::Value>,
     group_offset_sync: GroupOffsetSync,
     retries: Retries<'a>,
+    other_writers: OtherWriters<'a>,
+}
+
+#[derive(Serialize)]
+struct OtherWriters<'a> {
+    checkpoints: u64,
+    writers: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -161,6 +168,10 @@ fn task(t: &TaskMetrics) -> Task<'_> {
             total: t.retries.total(),
             by_kind: counts(&t.retries.by_kind, |k| k.as_str()),
         },
+        other_writers: OtherWriters {
+            checkpoints: t.other_writers.checkpoints,
+            writers: &t.other_writers.writers,
+        },
     }
 }
 
@@ -221,7 +232,9 @@ impl MetricsSnapshot {
 mod tests {
     use super::*;
     use crate::core::checkpoint_rules::SkipReason;
-    use crate::metrics::{GroupOffsetSyncMetrics, GroupOffsetSyncRun, RetryKind, RetryMetrics};
+    use crate::metrics::{
+        GroupOffsetSyncMetrics, GroupOffsetSyncRun, OtherWriterMetrics, RetryKind, RetryMetrics,
+    };
 
     fn snapshot() -> MetricsSnapshot {
         MetricsSnapshot {
@@ -267,6 +280,10 @@ mod tests {
                         .map(|k| (k, u64::from(k == RetryKind::GroupFetch) * 4))
                         .collect(),
                 },
+                other_writers: OtherWriterMetrics {
+                    checkpoints: 3,
+                    writers: vec!["mm2-checkpoint 0.1.0 on h (pid 7, task 1)".into()],
+                },
             },
             checkpoint_latency: vec![CheckpointLatency {
                 group: "g".into(),
@@ -310,7 +327,8 @@ mod tests {
             r#""last_run":{"written":2,"left_active":0,"refused":0,"unknown_state":0,"up_to_date":3,"ahead":1}},"#,
             r#""retries":{"reason":"fetching \"g\"","retrying_for_ms":2000.0,"total":4,"#,
             r#""by_kind":{"checkpoint_cycle":0,"checkpoint_write":0,"group_discovery":0,"#,
-            r#""group_fetch":4,"group_offset_sync":0,"startup":0}}},"#,
+            r#""group_fetch":4,"group_offset_sync":0,"startup":0}},"#,
+            r#""other_writers":{"checkpoints":3,"writers":["mm2-checkpoint 0.1.0 on h (pid 7, task 1)"]}},"#,
             r#""checkpoint_latency":[{"tags":{"source":"A","target":"B","group":"g","topic":"A.t","partition":"0"},"#,
             r#""checkpoint-latency-ms":8.0,"checkpoint-latency-ms-min":5.0,"#,
             r#""checkpoint-latency-ms-max":8.0,"checkpoint-latency-ms-avg":null}],"#,

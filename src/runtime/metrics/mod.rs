@@ -72,6 +72,19 @@ pub struct TaskMetrics {
     pub group_offset_sync: GroupOffsetSyncMetrics,
     /// What the task retries.
     pub retries: RetryMetrics,
+    /// Other writers of this task's checkpoints.
+    pub other_writers: OtherWriterMetrics,
+}
+
+/// Other writers of the same checkpoints: a second copy of the flow, or Java MM2's task for it,
+/// found writing checkpoints of this task's groups between this task's own.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OtherWriterMetrics {
+    /// Their checkpoints of this task's groups found so far.
+    pub checkpoints: u64,
+    /// The writers, in the order found, each as its records name it (`mm2-checkpoint <version>
+    /// on <host> (pid <pid>, task <id>)`), or as a writer that names none (Java MM2).
+    pub writers: Vec<String>,
 }
 
 /// The group offset sync's counts, in group × partitions.
