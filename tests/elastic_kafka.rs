@@ -130,6 +130,13 @@ fn worker_process() {
     drop(reporter);
     let mut out = std::io::stdout();
     task.stop().expect("stop");
+    // Workers sharing the groups, handing them over, are no other writers of each other's.
+    let others = task.metrics().task.other_writers;
+    let _ = writeln!(
+        out,
+        "other-writers {} {:?}",
+        others.checkpoints, others.writers
+    );
     let _ = writeln!(out, "worker-stopped {}", now_ms());
     let _ = out.flush();
 }
@@ -171,8 +178,10 @@ struct Worker {
     slot: usize,
     timeline: Timeline,
     owned: Arc<Mutex<Vec<i32>>>,
+    /// What the worker said of other writers when it stopped.
+    other_writers: Arc<Mutex<Option<String>>>,
     alive: bool,
-    _reader: JoinHandle<()>,
+    reader: Option<JoinHandle<()>>,
 }
 
 impl Worker {
@@ -205,9 +214,15 @@ impl Worker {
         let stdout = child.stdout.take().expect("piped stdout");
         let owned = Arc::new(Mutex::new(Vec::new()));
         let o = Arc::clone(&owned);
+        let other_writers = Arc::new(Mutex::new(None));
+        let ow = Arc::clone(&other_writers);
         let events = timeline.clone();
         let reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(rest) = line.strip_prefix("other-writers ") {
+                    *ow.lock().unwrap() = Some(rest.to_string());
+                    continue;
+                }
                 let Some(rest) = line.strip_prefix("partitions ") else {
                     continue;
                 };
@@ -240,8 +255,9 @@ impl Worker {
             slot,
             timeline: timeline.clone(),
             owned,
+            other_writers,
             alive: true,
-            _reader: reader,
+            reader: Some(reader),
         }
     }
 
@@ -279,6 +295,17 @@ impl Worker {
             }
         }
         self.alive = false;
+        // The worker's stdout is at its end: its last lines are read.
+        if let Some(reader) = self.reader.take() {
+            reader.join().expect("stdout reader");
+        }
+        let said = self.other_writers.lock().unwrap().clone();
+        assert_eq!(
+            said.as_deref(),
+            Some("0 []"),
+            "worker {} found other writers",
+            self.slot
+        );
     }
 }
 

@@ -367,6 +367,7 @@ pub(super) fn run_cycle_inner(
     }
     let (batch, own) = write.finish()?;
     others.wrote(&own);
+    others.keep_groups(|g| shared.owns_group_now(g) && shared.should_handle_group(g));
     if others.has_gaps() {
         let opened = || {
             RangeReader::open(

@@ -7,7 +7,8 @@
 //! read back; one for a group this task writes, lying between this task's own first and latest
 //! checkpoint of that group, comes from another writer of the same groups at the same time (a
 //! group handed over from or to another task of an elastic flow lies before the first or after
-//! the latest). The writer is named by the record's `mm2-checkpoint-writer` header, which every
+//! the latest; a group this task no longer owns is forgotten, so one that comes back starts
+//! afresh). The writer is named by the record's `mm2-checkpoint-writer` header, which every
 //! copy of this library writes; a record without one comes from another tool, such as Java MM2.
 //! Each writer is warned about once, naming both, and counted in the metrics.
 
@@ -113,6 +114,13 @@ impl OtherWriters {
             span.0 = span.0.min(*o);
             span.1 = span.1.max(*o);
         }
+    }
+
+    /// Forgets the groups `owned` says this task no longer writes, and others' records of them.
+    pub(super) fn keep_groups(&mut self, owned: impl Fn(&str) -> bool) {
+        self.own.retain(|g, _| owned(g));
+        let own = &self.own;
+        self.pending.retain(|(g, _, _)| own.contains_key(g));
     }
 
     /// Whether a gap waits to be read.
@@ -290,6 +298,22 @@ mod tests {
         );
         assert!(w.pending.is_empty());
         assert!(w.confirmed().is_empty(), "each found once");
+    }
+
+    #[test]
+    fn a_group_handed_away_and_back_starts_afresh() {
+        let mut w = OtherWriters::new("me".into());
+        w.wrote(&own(&[("g", 10)]));
+        // g moves to another task, which writes it; then it comes back.
+        w.keep_groups(|g| g != "g");
+        w.take_other(record("g", 12, Some("elastic peer")));
+        w.wrote(&own(&[("g", 14)]));
+        w.wrote(&own(&[("g", 16)]));
+        assert_eq!(
+            w.confirmed(),
+            Vec::new(),
+            "the peer wrote g while it owned it"
+        );
     }
 
     #[test]

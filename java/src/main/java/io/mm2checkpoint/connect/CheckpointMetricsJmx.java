@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * ours ({@code type=mm2-checkpoint-partition-metrics}, {@code topic} the upstream topic), what
  * Java does not measure: {@code freshness-ms} and {@code replay-bound-records} per group x
  * partition (NaN while unknown), and one MBean for the whole task from its first reading to its
- * stop ({@code type=mm2-checkpoint-task-metrics,source=S,target=T}): {@code initialized},
+ * stop ({@code type=mm2-checkpoint-task-metrics,source=S,target=T,connector=C,task=N}, one per
+ * task, as Connect names its own task MBeans): {@code initialized},
  * {@code retry-reason} (text, empty when nothing is retried), {@code retrying-for-ms},
  * {@code cycles}, {@code cycles-failed}, {@code since-last-successful-cycle-ms},
  * {@code offset-sync-lag}, {@code checkpoints-emitted} and {@code groups} (NaN while unknown), so
@@ -106,6 +107,9 @@ final class CheckpointMetricsJmx implements AutoCloseable {
 
     private final String source;
     private final String target;
+    /** The connector's name and the task's index: the task MBean's own tags. */
+    private final String connector;
+    private final String taskIndex;
     private final Metrics metrics;
     private final Family<MetricsSnapshot.CheckpointLatency> latency = new Family<>(METRIC_GROUP, LATENCY);
     private final Family<MetricsSnapshot.Partition> partitions = new Family<>(PARTITION_GROUP, PARTITION);
@@ -115,9 +119,11 @@ final class CheckpointMetricsJmx implements AutoCloseable {
     private boolean closed;
     private long reregistered;
 
-    CheckpointMetricsJmx(String source, String target) {
+    CheckpointMetricsJmx(String source, String target, String connector, String taskIndex) {
         this.source = source;
         this.target = target;
+        this.connector = connector;
+        this.taskIndex = taskIndex;
         metrics = new Metrics(new MetricConfig(), List.of(new JmxReporter()), Time.SYSTEM,
                 new KafkaMetricsContext(JMX_PREFIX));
     }
@@ -221,6 +227,10 @@ final class CheckpointMetricsJmx implements AutoCloseable {
                 tags.put("group", key.group());
                 tags.put("topic", key.topic());
                 tags.put("partition", Integer.toString(key.partition()));
+            } else {
+                // Tasks of one connector (and connectors with the same aliases) on one worker.
+                tags.put("connector", connector);
+                tags.put("task", taskIndex);
             }
             List<MetricName> names = new ArrayList<>();
             for (Attribute<E> a : attributes) {

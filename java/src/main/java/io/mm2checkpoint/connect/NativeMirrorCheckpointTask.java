@@ -40,6 +40,9 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
 
     private volatile CheckpointTask task;
     private String label = "?";
+    /** The connector's name and this task's index, for the task's MBean. */
+    private String connectorName = "?";
+    private String taskIndex = "?";
     /** The reason of the last failed cycle warned about, until a cycle succeeds (one WARN per reason). */
     private String failing;
     /** Java MM2's checkpoint MBeans, made at the first metrics reading (which names the aliases). */
@@ -61,6 +64,8 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
                 + props.get(NativeMirrorCheckpointConnector.TASK_INDEX) + "/"
                 + props.get(NativeMirrorCheckpointConnector.TASK_COUNT);
         startedAt = System.nanoTime();
+        connectorName = props.getOrDefault("name", "?");
+        taskIndex = props.getOrDefault(NativeMirrorCheckpointConnector.TASK_INDEX, "?");
         try {
             failAfterMs = Long.parseLong(props.getOrDefault(ConnectorKeys.FAIL_AFTER_NO_PROGRESS_MS, "0"));
             if (failAfterMs < 0) {
@@ -160,7 +165,7 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
             lastReason = snapshot.task().retries().reason().orElse("");
             synchronized (this) {
                 if (jmx == null && task != null) {
-                    jmx = new CheckpointMetricsJmx(snapshot.source(), snapshot.target());
+                    jmx = new CheckpointMetricsJmx(snapshot.source(), snapshot.target(), connectorName, taskIndex);
                 }
                 if (jmx != null) {
                     jmx.update(snapshot);
@@ -196,7 +201,10 @@ public final class NativeMirrorCheckpointTask extends SourceTask {
                 jmx = null;
             }
         }
-        log.info("mm2-checkpoint {} stopped in {} ms; live library clients {}, threads {}", label,
+        // The task's own threads and clients are gone once close returns; the counts are the
+        // whole process's (every task of every connector on this worker), not a leak of this one.
+        log.info("mm2-checkpoint {} stopped in {} ms, its threads joined and clients closed; in this "
+                + "worker, every native task's live library clients {}, threads {}", label,
                 (System.nanoTime() - started) / 1_000_000, Diagnostics.liveClients(), Diagnostics.liveThreads());
     }
 

@@ -65,7 +65,7 @@ public final class CheckpointMBeansTest {
         MetricsSnapshot reading = MetricsSnapshot.fromJson(doc);
         ObjectName billing = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-again,"
                 + "target=west,group=billing,topic=east-again.orders,partition=0");
-        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-again", "west")) {
+        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-again", "west", "c", "0")) {
             jmx.update(reading);
             assertTrue(SERVER.isRegistered(billing), "registered by the first update");
             Object before = SERVER.getAttribute(billing, "checkpoint-latency-ms");
@@ -92,7 +92,7 @@ public final class CheckpointMBeansTest {
         // A group name JMX cannot carry bare is quoted, as Kafka's JmxReporter quotes Java's.
         ObjectName odd = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-jmx,"
                 + "target=west,group=" + ObjectName.quote("a,b=c:d") + ",topic=east-jmx.orders,partition=1");
-        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-jmx", "west")) {
+        try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-jmx", "west", "c", "0")) {
             jmx.update(first);
             assertEquals(new TreeSet<>(List.of(billing.getCanonicalName(), odd.getCanonicalName())), names("east-jmx"),
                     "one MBean per group x checkpointed partition");
@@ -129,7 +129,7 @@ public final class CheckpointMBeansTest {
 
             // The task's own MBean: what it is doing as a whole.
             ObjectName whole = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-task-metrics,"
-                    + "source=east-jmx,target=west");
+                    + "source=east-jmx,target=west,connector=c,task=0");
             assertEquals(1.0, SERVER.getAttribute(whole, "initialized"));
             assertEquals("", SERVER.getAttribute(whole, "retry-reason"), "nothing retried");
             assertEquals(0.0, SERVER.getAttribute(whole, "retrying-for-ms"));
@@ -169,8 +169,9 @@ public final class CheckpointMBeansTest {
         props.put("task.assigned.groups", "g1");
         props.put(NativeMirrorCheckpointConnector.TASK_INDEX, "0");
         props.put(NativeMirrorCheckpointConnector.TASK_COUNT, "1");
+        props.put("name", "unreachable");
         ObjectName whole = new ObjectName("kafka.connect.mirror:type=mm2-checkpoint-task-metrics,source=" + source
-                + ",target=target");
+                + ",target=target,connector=unreachable,task=0");
         NativeMirrorCheckpointTask task = new NativeMirrorCheckpointTask();
         task.start(props);
         try {

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -192,6 +193,15 @@ public final class ConnectTest {
             since(x, new long[] {0, 0}).lines().filter(l -> l.contains("unknown key")).forEach(unknown::add);
         }
         assertEquals(List.of(), unknown, "unknown-key warnings in the workers' logs");
+        // Each task's own MBean in its worker, over JMX: loaded, cycling, nothing retried.
+        Map<String, List<String>> healthy = new TreeMap<>();
+        ConnectWorker.await(READY, "both tasks' MBeans show them loaded and cycling", () -> {
+            healthy.clear();
+            healthy.putAll(taskMBeans("ours"));
+            return healthy.size() == 2 && healthy.values().stream().allMatch(v -> attribute(v, "initialized").equals("1.0")
+                    && Double.parseDouble(attribute(v, "cycles")) > 0 && attribute(v, "retry-reason").isEmpty());
+        });
+        System.out.println("healthy flow, the task MBeans over JMX:\n" + describeValues(healthy));
         String workerJava = System.getProperty("mm2checkpoint.worker.java", "");
         String binding = workerJava.isEmpty() ? "jni binding" : "panama binding";
         assertTrue(since(w, new long[] {0, 0}).contains(binding), "the tasks ran over the " + binding);
@@ -248,6 +258,21 @@ public final class ConnectTest {
                     .filter(l -> l.contains("mm2_checkpoint") || l.contains(bad)).toList();
             assertEquals(List.of(), stray, x.name + ": library lines outside log4j (stdout/stderr)");
         }
+        // Each task's own MBean, over JMX: not loaded, and why.
+        Map<String, List<String>> unreachable = new TreeMap<>();
+        try {
+            ConnectWorker.await(READY, "both tasks' MBeans say why they retry", () -> {
+                unreachable.clear();
+                unreachable.putAll(taskMBeans("ours-bad"));
+                return unreachable.size() == 2 && unreachable.values().stream().allMatch(v ->
+                        attribute(v, "initialized").equals("0.0") && !attribute(v, "retry-reason").isEmpty());
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; the task MBeans:\n" + describeValues(unreachable), e);
+        }
+        assertEquals(Set.of("task=0", "task=1"), unreachable.keySet().stream()
+                .map(n -> n.replaceAll(".*,(task=\\d+).*", "$1")).collect(Collectors.toSet()), "one MBean per task");
+        System.out.println("unreachable source, the task MBeans over JMX:\n" + describeValues(unreachable));
         JsonNode tasks = w.json("/connectors/ours-bad/status").get("tasks");
         for (JsonNode t : tasks) {
             assertEquals("RUNNING", t.get("state").asText(), "a retrying task stays RUNNING: " + t);
@@ -380,6 +405,42 @@ public final class ConnectTest {
     private static final String JAVAS_TYPE = "MirrorCheckpointConnector";
 
     /**
+     * The task-wide MBeans of connector {@code connector} in every live worker, read over JMX:
+     * the ObjectName to its attributes' values ({@code name=value}, sorted).
+     */
+    private Map<String, List<String>> taskMBeans(String connector) {
+        Map<String, List<String>> out = new TreeMap<>();
+        for (ConnectWorker x : workers) {
+            if (!x.isAlive()) {
+                continue;
+            }
+            try (JMXConnector jmx = x.jmx()) {
+                MBeanServerConnection server = jmx.getMBeanServerConnection();
+                for (ObjectName name : server.queryNames(new ObjectName("kafka.connect.mirror:type="
+                        + CheckpointMetricsJmx.TASK_GROUP + ",connector=" + connector + ",*"), null)) {
+                    List<String> values = new ArrayList<>();
+                    for (MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
+                        values.add(a.getName() + "=" + server.getAttribute(name, a.getName()));
+                    }
+                    values.sort(null);
+                    out.put(x.name + " " + name.getCanonicalName(), values);
+                }
+            } catch (javax.management.InstanceNotFoundException gone) {
+                return Map.of();
+            } catch (IOException | javax.management.JMException e) {
+                throw new AssertionError("reading " + x.name + "'s MBeans over JMX", e);
+            }
+        }
+        return out;
+    }
+
+    /** The value of attribute {@code name} among {@code values} ({@code name=value}). */
+    private static String attribute(List<String> values, String name) {
+        return values.stream().filter(v -> v.startsWith(name + "=")).map(v -> v.substring(name.length() + 1))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + name + " in " + values));
+    }
+
+    /**
      * The {@code kafka.connect.mirror:type=<type>} MBeans of {@code group} in every live worker,
      * read over JMX: the ObjectName (domain and keys in their order, the group's value shown as
      * {@code <group>}) to its attributes as {@code name:type:value class}, sorted.
@@ -415,6 +476,13 @@ public final class ConnectTest {
             }
         }
         return out;
+    }
+
+    private static String describeValues(Map<String, List<String>> mbeans) {
+        StringBuilder b = new StringBuilder();
+        mbeans.forEach((name, values) -> b.append("  ").append(name).append("\n    ")
+                .append(String.join("\n    ", values)).append('\n'));
+        return b.toString();
     }
 
     private static String describe(Map<String, List<String>> mbeans) {
