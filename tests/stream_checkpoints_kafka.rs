@@ -341,6 +341,24 @@ fn a_plain_commit_is_checkpointed_while_a_transaction_holds_its_coordinator_part
         at(&plain, 80),
     );
     eprintln!("plain commit behind an open transaction: checkpointed by both in {took:?}");
+    // The stream task shows the hold in its metrics; the poll task has no stream.
+    let holds = |task: &CheckpointTask| task.metrics().task.offsets_stream;
+    let deadline = Instant::now() + WAIT;
+    while holds(&stream).is_none_or(|s| s.held_partitions == 0) {
+        assert!(
+            Instant::now() < deadline,
+            "no hold in the metrics: {:?}",
+            holds(&stream)
+        );
+        stream.poll(Duration::from_millis(200)).unwrap();
+    }
+    let during = holds(&stream).unwrap();
+    assert!(
+        during.held_partitions >= 1 && during.longest_hold.is_some(),
+        "{during:?}"
+    );
+    assert_eq!(holds(&poll), None);
+    eprintln!("while the transaction is open, the stream task's metrics: {during:?}");
     assert_eq!(
         seen[0][&(plain.clone(), remote0.clone())],
         names.cp(&plain_name, 0, 80, 51)
@@ -359,6 +377,16 @@ fn a_plain_commit_is_checkpointed_while_a_transaction_holds_its_coordinator_part
         seen[0][&(held.clone(), remote0.clone())],
         names.cp("held", 0, 70, 51)
     );
+    let deadline = Instant::now() + WAIT;
+    while holds(&stream).is_some_and(|s| s.held_partitions > 0) {
+        assert!(
+            Instant::now() < deadline,
+            "the hold stayed: {:?}",
+            holds(&stream)
+        );
+        stream.poll(Duration::from_millis(200)).unwrap();
+    }
+    assert_eq!(holds(&stream).map(|s| s.longest_hold), Some(None));
     stream.stop().unwrap();
     poll.stop().unwrap();
 }

@@ -268,6 +268,29 @@ fn encode_snapshots(
         "Records between the reader's position in the offset-syncs topic and its end",
         &lag,
     )?;
+    // Only for flows that read the offsets stream.
+    let streams: Vec<(Labels, (u64, f64))> = per_flow(ms, |t| {
+        t.offsets_stream
+            .as_ref()
+            .map(|s| (s.held_partitions, seconds(s.longest_hold)))
+    })
+    .into_iter()
+    .filter_map(|(labels, s)| Some((labels, s?)))
+    .collect();
+    let held: Vec<(Labels, u64)> = streams.iter().map(|(l, s)| (l.clone(), s.0)).collect();
+    gauges(
+        e,
+        "mm2_checkpoint_offsets_stream_held_partitions",
+        "Partitions of __consumer_offsets the offsets stream finds held below their end by another client's open transaction",
+        &held,
+    )?;
+    let longest: Vec<(Labels, f64)> = streams.iter().map(|(l, s)| (l.clone(), s.1)).collect();
+    gauges(
+        e,
+        "mm2_checkpoint_offsets_stream_longest_hold_seconds",
+        "How long the oldest such hold has lasted (NaN when none)",
+        &longest,
+    )?;
     counters(
         e,
         "mm2_checkpoint_records_skipped",

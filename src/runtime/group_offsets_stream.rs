@@ -66,6 +66,18 @@ struct Held {
     held: BTreeMap<i32, Hold>,
 }
 
+/// The transaction holds of a stream, read from any thread ([`GroupOffsetsStream::holds`]).
+pub(crate) struct Holds(Arc<Shared>);
+
+impl Holds {
+    /// The partitions held now, and how long the oldest hold has lasted.
+    pub(crate) fn now(&self) -> (u64, Option<Duration>) {
+        let held = lock(&self.0.held);
+        let longest = held.held.values().map(|h| h.since.elapsed()).max();
+        (held.held.len() as u64, longest)
+    }
+}
+
 /// One partition's hold.
 struct Hold {
     since: Instant,
@@ -175,6 +187,12 @@ impl GroupOffsetsStream {
     /// How many partitions of `__consumer_offsets` are held by an open transaction.
     pub fn held_partitions(&self) -> usize {
         lock(&self.shared.held).held.len()
+    }
+
+    /// A reading of the transaction holds that any thread may take while the stream runs (and
+    /// after: it then reads what the stream last saw).
+    pub(crate) fn holds(&self) -> Holds {
+        Holds(Arc::clone(&self.shared))
     }
 
     /// The failure that ended the reading thread, if one did.

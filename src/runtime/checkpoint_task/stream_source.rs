@@ -70,7 +70,10 @@ impl StreamSource {
         // checked per cycle, since it can change while the stream runs.
         match GroupOffsetsStream::start_notifying(&shared.config, |_| true, move || signal.nudge())
         {
-            Ok(stream) => self.stream = Some(stream),
+            Ok(stream) => {
+                shared.metrics.offsets_stream_started(stream.holds());
+                self.stream = Some(stream);
+            }
             Err(e) => fall_back(&self.source, &e),
         }
     }

@@ -15,10 +15,11 @@ use super::{now_ms, Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
 use crate::core::checkpoint_rules::{CommittedOffset, SkipReason};
 use crate::kafka::failure::STARTUP;
 use crate::kafka::mutex::lock;
+use crate::runtime::group_offsets_stream::Holds;
 use crate::runtime::metrics::latency::LatencyStat;
 use crate::runtime::metrics::{
-    CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, OtherWriterMetrics,
-    PartitionMetrics, RetryKind, RetryMetrics, TaskMetrics,
+    CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, OffsetsStreamMetrics,
+    OtherWriterMetrics, PartitionMetrics, RetryKind, RetryMetrics, TaskMetrics,
 };
 use crate::TopicPartition;
 
@@ -82,6 +83,8 @@ pub(super) struct MetricsRecorder {
     offset_sync_lag: AtomicU64,
     group_sync: Mutex<GroupOffsetSyncMetrics>,
     other_writers: Mutex<OtherWriterMetrics>,
+    /// The offsets stream's transaction holds, once the stream started.
+    stream_holds: Mutex<Option<Holds>>,
     /// Whether cycles record per-partition metrics (always, but for the overhead benchmark).
     recording: AtomicBool,
 }
@@ -98,12 +101,18 @@ impl Default for MetricsRecorder {
             offset_sync_lag: AtomicU64::new(UNKNOWN),
             group_sync: Mutex::default(),
             other_writers: Mutex::default(),
+            stream_holds: Mutex::new(None),
             recording: AtomicBool::new(true),
         }
     }
 }
 
 impl MetricsRecorder {
+    /// The offsets stream started: its transaction holds are part of every reading from now on.
+    pub(super) fn offsets_stream_started(&self, holds: Holds) {
+        *lock(&self.stream_holds) = Some(holds);
+    }
+
     /// Counts other writers' checkpoints found, and warns once of each new writer, naming this
     /// task (`me`) too.
     pub(super) fn other_writers_found(&self, found: Vec<Found>, me: &str, topic: &str) {
@@ -384,6 +393,13 @@ impl Shared {
                 group_offset_sync: lock(&m.group_sync).clone(),
                 retries: self.retry_metrics(now),
                 other_writers: lock(&m.other_writers).clone(),
+                offsets_stream: lock(&m.stream_holds).as_ref().map(|h| {
+                    let (held_partitions, longest_hold) = h.now();
+                    OffsetsStreamMetrics {
+                        held_partitions,
+                        longest_hold,
+                    }
+                }),
             },
             checkpoint_latency: m.latency_metrics(time_ms),
             partitions,

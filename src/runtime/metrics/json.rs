@@ -45,6 +45,13 @@ struct Task<'a> {
     group_offset_sync: GroupOffsetSync,
     retries: Retries<'a>,
     other_writers: OtherWriters<'a>,
+    offsets_stream: Option<OffsetsStream>,
+}
+
+#[derive(Serialize)]
+struct OffsetsStream {
+    held_partitions: u64,
+    longest_hold_ms: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -172,6 +179,10 @@ fn task(t: &TaskMetrics) -> Task<'_> {
             checkpoints: t.other_writers.checkpoints,
             writers: &t.other_writers.writers,
         },
+        offsets_stream: t.offsets_stream.as_ref().map(|s| OffsetsStream {
+            held_partitions: s.held_partitions,
+            longest_hold_ms: ms(s.longest_hold),
+        }),
     }
 }
 
@@ -233,7 +244,8 @@ mod tests {
     use super::*;
     use crate::core::checkpoint_rules::SkipReason;
     use crate::metrics::{
-        GroupOffsetSyncMetrics, GroupOffsetSyncRun, OtherWriterMetrics, RetryKind, RetryMetrics,
+        GroupOffsetSyncMetrics, GroupOffsetSyncRun, OffsetsStreamMetrics, OtherWriterMetrics,
+        RetryKind, RetryMetrics,
     };
 
     fn snapshot() -> MetricsSnapshot {
@@ -284,6 +296,10 @@ mod tests {
                     checkpoints: 3,
                     writers: vec!["mm2-checkpoint 0.1.0 on h (pid 7, task 1)".into()],
                 },
+                offsets_stream: Some(OffsetsStreamMetrics {
+                    held_partitions: 1,
+                    longest_hold: Some(Duration::from_millis(2500)),
+                }),
             },
             checkpoint_latency: vec![CheckpointLatency {
                 group: "g".into(),
@@ -328,7 +344,8 @@ mod tests {
             r#""retries":{"reason":"fetching \"g\"","retrying_for_ms":2000.0,"total":4,"#,
             r#""by_kind":{"checkpoint_cycle":0,"checkpoint_write":0,"group_discovery":0,"#,
             r#""group_fetch":4,"group_offset_sync":0,"startup":0}},"#,
-            r#""other_writers":{"checkpoints":3,"writers":["mm2-checkpoint 0.1.0 on h (pid 7, task 1)"]}},"#,
+            r#""other_writers":{"checkpoints":3,"writers":["mm2-checkpoint 0.1.0 on h (pid 7, task 1)"]},"#,
+            r#""offsets_stream":{"held_partitions":1,"longest_hold_ms":2500.0}},"#,
             r#""checkpoint_latency":[{"tags":{"source":"A","target":"B","group":"g","topic":"A.t","partition":"0"},"#,
             r#""checkpoint-latency-ms":8.0,"checkpoint-latency-ms-min":5.0,"#,
             r#""checkpoint-latency-ms-max":8.0,"checkpoint-latency-ms-avg":null}],"#,

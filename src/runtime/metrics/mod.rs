@@ -74,6 +74,20 @@ pub struct TaskMetrics {
     pub retries: RetryMetrics,
     /// Other writers of this task's checkpoints.
     pub other_writers: OtherWriterMetrics,
+    /// The `__consumer_offsets` stream (`group.offsets.source = consumer-offsets-topic`);
+    /// `None` when the task reads committed offsets by polling.
+    pub offsets_stream: Option<OffsetsStreamMetrics>,
+}
+
+/// The `__consumer_offsets` stream's partitions held below their end by another client's open
+/// transaction (the offsets of the groups they coordinate are fetched from their coordinators
+/// meanwhile).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OffsetsStreamMetrics {
+    /// Partitions held now.
+    pub held_partitions: u64,
+    /// How long the oldest hold has lasted; `None` when none is held.
+    pub longest_hold: Option<Duration>,
 }
 
 /// Other writers of the same checkpoints: a second copy of the flow, or Java MM2's task for it,

@@ -213,9 +213,24 @@ public final class LogBridge {
         }
     }
 
-    /** {@link System.Logger}: java.util.logging unless the application installed another finder. */
+    /** The {@code system} sink (package access for its test). */
+    static Sink systemSink() {
+        return new SystemLoggerSink();
+    }
+
+    /**
+     * {@link System.Logger}: java.util.logging unless the application installed another finder.
+     * Through the JDK's own finder, records go to java.util.logging directly, with the logger's
+     * name as their source: JUL's formatter prints the source where it would print the calling
+     * class and method, which would otherwise be this bridge's.
+     */
     private static final class SystemLoggerSink implements Sink {
         private static final Level[] LEVELS = {Level.ERROR, Level.WARNING, Level.INFO, Level.DEBUG, Level.TRACE};
+        private static final java.util.logging.Level[] JUL_LEVELS = {java.util.logging.Level.SEVERE,
+            java.util.logging.Level.WARNING, java.util.logging.Level.INFO, java.util.logging.Level.FINE,
+            java.util.logging.Level.FINER};
+        private static final boolean JUL =
+                System.LoggerFinder.getLoggerFinder().getClass().getName().startsWith("sun.util.logging.");
         private final ConcurrentHashMap<String, Logger> loggers = new ConcurrentHashMap<>();
 
         @Override
@@ -225,12 +240,17 @@ public final class LogBridge {
 
         @Override
         public boolean enabled(String name, int level) {
-            return logger(name).isLoggable(LEVELS[level - 1]);
+            return JUL ? java.util.logging.Logger.getLogger(name).isLoggable(JUL_LEVELS[level - 1])
+                    : logger(name).isLoggable(LEVELS[level - 1]);
         }
 
         @Override
         public void log(String name, int level, String message, Map<String, String> context) {
-            logger(name).log(LEVELS[level - 1], message);
+            if (JUL) {
+                java.util.logging.Logger.getLogger(name).logp(JUL_LEVELS[level - 1], name, null, message);
+            } else {
+                logger(name).log(LEVELS[level - 1], message);
+            }
         }
 
         private Logger logger(String name) {
