@@ -117,10 +117,15 @@ final class PanamaBinding implements NativeBinding {
     private final MemorySegment logStub;
     /** {@code mm_current_task_id}, for the upcall (which has no binding instance). */
     private static volatile MethodHandle currentTaskId;
-    /** {@code pthread_self} and {@code pthread_getname_np}: a native thread's own name. */
-    private static final MethodHandle PTHREAD_SELF = libc("pthread_self", FunctionDescriptor.of(JAVA_LONG));
-    private static final MethodHandle PTHREAD_GETNAME =
-            libc("pthread_getname_np", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    /**
+     * {@code pthread_self} and {@code pthread_getname_np}: a native thread's own name. Bound on
+     * first use (in an upcall, so only once the library loaded): never while the class loads.
+     */
+    private static final class Pthreads {
+        static final MethodHandle SELF = libc("pthread_self", FunctionDescriptor.of(JAVA_LONG));
+        static final MethodHandle GETNAME =
+                libc("pthread_getname_np", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    }
     /** Set once this thread's name was compared with its native name. */
     private static final ThreadLocal<Boolean> NAME_CHECKED = new ThreadLocal<>();
 
@@ -326,13 +331,13 @@ final class PanamaBinding implements NativeBinding {
         }
         NAME_CHECKED.set(Boolean.TRUE);
         Thread current = Thread.currentThread();
-        if (PTHREAD_SELF == null || PTHREAD_GETNAME == null || !current.getName().startsWith("Thread-")) {
+        if (!current.getName().startsWith("Thread-") || Pthreads.SELF == null || Pthreads.GETNAME == null) {
             return;
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment name = arena.allocate(32);
-            long self = (long) PTHREAD_SELF.invokeExact();
-            if ((int) PTHREAD_GETNAME.invokeExact(self, name, 32L) != 0) {
+            long self = (long) Pthreads.SELF.invokeExact();
+            if ((int) Pthreads.GETNAME.invokeExact(self, name, 32L) != 0) {
                 return;
             }
             String nativeName = cString(name);

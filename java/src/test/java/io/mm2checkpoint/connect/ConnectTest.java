@@ -580,6 +580,17 @@ public final class ConnectTest {
             assertTrue(before == null || (before.downstream() <= c.downstream() && before.upstream() <= c.upstream()),
                     "checkpoint went backwards: " + c + " after " + before);
         }
+        // Both tasks now run on the survivor, each with its own task MBean (the moved one made
+        // afresh by its restart), loaded and cycling.
+        Map<String, List<String>> moved = new TreeMap<>();
+        ConnectWorker.await(READY, "both task MBeans on " + survivor.name, () -> {
+            moved.clear();
+            moved.putAll(taskMBeans("ours"));
+            return moved.size() == 2 && moved.keySet().stream().allMatch(n -> n.startsWith(survivor.name + " "))
+                    && moved.values().stream().allMatch(v -> attribute(v, "initialized").equals("1.0")
+                            && Double.parseDouble(attribute(v, "cycles")) > 0);
+        });
+        System.out.println("after the worker's kill, the task MBeans over JMX:\n" + describeValues(moved));
         // Leave the workers to the next test with no task of ours running.
         Map<ConnectWorker, long[]> marks = marks();
         survivor.delete("/connectors/ours");
