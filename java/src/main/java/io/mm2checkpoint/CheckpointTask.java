@@ -83,10 +83,17 @@ public final class CheckpointTask implements AutoCloseable {
      * whichever thread the record arrives: a Connect task passes its worker's
      * {@code connector.context}, so the library's lines name the connector as Connect's do.
      * Entries with a null key or value are left out. Any time, any thread; ignored by the
-     * {@code system} log sink, which has no MDC.
+     * {@code system} log sink, which has no MDC. Ignored once the task is closed.
      */
     public void setLogContext(Map<String, String> context) {
-        LogBridge.setContext(id, context);
+        // Under the handle's guard: a close cannot free the task (and forget its context) midway.
+        try {
+            task.run(h -> LogBridge.setContext(id, context));
+        } catch (IllegalStateException closed) {
+            // Closed: nothing of it logs any more.
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /**

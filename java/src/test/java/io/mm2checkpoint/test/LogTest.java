@@ -69,6 +69,7 @@ public final class LogTest {
         String two = "[two|task-0] ";
         org.slf4j.MDC.put("test.own", "kept");
         long[] ids = new long[2];
+        CheckpointTask[] closedLater = new CheckpointTask[1];
         try {
             withCapture(capture, () -> {
                 try (Fixture f = new Fixture(); Fixture g = new Fixture()) {
@@ -94,7 +95,10 @@ public final class LogTest {
                                     + " " + second.fatalError());
                         }
                         Check.isTrue(first.stop() && second.stop(), "both stopped");
+                        closedLater[0] = second;
                     }
+                    // A context set after close is ignored (and kept nowhere).
+                    closedLater[0].setLogContext(Map.of("connector.context", "[late|task-0] "));
                 }
                 return null;
             });
