@@ -367,7 +367,11 @@ pub(super) fn run_cycle_inner(
     }
     let (batch, own) = write.finish()?;
     others.wrote(&own);
-    others.keep_groups(|g| shared.owns_group_now(g) && shared.should_handle_group(g));
+    // Only the elastic mode moves groups between tasks while they run; a task's filter and
+    // static share of the groups are fixed, so it never wrote a group they exclude.
+    if shared.coordination.is_some() {
+        others.keep_groups(|g| shared.owns_group_now(g));
+    }
     if others.has_gaps() {
         let opened = || {
             RangeReader::open(

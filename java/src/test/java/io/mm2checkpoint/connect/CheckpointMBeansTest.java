@@ -55,16 +55,26 @@ public final class CheckpointMBeansTest {
                 .map(ObjectName::getCanonicalName).collect(Collectors.toCollection(TreeSet::new));
     }
 
+    /** The test document's reading with source alias {@code source} (and its remote topic renamed). */
+    private static MetricsSnapshot readingOf(String source) throws Exception {
+        return MetricsSnapshot.fromJson(document().replace("\"east\"", "\"" + source + "\"")
+                .replace("east.orders", source + ".orders"));
+    }
+
+    /** Java MM2's name of billing's latency MBean for partition 0 of that reading. */
+    private static ObjectName billingOf(String source) throws Exception {
+        return new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=" + source
+                + ",target=west,group=billing,topic=" + source + ".orders,partition=0");
+    }
+
     /**
      * Java's connector with the same aliases on the same worker shares these names; its removal
      * unregisters them. The next update registers them again, with the same values.
      */
     @Test
     public void anMBeanSomeoneElseUnregisteredIsRegisteredAgainAtTheNextUpdate() throws Exception {
-        String doc = document().replace("\"east\"", "\"east-again\"").replace("east.orders", "east-again.orders");
-        MetricsSnapshot reading = MetricsSnapshot.fromJson(doc);
-        ObjectName billing = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-again,"
-                + "target=west,group=billing,topic=east-again.orders,partition=0");
+        MetricsSnapshot reading = readingOf("east-again");
+        ObjectName billing = billingOf("east-again");
         try (CheckpointMetricsJmx jmx = new CheckpointMetricsJmx("east-again", "west", "c", "0")) {
             jmx.update(reading);
             assertTrue(SERVER.isRegistered(billing), "registered by the first update");
@@ -85,10 +95,8 @@ public final class CheckpointMBeansTest {
 
     @Test
     public void mbeansCarryJavaMm2sNamesAndFollowEachReading() throws Exception {
-        String doc = document().replace("\"east\"", "\"east-jmx\"").replace("east.orders", "east-jmx.orders");
-        MetricsSnapshot first = MetricsSnapshot.fromJson(doc);
-        ObjectName billing = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-jmx,"
-                + "target=west,group=billing,topic=east-jmx.orders,partition=0");
+        MetricsSnapshot first = readingOf("east-jmx");
+        ObjectName billing = billingOf("east-jmx");
         // A group name JMX cannot carry bare is quoted, as Kafka's JmxReporter quotes Java's.
         ObjectName odd = new ObjectName("kafka.connect.mirror:type=MirrorCheckpointConnector,source=east-jmx,"
                 + "target=west,group=" + ObjectName.quote("a,b=c:d") + ",topic=east-jmx.orders,partition=1");

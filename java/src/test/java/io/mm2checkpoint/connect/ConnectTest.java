@@ -404,32 +404,50 @@ public final class ConnectTest {
     /** Java MM2's JMX type of its checkpoint MBeans. */
     private static final String JAVAS_TYPE = "MirrorCheckpointConnector";
 
+    /** One MBean read over a worker's JMX port: its name and each attribute with its value. */
+    private record ReadMBean(ConnectWorker worker, ObjectName name, Map<MBeanAttributeInfo, Object> attributes) {}
+
     /**
-     * The task-wide MBeans of connector {@code connector} in every live worker, read over JMX:
-     * the ObjectName to its attributes' values ({@code name=value}, sorted).
+     * The MBeans matching {@code pattern} in every live worker, read over JMX; null when one was
+     * unregistered between the query and the read (the caller reads again on its next round).
      */
-    private Map<String, List<String>> taskMBeans(String connector) {
-        Map<String, List<String>> out = new TreeMap<>();
+    private List<ReadMBean> readMBeans(String pattern) {
+        List<ReadMBean> out = new ArrayList<>();
         for (ConnectWorker x : workers) {
             if (!x.isAlive()) {
                 continue;
             }
             try (JMXConnector jmx = x.jmx()) {
                 MBeanServerConnection server = jmx.getMBeanServerConnection();
-                for (ObjectName name : server.queryNames(new ObjectName("kafka.connect.mirror:type="
-                        + CheckpointMetricsJmx.TASK_GROUP + ",connector=" + connector + ",*"), null)) {
-                    List<String> values = new ArrayList<>();
+                for (ObjectName name : server.queryNames(new ObjectName(pattern), null)) {
+                    Map<MBeanAttributeInfo, Object> attributes = new java.util.LinkedHashMap<>();
                     for (MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
-                        values.add(a.getName() + "=" + server.getAttribute(name, a.getName()));
+                        attributes.put(a, server.getAttribute(name, a.getName()));
                     }
-                    values.sort(null);
-                    out.put(x.name + " " + name.getCanonicalName(), values);
+                    out.add(new ReadMBean(x, name, attributes));
                 }
             } catch (javax.management.InstanceNotFoundException gone) {
-                return Map.of();
+                return null;
             } catch (IOException | javax.management.JMException e) {
                 throw new AssertionError("reading " + x.name + "'s MBeans over JMX", e);
             }
+        }
+        return out;
+    }
+
+    /**
+     * The task-wide MBeans of connector {@code connector} in every live worker, read over JMX:
+     * the worker and ObjectName to its attributes' values ({@code name=value}, sorted).
+     */
+    private Map<String, List<String>> taskMBeans(String connector) {
+        List<ReadMBean> read = readMBeans("kafka.connect.mirror:type=" + CheckpointMetricsJmx.TASK_GROUP
+                + ",connector=" + connector + ",*");
+        Map<String, List<String>> out = new TreeMap<>();
+        for (ReadMBean m : read == null ? List.<ReadMBean>of() : read) {
+            List<String> values = new ArrayList<>();
+            m.attributes().forEach((a, v) -> values.add(a.getName() + "=" + v));
+            values.sort(null);
+            out.put(m.worker().name + " " + m.name().getCanonicalName(), values);
         }
         return out;
     }
@@ -446,34 +464,21 @@ public final class ConnectTest {
      * {@code <group>}) to its attributes as {@code name:type:value class}, sorted.
      */
     private Map<String, List<String>> mirrorMBeans(String type, String group) {
+        List<ReadMBean> read = readMBeans("kafka.connect.mirror:type=" + type + ",*");
+        if (read == null) {
+            return Map.of("<an MBean went away while being read>", List.of());
+        }
         Map<String, List<String>> out = new TreeMap<>();
-        for (ConnectWorker x : workers) {
-            if (!x.isAlive()) {
+        for (ReadMBean m : read) {
+            if (!group.equals(m.name().getKeyProperty("group"))) {
                 continue;
             }
-            try (JMXConnector jmx = x.jmx()) {
-                MBeanServerConnection server = jmx.getMBeanServerConnection();
-                for (ObjectName name : server.queryNames(
-                        new ObjectName("kafka.connect.mirror:type=" + type + ",*"), null)) {
-                    if (!group.equals(name.getKeyProperty("group"))) {
-                        continue;
-                    }
-                    List<String> attributes = new ArrayList<>();
-                    for (MBeanAttributeInfo a : server.getMBeanInfo(name).getAttributes()) {
-                        Object value = server.getAttribute(name, a.getName());
-                        attributes.add(a.getName() + ":" + a.getType() + ":"
-                                + (value == null ? "null" : value.getClass().getSimpleName()));
-                    }
-                    attributes.sort(null);
-                    out.put(name.getDomain() + ":" + name.getKeyPropertyListString()
-                            .replace("group=" + group, "group=<group>"), attributes);
-                }
-            } catch (javax.management.InstanceNotFoundException gone) {
-                // Unregistered between the query and the read: read again on the next round.
-                return Map.of("<an MBean went away while being read>", List.of());
-            } catch (IOException | javax.management.JMException e) {
-                throw new AssertionError("reading " + x.name + "'s MBeans over JMX", e);
-            }
+            List<String> attributes = new ArrayList<>();
+            m.attributes().forEach((a, value) -> attributes.add(a.getName() + ":" + a.getType() + ":"
+                    + (value == null ? "null" : value.getClass().getSimpleName())));
+            attributes.sort(null);
+            out.put(m.name().getDomain() + ":" + m.name().getKeyPropertyListString()
+                    .replace("group=" + group, "group=<group>"), attributes);
         }
         return out;
     }
