@@ -437,9 +437,23 @@ pub fn commit_group_offsets(bootstrap: &str, group: &str, offsets: &[(&str, i32,
             element.set_metadata(metadata);
         }
     }
-    consumer
-        .commit(&list, CommitMode::Sync)
-        .unwrap_or_else(|e| panic!("commit for group {group} on {bootstrap}: {e}"));
+    // A coordinator that is moving or still loading (a broker just restarted) answers with a
+    // retriable error, as Java's consumer retries it.
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        match consumer.commit(&list, CommitMode::Sync) {
+            Ok(()) => return,
+            Err(KafkaError::ConsumerCommit(
+                code @ (rdkafka::types::RDKafkaErrorCode::NotCoordinator
+                | rdkafka::types::RDKafkaErrorCode::CoordinatorNotAvailable
+                | rdkafka::types::RDKafkaErrorCode::CoordinatorLoadInProgress),
+            )) if Instant::now() < deadline => {
+                eprintln!("commit for group {group} on {bootstrap}: {code:?}; asking again");
+                std::thread::sleep(Duration::from_millis(200)); // the coordinator's move has no event to await
+            }
+            Err(e) => panic!("commit for group {group} on {bootstrap}: {e}"),
+        }
+    }
 }
 
 /// The committed offsets of `group` for the given partitions of `topic` (OffsetFetch).
