@@ -2,12 +2,27 @@
 //! creation), submitted on a private queue so that a stop can wake the wait for their results.
 //! Committed-offset fetches are batched: librdkafka takes one group per request, so up to
 //! `max_in_flight` requests are kept outstanding at once.
+//!
+//! Requests to a group's coordinator (committed offsets, offset commits, group descriptions) are
+//! never left to time out inside librdkafka: librdkafka 2.12 aborts the process
+//! (`rd_kafka_enq_once_del_source_return: Assertion 'eonce->refcnt > 0'`) when such a request
+//! times out while it still waits for its coordinator's connection and that connection comes up
+//! later, as after a coordinator's broker dies and another takes over. They are submitted with
+//! librdkafka's longest timeout instead, the wait for them is bounded here, and a handle with a
+//! request given up on is replaced (destroying a handle ends its pending requests safely).
+//!
+//! A handle is also replaced when a group's coordinator moved (`NotCoordinator`,
+//! `CoordinatorNotAvailable`): librdkafka's admin requests keep asking the coordinator in their
+//! handle's cache, which a broker that is still up but no longer the coordinator (after a
+//! preferred leader election of `__consumer_offsets`) never corrects, and each use keeps the
+//! entry from expiring. A new handle looks the coordinator up again, as Java's admin client does
+//! on these errors.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use rdkafka::client::{Client, ClientContext};
-use rdkafka::error::KafkaError;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
 use super::client_log::ClientLog;
 use super::{consumer_client, unjoined_group_config, WakeableClient};
@@ -56,6 +71,11 @@ pub(crate) enum TopicCreation {
     /// assumes the topic exists then. The broker's error.
     Denied(String),
 }
+
+/// What coordinator requests are submitted with as librdkafka's own timeout: the longest its
+/// `request_timeout` option takes. The wait for them is bounded by the handle's request timeout,
+/// and a handle with a request given up on is replaced long before this passes.
+const COORDINATOR_REQUEST_LIMIT: Duration = Duration::from_secs(3600);
 
 /// The longest a request waits unanswered before a warning (and, when the caller asked for it,
 /// a retry reason) says so; a third of the request timeout when that is shorter.
@@ -131,6 +151,16 @@ impl SlowAnswer {
 /// restart is enough to trigger. A closed group drops that query.
 pub(crate) struct Admin {
     handle: WakeableClient<Client<ClientLog>>,
+    /// What the handle was made from, to replace it.
+    settings: BTreeMap<String, String>,
+    role: &'static str,
+    /// A coordinator request on the handle was given up on: the handle is replaced.
+    gave_up: bool,
+    /// A group's coordinator moved: the handle (its coordinator cache) is replaced before the
+    /// next request.
+    coordinator_moved: bool,
+    /// Handles replaced so far.
+    replaced: u64,
     signal: StopSignal,
     request_timeout: Duration,
     next_tag: u64,
@@ -153,6 +183,13 @@ fn coordinator_not_ready(e: &NativeError) -> bool {
     )
 }
 
+/// Answers that say the group's coordinator is elsewhere now: its broker is up, so librdkafka
+/// keeps the cached coordinator (see the module's comment).
+fn coordinator_moved(e: &NativeError) -> bool {
+    use rdkafka::error::RDKafkaErrorCode as C;
+    matches!(e.code, C::NotCoordinator | C::CoordinatorNotAvailable)
+}
+
 /// Wait before asking again after the `attempt`-th coordinator answer (1-based): Java's
 /// `retry.backoff.ms` (100 ms), doubling, at most its `retry.backoff.max.ms` (1 s).
 fn coordinator_backoff(attempt: u32) -> Duration {
@@ -170,6 +207,8 @@ struct Attempt {
     group: usize,
     number: u32,
     first_sent: Instant,
+    /// When this try was sent.
+    sent: Instant,
 }
 
 impl Attempt {
@@ -178,6 +217,7 @@ impl Attempt {
             group,
             number: 1,
             first_sent: now,
+            sent: now,
         }
     }
 
@@ -190,6 +230,28 @@ impl Attempt {
     }
 }
 
+/// Opens an admin handle: a consumer-type client whose group is closed at once (see [`Admin`]),
+/// with its private result queue registered with the stop signal.
+fn open_handle(
+    settings: &BTreeMap<String, String>,
+    cluster: &str,
+    role: &'static str,
+    signal: &StopSignal,
+) -> Result<WakeableClient<Client<ClientLog>>, Error> {
+    let creating = || format!("creating the {role} for cluster `{cluster}`");
+    // The group only has to exist (see the type's comment); it is closed below, before
+    // librdkafka has a broker to look its coordinator up on.
+    let config = unjoined_group_config(settings, role);
+    let client = consumer_client(&config, settings, creating, |_| {})?;
+    librdkafka::close_unused_group(&client)
+        .map_err(|e| Error::kafka(format!("closing the unused group of the {role}"), e))?;
+    Ok(WakeableClient::new(client, role, signal, |h, grant| {
+        Some(QueueHandle::new_queue(h, grant))
+    })
+    .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?
+    .with_events(batch::main_queue))
+}
+
 impl Admin {
     /// Creates the admin handle (no blocking I/O).
     pub(crate) fn open(
@@ -199,20 +261,14 @@ impl Admin {
         request_timeout: Duration,
         signal: &StopSignal,
     ) -> Result<Self, Error> {
-        let creating = || format!("creating the {role} for cluster `{cluster}`");
-        // The group only has to exist (see the type's comment); it is closed below, before
-        // librdkafka has a broker to look its coordinator up on.
-        let config = unjoined_group_config(settings, role);
-        let client = consumer_client(&config, settings, creating, |_| {})?;
-        librdkafka::close_unused_group(&client)
-            .map_err(|e| Error::kafka(format!("closing the unused group of the {role}"), e))?;
-        let handle = WakeableClient::new(client, role, signal, |h, grant| {
-            Some(QueueHandle::new_queue(h, grant))
-        })
-        .ok_or_else(|| Error::kafka(format!("creating the {role}"), "no admin queue"))?
-        .with_events(batch::main_queue);
+        let handle = open_handle(settings, cluster, role, signal)?;
         Ok(Admin {
             handle,
+            settings: settings.clone(),
+            role,
+            gave_up: false,
+            coordinator_moved: false,
+            replaced: 0,
             signal: signal.clone(),
             request_timeout,
             next_tag: 1,
@@ -243,6 +299,41 @@ impl Admin {
         self.max_in_flight_seen
     }
 
+    /// Replaces the handle if a coordinator request on it was given up on (destroying the handle
+    /// ends that request inside librdkafka before librdkafka's own timeout could) or a group's
+    /// coordinator moved (a new handle looks it up again); see the module's comment. Should a
+    /// new handle fail to open, the old one stays.
+    fn replace_handle_if_due(&mut self) {
+        if !(self.gave_up || self.coordinator_moved) || self.signal.is_stopped() {
+            return;
+        }
+        let why = if self.gave_up {
+            "it held a coordinator request given up on"
+        } else {
+            "a group's coordinator moved"
+        };
+        match open_handle(&self.settings, &self.cluster, self.role, &self.signal) {
+            Ok(handle) => {
+                self.handle = handle;
+                self.replaced += 1;
+                log::info!(
+                    "cluster `{}`: replaced the {} ({why}; {} replaced so far)",
+                    self.cluster,
+                    self.role,
+                    self.replaced
+                );
+            }
+            Err(e) => log::warn!(
+                "cluster `{}`: replacing the {} ({why}): {e}; kept the old one",
+                self.cluster,
+                self.role
+            ),
+        }
+        // Once: a handle that cannot be replaced now is not retried at every request.
+        self.gave_up = false;
+        self.coordinator_moved = false;
+    }
+
     fn cap(&self, deadline: Instant) -> Instant {
         self.deadline.map_or(deadline, |d| d.min(deadline))
     }
@@ -257,13 +348,37 @@ impl Admin {
         self.wait_for_within(tag, what, self.request_timeout)
     }
 
+    /// Waits for a coordinator request's result, bounded by the request timeout here (librdkafka
+    /// was given [`COORDINATOR_REQUEST_LIMIT`]). The handle is replaced after a request given up
+    /// on, or an answer saying a group's coordinator moved.
+    fn wait_for_coordinator(&mut self, tag: u64, what: &str) -> Result<AdminOutcome, Error> {
+        let outcome = self.wait_for_within(tag, what, self.request_timeout);
+        let moved = match &outcome {
+            Ok(AdminOutcome::Failed(e)) => coordinator_moved(e),
+            Ok(AdminOutcome::GroupOffsets(gs)) => gs
+                .iter()
+                .filter_map(|g| g.error.as_ref())
+                .any(coordinator_moved),
+            Ok(AdminOutcome::GroupDescriptions(ds)) => ds
+                .iter()
+                .filter_map(|d| d.error.as_ref())
+                .any(coordinator_moved),
+            _ => false,
+        };
+        self.coordinator_moved |= moved;
+        self.gave_up |= matches!(outcome, Err(Error::TimedOut(_)));
+        self.replace_handle_if_due();
+        outcome
+    }
+
     fn wait_for_within(
         &mut self,
         tag: u64,
         what: &str,
         timeout: Duration,
     ) -> Result<AdminOutcome, Error> {
-        // librdkafka answers a timed-out request itself, just after its own timeout.
+        // librdkafka answers a request that timed out itself, just after its own timeout (for
+        // coordinator requests, far later: the wait ends here).
         let deadline = self.cap(Instant::now() + timeout + Duration::from_secs(1));
         let mut slow = SlowAnswer::new(timeout);
         let outcome = loop {
@@ -350,6 +465,7 @@ impl Admin {
         let fetched =
             self.each_group_offsets_watched(groups, partitions, max_in_flight, each, &mut slow);
         slow.end(&self.cluster, self.slow_status.as_ref());
+        self.replace_handle_if_due();
         fetched
     }
 
@@ -379,7 +495,12 @@ impl Admin {
                 return Err(Error::Stopped);
             }
             let now = Instant::now();
-            while in_flight.len() < max_in_flight {
+            if self.coordinator_moved && in_flight.is_empty() {
+                // Every answer of the old handle is in: ask on a new one.
+                self.replace_handle_if_due();
+            }
+            // After a coordinator moved, nothing more is sent until the handle is replaced.
+            while in_flight.len() < max_in_flight && !self.coordinator_moved {
                 let due = again.iter().position(|(at, _)| *at <= now);
                 let attempt = match due {
                     Some(i) => again.swap_remove(i).1,
@@ -390,7 +511,7 @@ impl Admin {
                     None => break,
                 };
                 let tag = self.tag();
-                let timeout = self.request_timeout;
+                let timeout = COORDINATOR_REQUEST_LIMIT;
                 let group = groups[attempt.group].as_str();
                 let queue = self.handle.queue();
                 self.handle.call(|h| {
@@ -403,17 +524,45 @@ impl Admin {
                         timeout,
                     )
                 });
-                in_flight.insert(tag, attempt);
+                in_flight.insert(
+                    tag,
+                    Attempt {
+                        sent: now,
+                        ..attempt
+                    },
+                );
                 self.max_in_flight_seen = self.max_in_flight_seen.max(in_flight.len());
             }
-            let outstanding = in_flight.len() + again.len() + groups.len() - next;
-            if self.deadline.is_some_and(|d| now >= d) {
-                return Err(Error::TimedOut(format!(
-                    "fetching committed offsets of {outstanding} groups on cluster `{}`",
-                    self.cluster
-                )));
+            // Requests unanswered for the request timeout are given up on (librdkafka's own
+            // timeout is far later, see the module's comment), as librdkafka would have failed
+            // them: the group's result is a timeout, and the handle is replaced afterwards.
+            let expired: Vec<u64> = in_flight
+                .iter()
+                .filter(|(_, a)| now.duration_since(a.sent) >= self.request_timeout)
+                .map(|(tag, _)| *tag)
+                .collect();
+            for tag in expired {
+                let Some(attempt) = in_flight.remove(&tag) else {
+                    continue;
+                };
+                self.gave_up = true;
+                last_progress = now;
+                let gave_up = NativeError {
+                    code: RDKafkaErrorCode::OperationTimedOut,
+                    message: format!(
+                        "no answer from the group's coordinator within {} ms",
+                        self.request_timeout.as_millis()
+                    ),
+                };
+                if !each(attempt.group, Err(gave_up)) {
+                    return Ok(());
+                }
             }
-            if now.duration_since(last_progress) >= deadline_per_request {
+            let outstanding = in_flight.len() + again.len() + groups.len() - next;
+            if self.deadline.is_some_and(|d| now >= d)
+                || now.duration_since(last_progress) >= deadline_per_request
+            {
+                self.gave_up |= !in_flight.is_empty();
                 return Err(Error::TimedOut(format!(
                     "fetching committed offsets of {outstanding} groups on cluster `{}`",
                     self.cluster
@@ -457,6 +606,7 @@ impl Admin {
                 other => Err(unreadable(format!("unexpected admin result {other:?}"))),
             };
             if let Err(e) = &result {
+                self.coordinator_moved |= coordinator_moved(e);
                 let due = last_progress + coordinator_backoff(attempt.number);
                 let within = due < attempt.first_sent + self.request_timeout
                     && self.deadline.map_or(true, |d| due < d);
@@ -473,6 +623,8 @@ impl Admin {
                 }
             }
             if !each(attempt.group, result) {
+                // Requests still outstanding stay in librdkafka: the handle is replaced.
+                self.gave_up |= !in_flight.is_empty();
                 return Ok(());
             }
         }
@@ -490,10 +642,10 @@ impl Admin {
             .iter()
             .map(|(tp, o)| (tp.topic.clone(), tp.partition, o.offset, o.metadata.clone()))
             .collect();
-        let (queue, timeout) = (self.handle.queue(), self.request_timeout);
+        let (queue, timeout) = (self.handle.queue(), COORDINATOR_REQUEST_LIMIT);
         self.handle
             .call(|h| librdkafka::submit_alter_group_offsets(h, queue, group, &raw, tag, timeout));
-        match self.wait_for(tag, "altering group offsets")? {
+        match self.wait_for_coordinator(tag, "altering group offsets")? {
             AdminOutcome::GroupOffsets(gs) => {
                 let mut out = Vec::new();
                 for g in gs {
@@ -531,10 +683,10 @@ impl Admin {
         groups: &[String],
     ) -> Result<Vec<GroupDescription>, Error> {
         let tag = self.tag();
-        let (queue, timeout) = (self.handle.queue(), self.request_timeout);
+        let (queue, timeout) = (self.handle.queue(), COORDINATOR_REQUEST_LIMIT);
         self.handle
             .call(|h| librdkafka::submit_describe_groups(h, queue, groups, tag, timeout));
-        match self.wait_for(tag, "describing groups")? {
+        match self.wait_for_coordinator(tag, "describing groups")? {
             AdminOutcome::GroupDescriptions(d) => Ok(d),
             AdminOutcome::Failed(e) => Err(request_failed(
                 format!("describing groups on `{}`", self.cluster),
@@ -678,6 +830,78 @@ fn committed_from(groups: Vec<GroupOffsets>) -> GroupOffsetsResult {
 mod tests {
     use super::*;
     use rdkafka::error::RDKafkaErrorCode as C;
+    use rdkafka::mocking::MockCluster;
+
+    #[test]
+    fn a_fetch_whose_coordinator_never_comes_up_is_given_up_and_the_handle_replaced() {
+        let mock = MockCluster::new(1).unwrap();
+        let settings =
+            BTreeMap::from([("bootstrap.servers".to_string(), mock.bootstrap_servers())]);
+        let signal = StopSignal::new();
+        let timeout = Duration::from_secs(1);
+        let mut admin = Admin::open(&settings, "A", "test-admin", timeout, &signal).unwrap();
+        let groups = ["g".to_string()];
+        assert!(admin.list_group_offsets(&groups, None, 1).unwrap()[0]
+            .1
+            .is_ok());
+        // The only broker, the group's coordinator, goes away: the request waits inside
+        // librdkafka for a connection to it.
+        mock.broker_down(1).unwrap();
+        let began = Instant::now();
+        let fetched = admin.list_group_offsets(&groups, None, 1).unwrap();
+        let took = began.elapsed();
+        match &fetched[0].1 {
+            Err(e) => assert_eq!(e.code, C::OperationTimedOut, "{e}"),
+            Ok(offsets) => panic!("answered while the broker was down: {offsets:?}"),
+        }
+        assert!(took >= timeout && took < timeout * 3, "{took:?}");
+        assert_eq!(admin.replaced, 1);
+        // The coordinator comes back. Had librdkafka timed the request out itself, its late
+        // send would now abort the process (librdkafka 2.12); replaced, the handle took the
+        // request with it.
+        mock.broker_up(1).unwrap();
+        let fetched = admin.list_group_offsets(&groups, None, 1).unwrap();
+        assert!(fetched[0].1.is_ok(), "{:?}", fetched[0].1);
+        assert_eq!(admin.replaced, 1);
+    }
+
+    /// The group's coordinator moves while its old broker stays up and answers NotCoordinator
+    /// (a preferred leader election of `__consumer_offsets`): the fetch asks the new one.
+    #[test]
+    fn a_fetch_after_the_groups_coordinator_moved_asks_the_new_coordinator() {
+        use rdkafka::config::ClientConfig;
+        use rdkafka::mocking::MockCoordinator;
+        use rdkafka::producer::{BaseProducer, Producer};
+        use rdkafka_sys::types::RDKafkaApiKey;
+        let runner: BaseProducer = ClientConfig::new()
+            .set("test.mock.num.brokers", "2")
+            .create()
+            .unwrap();
+        let mock = runner.client().mock_cluster().unwrap();
+        mock.coordinator(MockCoordinator::Group("g".into()), 1)
+            .unwrap();
+        let settings =
+            BTreeMap::from([("bootstrap.servers".to_string(), mock.bootstrap_servers())]);
+        let signal = StopSignal::new();
+        let timeout = Duration::from_secs(5);
+        let mut admin = Admin::open(&settings, "A", "test-admin", timeout, &signal).unwrap();
+        let groups = ["g".to_string()];
+        assert!(admin.list_group_offsets(&groups, None, 1).unwrap()[0]
+            .1
+            .is_ok());
+        mock.coordinator(MockCoordinator::Group("g".into()), 2)
+            .unwrap();
+        librdkafka::push_mock_broker_errors(
+            runner.client(),
+            1,
+            RDKafkaApiKey::OffsetFetch,
+            C::NotCoordinator,
+            1000,
+        );
+        let fetched = admin.list_group_offsets(&groups, None, 1).unwrap();
+        assert!(fetched[0].1.is_ok(), "{:?}", fetched[0].1);
+        assert_eq!(admin.replaced, 1);
+    }
 
     #[test]
     fn coordinator_answers_are_asked_again_after_a_doubling_backoff_capped_at_a_second() {

@@ -960,3 +960,34 @@ fn group_state(s: rd::rd_kafka_consumer_group_state_t) -> NativeGroupState {
         _ => NativeGroupState::Unknown,
     }
 }
+
+/// Test support: makes broker `broker` of the mock cluster `client` runs
+/// (`test.mock.num.brokers`) answer its next `count` requests with API key `api` with `error`,
+/// while the other brokers answer normally (rust-rdkafka's mock API injects errors only
+/// cluster-wide).
+#[cfg(test)]
+pub(crate) fn push_mock_broker_errors<C: ClientContext>(
+    client: &Client<C>,
+    broker: i32,
+    api: rd::types::RDKafkaApiKey,
+    error: RDKafkaErrorCode,
+    count: usize,
+) {
+    // SAFETY: the mock cluster belongs to the live client; the variadic arguments are one
+    // (error code, round-trip time in ms) pair of C ints, as `cnt` = 1 says.
+    unsafe {
+        let mock = rd::rd_kafka_handle_mock_cluster(client.native_ptr());
+        assert!(!mock.is_null(), "the client runs no mock cluster");
+        for _ in 0..count {
+            let err = rd::rd_kafka_mock_broker_push_request_error_rtts(
+                mock,
+                broker,
+                api as i16,
+                1,
+                error as libc::c_int,
+                0 as libc::c_int,
+            );
+            assert_eq!(err, rd::rd_kafka_resp_err_t::RD_KAFKA_RESP_ERR_NO_ERROR);
+        }
+    }
+}
