@@ -57,7 +57,9 @@ impl EmbeddedClusters {
         })
     }
 
-    fn cluster(
+    /// One side's mock cluster, for the library's own tests of what the embedded API does not
+    /// offer (e.g. a slow broker).
+    pub(crate) fn cluster(
         &self,
         side: Side,
     ) -> &MockCluster<'static, rdkafka::producer::DefaultProducerContext> {

@@ -55,6 +55,15 @@ const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
 /// admin API's DescribeTopics would be wakeable, but the embedded mock broker cannot answer it.
 const METADATA_TIMEOUT: Duration = Duration::from_millis(100);
 
+/// The longest read-to-end waits without a record, an end or an error before it says the read
+/// stalled (a warning, and the retry reason when it reports retries); a third of the consumer's
+/// request timeout (`socket.timeout.ms`) when that is shorter. A hung or cut-off broker answers
+/// nothing, and librdkafka itself only gives up on the fetch at that timeout.
+const STALL_REPORTED_AFTER: Duration = Duration::from_secs(10);
+
+/// librdkafka's default `socket.timeout.ms`.
+const DEFAULT_SOCKET_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Most records one batch read takes: the C floor of BENCHMARKS.md "Start-up load" reads 10,000
 /// per batch too. The buffer is 8 bytes a record (message pointers), 80 KB per reader.
 pub(crate) const BATCH: usize = 10_000;
@@ -113,6 +122,8 @@ pub(crate) struct KafkaBasedLog {
     failing_since: Option<Instant>,
     /// Connections the broker closed before answering, in a row.
     closes_before_answer: u32,
+    /// How long read-to-end goes without progress before it reports a stall.
+    stall_after: Duration,
     /// Records applied so far.
     pub(crate) records_read: u64,
     /// The offset after the last record read (0 before the first).
@@ -130,6 +141,10 @@ impl KafkaBasedLog {
         signal: &StopSignal,
     ) -> Result<Self, Error> {
         let consumer = open_reader_client(settings, topic, role, signal)?;
+        let request_timeout = settings
+            .get("socket.timeout.ms")
+            .and_then(|ms| ms.parse().ok())
+            .map_or(DEFAULT_SOCKET_TIMEOUT, Duration::from_millis);
         consumer
             .call(|c| batch::assign_from_start_apart(c, topic, 0))
             .map_err(|e| Error::kafka(format!("assigning `{topic}`-0"), e))?;
@@ -140,6 +155,7 @@ impl KafkaBasedLog {
             retry: None,
             failing_since: None,
             closes_before_answer: 0,
+            stall_after: STALL_REPORTED_AFTER.min(request_timeout / 3),
             records_read: 0,
             next_offset: 0,
             buf: BatchBuffer::new(BATCH),
@@ -213,6 +229,25 @@ impl KafkaBasedLog {
         Ok(())
     }
 
+    /// Read-to-end went `stalled` without a record, an end or an error: warned once, and
+    /// reported as the retry reason while it lasts.
+    fn stalled(&self, since: Instant) {
+        log::warn!(
+            "reading `{}`: no progress for {:.1} s (no record, no end of the partition, no \
+             error); still waiting",
+            self.topic,
+            since.elapsed().as_secs_f64()
+        );
+        if let Some((status, cluster)) = &self.retry {
+            status.count_retry(STARTUP);
+            status.set_counting_from(
+                since,
+                format!("{cluster}: no progress reading `{}` for ", self.topic),
+                " s (no answer to its fetches)".to_string(),
+            );
+        }
+    }
+
     fn progress(&mut self) {
         self.closes_before_answer = 0;
         if self.failing_since.take().is_some() {
@@ -247,6 +282,9 @@ impl KafkaBasedLog {
         // that such a read swallows still ends the read: the flag is set before the yield and
         // checked at the top of every turn.
         let mut queued = false;
+        // Since when nothing moved (no record, end or error), and whether that was reported.
+        let mut still_since = Instant::now();
+        let mut stall_told = false;
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -273,6 +311,23 @@ impl KafkaBasedLog {
             };
             queued = step.records > 0 || step.eof;
             let quiet = step.errors.iter().all(|e| concerns_unused_group(e.code));
+            if queued || !quiet {
+                if stall_told {
+                    log::info!(
+                        "reading `{}`: moving again after {:.1} s",
+                        self.topic,
+                        still_since.elapsed().as_secs_f64()
+                    );
+                    if let Some((status, _)) = &self.retry {
+                        status.clear();
+                    }
+                    stall_told = false;
+                }
+                still_since = Instant::now();
+            } else if !stall_told && still_since.elapsed() >= self.stall_after {
+                stall_told = true;
+                self.stalled(still_since);
+            }
             if step.records > 0 {
                 self.progress();
                 seen_anything = true;
@@ -611,6 +666,59 @@ mod tests {
             .expect("the stop did not wake the blocked batch read");
         assert_eq!(n, 0);
         drop(reader.join().unwrap());
+    }
+
+    /// A broker that answers too slowly to show the read anything for a third of the request
+    /// timeout: the read says so (once, naming the cluster and the topic) and clears it once
+    /// records come.
+    #[test]
+    fn a_read_that_gets_nothing_for_a_third_of_the_request_timeout_is_reported_until_it_moves() {
+        let clusters = EmbeddedClusters::new().unwrap();
+        clusters.create_topic(Side::Target, "log", 1).unwrap();
+        clusters
+            .produce(Side::Target, "log", &[record("a", Some("1"))])
+            .unwrap();
+        let settings = BTreeMap::from([
+            (
+                "bootstrap.servers".to_string(),
+                clusters.bootstrap(Side::Target),
+            ),
+            // Nothing for 1 s is a stall.
+            ("socket.timeout.ms".to_string(), "3000".to_string()),
+        ]);
+        let signal = StopSignal::new();
+        let mut log = KafkaBasedLog::open(&settings, "log", "test-reader", &signal).unwrap();
+        let status = RetryStatus::default();
+        log.report_retries(&status, "target cluster `B`".to_string());
+        // Every answer takes 2 s.
+        clusters
+            .cluster(Side::Target)
+            .broker_round_trip_time(1, Duration::from_secs(2))
+            .unwrap();
+        let (reported, outcome, read) = std::thread::scope(|s| {
+            let reader = s.spawn(|| {
+                let mut read = Vec::new();
+                let outcome = log.read_to_end(&mut collect(&mut read));
+                (outcome, read)
+            });
+            let mut reported = None;
+            while reported.is_none() && !reader.is_finished() {
+                reported = status.get();
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let (outcome, read) = reader.join().unwrap();
+            (reported, outcome, read)
+        });
+        let reason = reported.expect("no retry reason while nothing came");
+        assert!(
+            reason.starts_with("target cluster `B`: no progress reading `log` for ")
+                && reason.ends_with(" s (no answer to its fetches)"),
+            "{reason}"
+        );
+        assert_eq!(outcome.unwrap(), ReadToEnd::Reached);
+        assert_eq!(read, vec![(Some(b"a".to_vec()), Some(b"1".to_vec()))]);
+        assert_eq!(status.get(), None, "the reason outlived the stall");
+        assert_eq!(status.retries(STARTUP), 1);
     }
 
     #[test]
