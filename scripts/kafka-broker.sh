@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Launches single-node Apache Kafka clusters (KRaft, combined broker + controller) on 127.0.0.1
-# for tests, benchmarks and demos. One implementation for every language: the Rust tests
+# Launches Apache Kafka clusters (KRaft, each node a combined broker + controller; one node
+# unless --nodes says more) on 127.0.0.1 for tests, benchmarks and demos. One implementation for every language: the Rust tests
 # (tests/support/broker.rs), the C and JVM test scripts and the benchmarks all call this.
 #
 #   kafka-broker.sh start [options]     formats a fresh log dir, starts the broker, waits until
 #                                       it is ready; prints `key=value` lines (see below)
 #   kafka-broker.sh kill HANDLE         SIGKILL the broker (a crash); the handle stays usable
+#                                       (for a cluster of several nodes: a node's handle)
 #   kafka-broker.sh restart HANDLE [--fresh]
 #                                       kill if running, start again on the same ports, with the
 #                                       same log dir (data kept) or, with --fresh, a newly
@@ -20,6 +21,12 @@
 #
 # start options:
 #   --dir DIR            handle directory to create (default: a new mktemp dir)
+#   --nodes N            a cluster of N nodes (default 1), every one a voter of the controller
+#                        quorum, internal topics with N replicas (at most 3) and
+#                        default.replication.factor N; the nodes start side by side and each
+#                        is a handle of its own, DIR/node-I, for kill, restart and status; stop
+#                        DIR stops them all. With N > 1 only --dir, --prop and the lifeline
+#                        options apply
 #   --port PORT          the PLAINTEXT port (default: a free one); no retry if it is taken
 #   --prop KEY=VALUE     extra server property (repeatable; wins over the defaults)
 #   --listener NAME=PROTOCOL
@@ -44,7 +51,9 @@
 #   --owner-pid PID      a watchdog polls PID; when it is gone, same as above
 #
 # start prints, one per line: bootstrap=127.0.0.1:PORT, handle=DIR, pid=PID, startup_ms=N,
-# and listener.NAME=... for each extra listener. Broker output goes to DIR/broker.log.
+# and listener.NAME=... for each extra listener. A cluster of several nodes prints bootstrap
+# with every node's address (comma-separated), the cluster's handle=DIR and startup_ms, and for
+# each node I: node.I.handle=DIR/node-I, node.I.pid=PID and node.I.bootstrap=127.0.0.1:PORT. Broker output goes to DIR/broker.log.
 #
 # Environment: MM2_BROKER_TAG (marks the broker's JVM with -Dmm2.broker.tag=TAG, so that
 # scripts/test.sh can tell which of its stages left a broker running), MM2_BROKER_START_LOG
@@ -93,15 +102,15 @@ java_bin() {
 
 # Ports are picked below the kernel's ephemeral range, so an outgoing connection never holds
 # one, and are only "free a moment ago": a broker that loses the race fails to bind and start
-# retries on other ports. With DIR, never a port that handle already names (its PLAINTEXT,
+# retries on other ports. With DIRs, never a port one of those handles already names (its PLAINTEXT,
 # controller and listener ports are picked one after another, none bound yet: two listeners
 # once drew the same port, which the format step refused, failing the start).
 random_free_port() {
-    local port tries=0 taken=" "
-    if [ -n "${1:-}" ]; then
-        taken=" $(cat "$1/port" "$1/controller_port" 2>/dev/null | tr '\n' ' ')"
-        taken="$taken$(awk '{ printf "%s ", $3 }' "$1/listeners" 2>/dev/null)"
-    fi
+    local port tries=0 taken=" " d
+    for d in "$@"; do
+        taken="$taken$(cat "$d/port" "$d/controller_port" 2>/dev/null | tr '\n' ' ') "
+        taken="$taken$(awk '{ printf "%s ", $3 }' "$d/listeners" 2>/dev/null)"
+    done
     while [ $tries -lt 200 ]; do
         port=$((15000 + (RANDOM * 32768 + RANDOM) % 17000))
         tries=$((tries + 1))
@@ -193,24 +202,34 @@ write_config() {
         advertised="$advertised,$name://127.0.0.1:$p"
         protomap="$protomap,$name:$proto"
     done <"$dir/listeners"
+    local node=1 voters="1@127.0.0.1:$controller" replicas=1
+    [ ! -s "$dir/node_id" ] || node="$(cat "$dir/node_id")"
+    [ ! -s "$dir/voters" ] || voters="$(cat "$dir/voters")"
+    [ ! -s "$dir/replicas" ] || replicas="$(cat "$dir/replicas")"
     {
         echo "process.roles=broker,controller"
-        echo "node.id=1"
-        echo "controller.quorum.voters=1@127.0.0.1:$controller"
+        echo "node.id=$node"
+        echo "controller.quorum.voters=$voters"
         echo "controller.listener.names=CONTROLLER"
         echo "inter.broker.listener.name=PLAINTEXT"
         echo "listeners=$listeners"
         echo "advertised.listeners=$advertised"
         echo "listener.security.protocol.map=$protomap"
         echo "log.dirs=$dir/data"
-        # One node: every internal topic has one replica.
-        echo "offsets.topic.replication.factor=1"
+        # Internal topics have a replica on every node (at most 3); with several, a write
+        # needs two in sync, so one node can be down.
+        local min_isr=$((replicas > 1 ? 2 : 1))
+        echo "offsets.topic.replication.factor=$replicas"
         echo "offsets.topic.num.partitions=1"
-        echo "transaction.state.log.replication.factor=1"
-        echo "transaction.state.log.min.isr=1"
+        echo "transaction.state.log.replication.factor=$replicas"
+        echo "transaction.state.log.min.isr=$min_isr"
         echo "transaction.state.log.num.partitions=1"
-        echo "share.coordinator.state.topic.replication.factor=1"
-        echo "share.coordinator.state.topic.min.isr=1"
+        echo "share.coordinator.state.topic.replication.factor=$replicas"
+        echo "share.coordinator.state.topic.min.isr=$min_isr"
+        if [ "$replicas" -gt 1 ]; then
+            echo "default.replication.factor=$replicas"
+            echo "min.insync.replicas=$min_isr"
+        fi
         # Tests join groups and expect the assignment at once.
         echo "group.initial.rebalance.delay.ms=0"
         # Heartbeats were most of an idle broker's CPU (at 200 ms, 1.8 CPU-s a minute;
@@ -266,7 +285,7 @@ format_dir() {
         mkdir -p "$dir/data"
         cp "$template/bootstrap.checkpoint" "$dir/data/"
         {
-            echo "node.id=1"
+            echo "node.id=$(cat "$dir/node_id" 2>/dev/null || echo 1)"
             echo "directory.id=$(random_uuid)"
             echo "version=1"
             echo "cluster.id=$(cat "$dir/cluster_id")"
@@ -296,7 +315,13 @@ format_dir() {
 # launch DIR: starts the broker in the background and waits until it is ready. Returns 2 when
 # a port was taken (the caller may pick others), 1 on any other failure.
 launch() {
-    local dir="$1" java libs pid deadline port
+    spawn "$1"
+    await_ready "$1"
+}
+
+# spawn DIR: starts the broker's JVM in the background; await_ready DIR waits for it.
+spawn() {
+    local dir="$1" java libs port
     java="$(java_bin)"
     libs="$(kafka_libs)"
     port="$(cat "$dir/port")"
@@ -304,15 +329,20 @@ launch() {
     if [ -n "${MM2_BROKER_START_LOG:-}" ]; then
         echo "$(date +%T) tag=$(cat "$dir/tag" 2>/dev/null) port=$port" >>"$MM2_BROKER_START_LOG"
     fi
-    local mark
-    mark="$(wc -l <"$dir/broker.log")"
+    wc -l <"$dir/broker.log" >"$dir/log_mark"
     # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
     # shellcheck disable=SC2046
     (exec "$java" $(jvm_flags "$dir") $(jmx_flags) ${MM2_KAFKA_CDS_DUMP:+"-XX:ArchiveClassesAtExit=$MM2_KAFKA_CDS_DUMP"} \
         -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
         </dev/null >>"$dir/broker.log" 2>&1) &
-    pid=$!
-    echo "$pid" >"$dir/pid"
+    echo $! >"$dir/pid"
+}
+
+# await_ready DIR: waits until the broker spawn DIR started is ready; returns as launch does.
+await_ready() {
+    local dir="$1" pid deadline mark
+    pid="$(cat "$dir/pid")"
+    mark="$(cat "$dir/log_mark")"
     deadline=$((SECONDS + ${MM2_KAFKA_READY_SECONDS:-180}))
     while :; do
         if tail -n +"$((mark + 1))" "$dir/broker.log" | grep -q "Kafka Server started"; then
@@ -388,10 +418,11 @@ start_watchdog() {
 
 cmd_start() {
     local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
-    local authorizer=0 fixed_ports=()
+    local authorizer=0 fixed_ports=() nodes=1
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
+            --nodes) nodes="$2"; shift 2 ;;
             --port) port="$2"; shift 2 ;;
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
@@ -405,6 +436,13 @@ cmd_start() {
         esac
     done
     [ $authorizer = 0 ] || [ $secure = 1 ] || die "start: --authorizer needs --secure"
+    [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || die "start: --nodes takes a positive count, not $nodes"
+    if [ "$nodes" -gt 1 ]; then
+        [ $secure = 0 ] && [ -z "$port" ] && [ ${#listeners[@]} = 0 ] && [ ${#fixed_ports[@]} = 0 ] \
+            && [ ${#fargs[@]} = 0 ] || die "start: with --nodes, only --dir, --prop and a lifeline"
+        start_cluster "$dir" "$nodes" "$lifeline" "$owner" "${props[@]+"${props[@]}"}"
+        return
+    fi
     local began
     began="$(date +%s%N)"
     if [ -z "$dir" ]; then
@@ -477,6 +515,78 @@ cmd_start() {
     if [ $authorizer = 1 ]; then authorizer_report; fi
 }
 
+# start_cluster DIR NODES LIFELINE OWNER PROPS...: `start --nodes NODES`. Each node is a handle
+# of its own under DIR; they share the cluster id and the quorum, and start side by side (a
+# node is ready only once a quorum of them runs).
+start_cluster() {
+    local dir="$1" nodes="$2" lifeline="$3" owner="$4" began i node attempt rc
+    shift 4
+    began="$(date +%s%N)"
+    if [ -z "$dir" ]; then
+        dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka.XXXXXX")"
+    else
+        mkdir -p "$dir"
+        dir="$(cd "$dir" && pwd)"
+    fi
+    echo "$nodes" >"$dir/nodes"
+    random_uuid >"$dir/cluster_id"
+    if [ -n "$lifeline" ]; then start_watchdog "$dir" "$lifeline" "$owner"; fi
+    local all=()
+    for i in $(seq "$nodes"); do
+        node="$dir/node-$i"
+        all+=("$node")
+        mkdir -p "$node"
+        : >"$node/pid"
+        : >"$node/broker.log"
+        : >"$node/listeners"
+        : >"$node/format_args"
+        printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$node/tag"
+        cp "$dir/cluster_id" "$node/cluster_id"
+        echo "$i" >"$node/node_id"
+        echo $((nodes < 3 ? nodes : 3)) >"$node/replicas"
+        printf '%s\n' "$@" >"$node/props"
+        write_log4j "$node"
+    done
+    for attempt in 1 2 3 4 5; do
+        for node in "${all[@]}"; do : >"$node/port"; : >"$node/controller_port"; done
+        for node in "${all[@]}"; do
+            random_free_port "${all[@]}" >"$node/port"
+            random_free_port "${all[@]}" >"$node/controller_port"
+        done
+        local voters=""
+        for i in $(seq "$nodes"); do
+            voters="$voters${voters:+,}$i@127.0.0.1:$(cat "$dir/node-$i/controller_port")"
+        done
+        for node in "${all[@]}"; do
+            echo "$voters" >"$node/voters"
+            write_config "$node"
+            format_dir "$node"
+        done
+        for node in "${all[@]}"; do spawn "$node"; done
+        rc=0
+        for node in "${all[@]}"; do
+            await_ready "$node" || { rc=$?; break; }
+        done
+        [ $rc = 2 ] || break
+        for node in "${all[@]}"; do kill_broker "$node"; done
+        echo "--- [kafka-broker.sh] a port was taken; attempt $attempt failed" >>"$dir/node-1/broker.log"
+    done
+    if [ $rc != 0 ]; then
+        "$SELF" stop "$dir" >/dev/null 2>&1 || true
+        die "could not start a cluster of $nodes nodes"
+    fi
+    local bootstrap=""
+    for node in "${all[@]}"; do bootstrap="$bootstrap${bootstrap:+,}127.0.0.1:$(cat "$node/port")"; done
+    echo "bootstrap=$bootstrap"
+    echo "handle=$dir"
+    echo "startup_ms=$((($(date +%s%N) - began) / 1000000))"
+    for i in $(seq "$nodes"); do
+        echo "node.$i.handle=$dir/node-$i"
+        echo "node.$i.pid=$(cat "$dir/node-$i/pid")"
+        echo "node.$i.bootstrap=127.0.0.1:$(cat "$dir/node-$i/port")"
+    done
+}
+
 cmd_restart() {
     local dir="${1:-}" fresh=0
     check_handle "$dir"
@@ -501,9 +611,13 @@ cmd_restart() {
 }
 
 cmd_stop() {
-    local dir="${1:-}" wd
+    local dir="${1:-}" wd node
     [ -n "$dir" ] && [ -d "$dir" ] || return 0
     kill_broker "$dir"
+    for node in "$dir"/node-*; do
+        [ -f "$dir/nodes" ] && [ -d "$node" ] || continue
+        kill_broker "$node"
+    done
     if [ -f "$dir/watchdog" ]; then
         wd="$(cat "$dir/watchdog")"
         # Not when the watchdog itself is stopping us: it is then our parent, or (bash runs the

@@ -1,6 +1,6 @@
 //! Real Apache Kafka brokers for tests, through the project's one launcher,
-//! `scripts/kafka-broker.sh` (single-node KRaft, broker and controller in one JVM, on free
-//! 127.0.0.1 ports).
+//! `scripts/kafka-broker.sh` (KRaft, broker and controller in one JVM, on free 127.0.0.1 ports):
+//! single-node clusters ([`Broker`]) and clusters of several nodes ([`Cluster`]).
 //!
 //! Cleanup happens twice over. Dropping a [`Broker`] stops it and deletes its log dir. And each
 //! broker's watchdog holds a pipe from this process (the launcher's stdin, kept open in
@@ -55,6 +55,9 @@ pub struct Broker {
     /// The watchdog's lifeline; closed when this process ends, however it ends. `None` for a
     /// broker this process attached to ([`Broker::attach`]): its starter stops it.
     lifeline: Option<ChildStdin>,
+    /// A node of a [`Cluster`] of this process: killed and restarted like a broker of its
+    /// own, stopped with the cluster.
+    cluster_node: bool,
 }
 
 /// The environment variable naming the run-wide shared (source) broker: `127.0.0.1:PORT`.
@@ -126,6 +129,7 @@ impl Broker {
             startup: Duration::from_millis(fields["startup_ms"].parse().unwrap_or(0)),
             fields,
             lifeline: Some(lifeline),
+            cluster_node: false,
         }
     }
 
@@ -157,6 +161,7 @@ impl Broker {
             ),
             fields,
             lifeline: None,
+            cluster_node: false,
         }
     }
 
@@ -169,9 +174,9 @@ impl Broker {
         }
     }
 
-    /// Whether this process started the broker (and so stops it on drop).
+    /// Whether this process started the broker (and so stops it on drop, or with its cluster).
     pub fn is_own(&self) -> bool {
-        self.lifeline.is_some()
+        self.lifeline.is_some() || self.cluster_node
     }
 
     /// Starts two brokers at once (a source and a target cluster): on two cores this takes
@@ -317,11 +322,112 @@ impl Broker {
 
 impl Drop for Broker {
     fn drop(&mut self) {
-        if !self.is_own() {
+        if self.lifeline.is_none() {
             return;
         }
         // Best effort: if this fails, the watchdog still stops the broker when the lifeline
         // closes right after.
+        let _ = Command::new(script())
+            .arg("stop")
+            .arg(&self.handle)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// A running Kafka cluster of several nodes on 127.0.0.1 (`kafka-broker.sh start --nodes N`),
+/// each node a broker and a voter of the controller quorum; stopped (and its data deleted) on
+/// drop, or by its watchdog when this process ends.
+pub struct Cluster {
+    handle: PathBuf,
+    bootstrap: String,
+    /// Each node as a broker of its own (kill, restart, pid); dropping them stops nothing.
+    nodes: Vec<Broker>,
+    _lifeline: ChildStdin,
+}
+
+impl Cluster {
+    /// Starts `nodes` nodes side by side; returns once every one is ready.
+    pub fn start(nodes: usize) -> Cluster {
+        let mut child = Command::new(script())
+            .args(["start", "--lifeline-stdin", "--nodes", &nodes.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+        let lifeline = child.stdin.take().expect("piped stdin");
+        let output = child
+            .wait_with_output()
+            .unwrap_or_else(|e| panic!("waiting for {}: {e}", script().display()));
+        let fields = parse_fields(&output.stdout);
+        assert!(
+            output.status.success() && fields.contains_key("bootstrap"),
+            "kafka-broker.sh start --nodes {nodes} failed ({}):\n{}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let nodes = (1..=nodes)
+            .map(|i| {
+                let field = |name: &str| fields[&format!("node.{i}.{name}")].clone();
+                Broker {
+                    handle: PathBuf::from(field("handle")),
+                    bootstrap: field("bootstrap"),
+                    pid: field("pid").parse().expect("pid"),
+                    listeners: BTreeMap::new(),
+                    fields: BTreeMap::new(),
+                    startup: Duration::ZERO,
+                    lifeline: None,
+                    cluster_node: true,
+                }
+            })
+            .collect();
+        Cluster {
+            handle: PathBuf::from(&fields["handle"]),
+            bootstrap: fields["bootstrap"].clone(),
+            nodes,
+            _lifeline: lifeline,
+        }
+    }
+
+    /// Every node's `127.0.0.1:port`, comma-separated, for `bootstrap.servers`.
+    pub fn bootstrap(&self) -> String {
+        self.bootstrap.clone()
+    }
+
+    /// Moves every partition's leadership back to its preferred replica, as the controller's
+    /// periodic rebalance does after a node returns (Kafka's `kafka-leader-election
+    /// --election-type PREFERRED --all-topic-partitions`). Partitions already led by their
+    /// preferred replica are left alone.
+    pub fn elect_preferred_leaders(&self) {
+        let output = Command::new(script())
+            .args(["tool", "org.apache.kafka.tools.LeaderElectionCommand"])
+            .args(["--bootstrap-server", &self.bootstrap])
+            .args(["--election-type", "PREFERRED", "--all-topic-partitions"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+        let text = String::from_utf8_lossy(&output.stdout);
+        // The tool exits 1 when some partition needed no election; anything else is a failure.
+        assert!(
+            output.status.success() || text.contains("Successfully completed leader election"),
+            "kafka-leader-election failed ({}):\n{text}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
+    /// The node whose `node.id` is `id` (1-based).
+    pub fn node(&mut self, id: i32) -> &mut Broker {
+        &mut self.nodes[usize::try_from(id - 1).expect("node ids start at 1")]
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
         let _ = Command::new(script())
             .arg("stop")
             .arg(&self.handle)

@@ -101,6 +101,16 @@ pub fn fetch_metadata(bootstrap: &str, timeout: Duration) -> KafkaResult<Metadat
     consumer.fetch_metadata(None, timeout)
 }
 
+/// The leader of `topic`-`partition` and its in-sync replicas, as the cluster's metadata
+/// says now; `None` while the topic is unknown or the partition has no leader.
+pub fn partition_leader(bootstrap: &str, topic: &str, partition: i32) -> Option<(i32, Vec<i32>)> {
+    let metadata = fetch_metadata(bootstrap, TIMEOUT)
+        .unwrap_or_else(|e| panic!("metadata from {bootstrap}: {e}"));
+    let topic = metadata.topics().iter().find(|t| t.name() == topic)?;
+    let p = topic.partitions().iter().find(|p| p.id() == partition)?;
+    (p.error().is_none() && p.leader() >= 0).then(|| (p.leader(), p.isr().to_vec()))
+}
+
 /// The partition count of `topic`, or None if the broker does not know the topic.
 pub fn partition_count(bootstrap: &str, topic: &str) -> Option<usize> {
     let metadata = fetch_metadata(bootstrap, TIMEOUT)
@@ -125,10 +135,22 @@ pub fn create_topic_with_config(
     partitions: i32,
     config: &[(&str, &str)],
 ) {
+    create_replicated_topic(bootstrap, name, partitions, 1, config);
+}
+
+/// Like [`create_topic_with_config`], with `replicas` replicas of each partition (on a
+/// [`super::broker::Cluster`]).
+pub fn create_replicated_topic(
+    bootstrap: &str,
+    name: &str,
+    partitions: i32,
+    replicas: i32,
+    config: &[(&str, &str)],
+) {
     let admin: AdminClient<DefaultClientContext> = client_config(bootstrap)
         .create()
         .unwrap_or_else(|e| panic!("admin client for {bootstrap}: {e}"));
-    let mut topic = NewTopic::new(name, partitions, TopicReplication::Fixed(1));
+    let mut topic = NewTopic::new(name, partitions, TopicReplication::Fixed(replicas));
     for (key, value) in config {
         topic = topic.set(key, value);
     }
