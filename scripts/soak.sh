@@ -21,9 +21,9 @@
 #   java-churn     java/verify.sh with -Dmm2.test.cycles=1000 (StopTest's lifecycles; CI: the
 #                  pom's default)
 #   fuzz           fuzz/run.sh 600 (not in CI: the decoders' property tests run there)
-#   network-faults tests/network_faults_kafka.rs with partitions that heal after 60 s and then
-#                  5 min (CI: 5 s), and the scenarios that still fail, by name (they are in
-#                  BENCHMARKS.md "Network faults": a failure there is known, not new)
+#   network-faults tests/network_faults_kafka.rs, every scenario (CI: the 11 marked `Always`),
+#                  with partitions that heal after 60 s and then 5 min (CI: 5 s), and
+#                  tests/leader_election_kafka.rs five times
 #
 # Each step starts the brokers it needs (no MM2_SHARED_*: a soak's brokers are its own). Prints
 # a table of step times and results at the end; exit 1 when any step failed (all still run).
@@ -77,10 +77,12 @@ step_java_churn() {
 step_network_faults() {
     local secs rc=0
     for secs in 60 300; do
-        MM2_FAULT_HEAL_SECS=$secs cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
+        MM2_FAULT_HEAL_SECS=$secs MM2_FAULT_SCENARIOS=all \
+            cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
     done
-    MM2_FAULT_SCENARIOS=reset-source \
-        cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
+    for _ in 1 2 3 4 5; do
+        cargo test --all-features --test leader_election_kafka -- --nocapture || rc=1
+    done
     return $rc
 }
 step_fuzz() {
