@@ -3,7 +3,9 @@
 #
 #   interop/run.sh differential   three clusters A, B, C; Java MM2's MirrorSourceTask mirrors A->B;
 #                                 Java's checkpointing writes to B, ours (examples/checkpoint
-#                                 --config) to C; both must agree byte for byte. Then the reverse:
+#                                 --config) to C; both must agree byte for byte. Then the same
+#                                 with a transactional offset commit left open on A and ours
+#                                 reading A's __consumer_offsets itself. Then the reverse:
 #                                 our OffsetSyncWriter (examples/mirror) writes the syncs, both
 #                                 checkpointers read them. Exit 1 on any difference.
 #   interop/run.sh churn [N] [SYNCS]

@@ -100,8 +100,8 @@ run_one() {
     shift 2
     began=$SECONDS
     touch "$OUT/$name.started"
-    # Core dumps on, so that a native crash leaves its threads' stacks for crash_report (issue
-    # 24: a binary once died of SIGSEGV with nothing in its log, and never again on demand).
+    # Core dumps on, so that a native crash leaves its threads' stacks for crash_report (a crash
+    # that does not come again on demand otherwise leaves nothing but its signal).
     (ulimit -c unlimited 2>/dev/null || true; exec "$exe" "$@") >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
     # The binary's CPU seconds (user + system): bash's `times`, run in this subshell itself (in
     # a pipeline it would count nothing), whose only finished child the binary is (brokers it

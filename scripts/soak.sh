@@ -21,8 +21,8 @@
 #   java-churn     java/verify.sh with -Dmm2.test.cycles=1000 (StopTest's lifecycles; CI: the
 #                  pom's default)
 #   fuzz           fuzz/run.sh 600 (not in CI: the decoders' property tests run there)
-#   network-faults tests/network_faults_kafka.rs, every scenario (CI: the 11 marked `Always`),
-#                  with partitions that heal after 60 s and then 5 min (CI: 5 s), and
+#   network-faults tests/network_faults_kafka.rs, every scenario (CI: the 11 marked `Always`)
+#                  healing after 60 s (CI: 5 s), the partitions (blackholes) after 5 min, and
 #                  tests/leader_election_kafka.rs five times
 #
 # Each step starts the brokers it needs (no MM2_SHARED_*: a soak's brokers are its own). Prints
@@ -76,10 +76,11 @@ step_java_churn() {
 }
 step_network_faults() {
     local secs rc=0
-    for secs in 60 300; do
-        MM2_FAULT_HEAL_SECS=$secs MM2_FAULT_SCENARIOS=all \
-            cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
-    done
+    # Every scenario healing after a minute; the partitions (blackholes) after 5 minutes.
+    MM2_FAULT_HEAL_SECS=60 MM2_FAULT_SCENARIOS=all \
+        cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
+    MM2_FAULT_HEAL_SECS=300 MM2_FAULT_SCENARIOS='blackhole-*' \
+        cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
     for _ in 1 2 3 4 5; do
         cargo test --all-features --test leader_election_kafka -- --nocapture || rc=1
     done

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -99,6 +100,7 @@ public final class Differential {
             Kafka.createTopic(adminC, "source.rev", 2, Map.of());
 
             forward(adminA, topics);
+            openTransaction(adminA);
             reverse(adminA);
         }
     }
@@ -205,7 +207,8 @@ public final class Differential {
         System.out.println("source groups: " + groups.size());
 
         Map<String, String> common = checkpointProps("A", "B");
-        Map<String, Map<String, byte[]>> out = compareCheckpointers("forward", common, "A", groups.keySet(), true);
+        Map<String, Map<String, byte[]>> out =
+                compareCheckpointers("forward", common, Map.of(), "A", groups.keySet(), true);
         Map<String, byte[]> javaLatest = out.get("java");
         // The scenarios do what they are for (pinned on Java's output, equal to ours by now).
         assertNoCheckpoint(javaLatest, "ignored-group", null, "a group excluded by groups.exclude");
@@ -273,7 +276,54 @@ public final class Differential {
         }
         Map<String, String> props = checkpointProps("source", "target");
         props.put("groups", "r-.*");
-        compareCheckpointers("reverse", props, "source", groups.keySet(), false);
+        compareCheckpointers("reverse", props, Map.of(), "source", groups.keySet(), false);
+    }
+
+    // ------------------------------------------------------------------ a transaction left open
+
+    /**
+     * Another client's transactional offset commit left open on the source's
+     * {@code __consumer_offsets} while a plain commit of another group follows it: the group
+     * coordinator applies the plain commit at once and holds the transactional one until its
+     * commit or abort marker. Ours reads the offsets topic itself here
+     * ({@code group.offsets.source = consumer-offsets-topic}), Java lists and fetches; both must
+     * write the same checkpoints and sync the same offsets while the transaction stays open.
+     */
+    private void openTransaction(Admin adminA) throws Exception {
+        TopicPartition orders0 = new TopicPartition("orders", 0);
+        adminA.alterConsumerGroupOffsets("t-open", Map.of(orders0, new OffsetAndMetadata(20, "md-t-open")))
+                .all().get(30, TimeUnit.SECONDS);
+        try (KafkaProducer<byte[], byte[]> p = Kafka.producer(a, "interop-open-txn", Duration.ofMinutes(5))) {
+            p.initTransactions();
+            p.beginTransaction();
+            p.sendOffsetsToTransaction(Map.of(orders0, new OffsetAndMetadata(40, "md-t-open-txn")),
+                    new ConsumerGroupMetadata("t-open"));
+            adminA.alterConsumerGroupOffsets("t-plain", Map.of(orders0, new OffsetAndMetadata(40, "md-t-plain")))
+                    .all().get(30, TimeUnit.SECONDS);
+            Map<String, String> props = checkpointProps("A", "B");
+            props.put("groups", "t-.*");
+            Map<String, Map<String, byte[]>> out = compareCheckpointers("open-transaction", props,
+                    Map.of("group.offsets.source", "consumer-offsets-topic"), "A",
+                    java.util.Set.of("t-open", "t-plain"), false);
+            // Pinned on Java's output: the plain commit behind the open transaction counts, the
+            // transaction's offset does not.
+            Map<String, byte[]> javaLatest = out.get("java");
+            if (!hasCheckpoint(javaLatest, "t-plain", "A.orders")) {
+                failures.add("open-transaction: the plain commit behind the open transaction has no checkpoint");
+            }
+            javaLatest.forEach((k, v) -> {
+                Checkpoint cp = decode(k, v);
+                if (cp.consumerGroupId().equals("t-open") && cp.upstreamOffset() != 20) {
+                    failures.add("open-transaction: t-open checkpointed at " + cp.upstreamOffset()
+                            + ", not at its committed 20");
+                }
+            });
+            try {
+                p.abortTransaction();
+            } catch (RuntimeException e) {
+                failures.add("open-transaction: the transaction did not stay open for the comparison: " + e);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ the comparison
@@ -294,8 +344,12 @@ public final class Differential {
         return p;
     }
 
-    /** Runs both checkpointers on the same inputs, compares, returns {java, ours} newest checkpoints. */
+    /**
+     * Runs both checkpointers on the same inputs ({@code oursOnly}: settings for ours alone),
+     * compares, returns {java, ours} newest checkpoints.
+     */
     private Map<String, Map<String, byte[]>> compareCheckpointers(String label, Map<String, String> common,
+                                                                  Map<String, String> oursOnly,
                                                                   String sourceAlias, java.util.Set<String> groups,
                                                                   boolean precreateCheckpoints)
             throws Exception {
@@ -305,6 +359,7 @@ public final class Differential {
         javaProps.put("name", "MirrorCheckpointConnector");
         javaProps.put("connector.class", "org.apache.kafka.connect.mirror.MirrorCheckpointConnector");
         Map<String, String> oursProps = new LinkedHashMap<>(common);
+        oursProps.putAll(oursOnly);
         oursProps.put("target.cluster.bootstrap.servers", c);
         File config = new File(work, label + "-ours.properties");
         StringBuilder text = new StringBuilder("# written by interop Differential (" + label + ")\n");
@@ -360,7 +415,9 @@ public final class Differential {
             }
 
             // Synced target group offsets: wait for Java's, then for ours to equal them.
+            // The groups of this comparison (the topic also holds an earlier one's).
             java.util.Set<String> checkpointed = groupsOf(javaLatest);
+            checkpointed.retainAll(groups);
             Map<String, Map<TopicPartition, OffsetAndMetadata>> javaGroups = new TreeMap<>();
             Kafka.await(Duration.ofSeconds(60), () -> {
                 javaGroups.clear();

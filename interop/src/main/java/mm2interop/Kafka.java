@@ -70,6 +70,16 @@ final class Kafka {
         return new KafkaProducer<>(c, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    /** A transactional producer whose transactions the coordinator aborts only after {@code timeout}. */
+    static KafkaProducer<byte[], byte[]> producer(String bootstrap, String transactionalId, Duration timeout) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        c.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        c.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) timeout.toMillis());
+        return new KafkaProducer<>(c, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
     static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
