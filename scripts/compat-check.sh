@@ -91,7 +91,7 @@ rust_api() {
     # rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain give it.
     RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p mm2-checkpoint --lib -- -D warnings -Z unstable-options --output-format json \
         || die "cargo rustdoc --output-format json failed"
-    python3 scripts/lib/public-api.py target/doc/mm2_checkpoint.json
+    python3 scripts/lib/public-api.py "${CARGO_TARGET_DIR:-target}/doc/mm2_checkpoint.json"
 }
 
 if [ -n "$WRITE" ]; then
@@ -129,7 +129,7 @@ if [ -n "$JAVA_JAR" ]; then
     elif declares_break "$old_version" "$new_version"; then
         echo "compat-check.sh: Java API: incompatible changes, declared by $old_version -> $new_version"
     else
-        grep -E '^(\*\*\*|---|\+\+\+)' "$WORK/japicmp.txt" | grep -iv 'UNCHANGED' | head -n 30 \
+        grep -E '^[[:space:]]*(\*\*\*|---|\+\+\+)' "$WORK/japicmp.txt" | grep -iv 'UNCHANGED' | head -n 30 \
             | sed 's/^/  Java: /' >&2
         report "Java API" "japicmp found binary or source incompatible changes against $BASELINE, and the Java version $new_version does not declare a break"
     fi
