@@ -392,6 +392,17 @@ record_cpu() {
         '{ printf "%s\t%.1f\n", tag, ($12 + $13) / hz }' <<<"${stat##*) }" >>"$MM2_BROKER_CPU_LOG"
 }
 
+# handle_dir [DIR]: creates DIR (a new temporary directory when none is given) and prints its
+# absolute path.
+handle_dir() {
+    if [ -z "${1:-}" ]; then
+        mktemp -d "${TMPDIR:-/tmp}/mm2-kafka.XXXXXX"
+    else
+        mkdir -p "$1"
+        (cd "$1" && pwd)
+    fi
+}
+
 check_handle() {
     [ -n "${1:-}" ] && [ -f "$1/server.properties" ] || die "not a broker handle: ${1:-<none>}"
 }
@@ -445,12 +456,7 @@ cmd_start() {
     fi
     local began
     began="$(date +%s%N)"
-    if [ -z "$dir" ]; then
-        dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka.XXXXXX")"
-    else
-        mkdir -p "$dir"
-        dir="$(cd "$dir" && pwd)"
-    fi
+    dir="$(handle_dir "$dir")"
     : >"$dir/pid"
     : >"$dir/broker.log"
     # No spaces: the tag becomes one JVM argument.
@@ -522,12 +528,7 @@ start_cluster() {
     local dir="$1" nodes="$2" lifeline="$3" owner="$4" began i node attempt rc
     shift 4
     began="$(date +%s%N)"
-    if [ -z "$dir" ]; then
-        dir="$(mktemp -d "${TMPDIR:-/tmp}/mm2-kafka.XXXXXX")"
-    else
-        mkdir -p "$dir"
-        dir="$(cd "$dir" && pwd)"
-    fi
+    dir="$(handle_dir "$dir")"
     echo "$nodes" >"$dir/nodes"
     random_uuid >"$dir/cluster_id"
     if [ -n "$lifeline" ]; then start_watchdog "$dir" "$lifeline" "$owner"; fi

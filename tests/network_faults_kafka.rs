@@ -5,7 +5,7 @@
 //! offset sync or during the stop, and then heals. A hung broker (SIGSTOP: connections accepted,
 //! nothing answered) is the other fault.
 //!
-//! Every scenario checks the same invariants ([`Invariants`]):
+//! Every scenario checks the same invariants (`support::invariants`):
 //! - the stop returns within [`STOP_BOUND`] and leaves no client, thread or file descriptor;
 //! - no checkpoint goes backwards, and none is ahead of the group's committed offset (the
 //!   flow's offset syncs map upstream offsets one to one, so a downstream offset above the
@@ -22,17 +22,16 @@
 //! BENCHMARKS.md's table is made of them. The 60 s and 5 min partitions run in
 //! scripts/soak.sh (`MM2_FAULT_HEAL_SECS`).
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
-use mm2_checkpoint::Checkpoint;
+use mm2_checkpoint::checkpoint_task::{CheckpointTask, StopOutcome};
 
+use support::broker::signal;
+use support::invariants::{written_once, Invariants};
 use support::kafka::committed_offsets;
 use support::names::FlowNames;
-use support::runtime::produce_syncs_with;
 use support::runtime::{
-    assert_no_leaks, install_logger, produce_syncs, read_checkpoints, serial, Monotonicity,
+    assert_no_leaks, install_logger, produce_syncs, produce_syncs_with, read_checkpoints, serial,
 };
 use support::toxiproxy::{Fault, ProxiedBroker, Toxiproxy};
 use support::wait_until;
@@ -95,33 +94,6 @@ fn open_fds() -> usize {
         .unwrap_or(0)
 }
 
-/// What a scenario saw, checked as it goes.
-struct Invariants {
-    monotonic: Monotonicity,
-    seen: Vec<Checkpoint>,
-}
-
-impl Invariants {
-    fn new() -> Self {
-        Invariants {
-            monotonic: Monotonicity::new(),
-            seen: Vec::new(),
-        }
-    }
-
-    /// Checks checkpoints as the task emits them: never backwards, never ahead of the commit.
-    fn observe(&mut self, what: &str, checkpoints: &[Checkpoint]) {
-        self.monotonic.check(what, checkpoints);
-        for cp in checkpoints {
-            assert!(
-                cp.downstream_offset <= cp.upstream_offset,
-                "{what}: checkpoint ahead of the group's offset: {cp:?}"
-            );
-        }
-        self.seen.extend_from_slice(checkpoints);
-    }
-}
-
 struct Env<'a> {
     source: ProxiedBroker<'a>,
     target: ProxiedBroker<'a>,
@@ -169,14 +141,6 @@ impl Drop for Env<'_> {
     }
 }
 
-fn signal(pid: u32, which: &str) {
-    let status = std::process::Command::new("kill")
-        .args([which, &pid.to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success(), "kill {which} {pid}: {status}");
-}
-
 /// The offset synced into the flow's target group `g` for partition 0 of the remote topic, read
 /// through the target's direct listener (which a proxy fault does not touch).
 fn synced_offset(env: &Env<'_>, f: &FlowNames) -> Option<i64> {
@@ -204,47 +168,6 @@ fn await_synced(env: &Env<'_>, f: &FlowNames, what: &str, wanted: i64, floor: &m
             now == wanted
         },
     );
-}
-
-/// Polls `task` for `how_long`, checking every checkpoint.
-fn poll_for(task: &CheckpointTask, inv: &mut Invariants, what: &str, how_long: Duration) {
-    let until = Instant::now() + how_long;
-    while Instant::now() < until {
-        let out = task.poll(Duration::from_millis(250)).unwrap();
-        assert!(
-            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
-            "{what}: {out:?}, fatal {:?}",
-            task.fatal_error()
-        );
-        inv.observe(what, &out.checkpoints);
-    }
-}
-
-/// Polls until `wanted` is emitted; returns how long it took.
-fn poll_until(
-    task: &CheckpointTask,
-    inv: &mut Invariants,
-    what: &str,
-    wanted: &Checkpoint,
-    bound: Duration,
-) -> Duration {
-    let began = Instant::now();
-    while !inv.seen.contains(wanted) {
-        assert!(
-            began.elapsed() < bound,
-            "{what}: no {wanted:?} within {bound:?}; seen {:?}; retry reason {:?}",
-            inv.seen,
-            task.retry_reason()
-        );
-        let out = task.poll(Duration::from_millis(250)).unwrap();
-        assert!(
-            !matches!(out.status, PollStatus::Failed | PollStatus::Stopped),
-            "{what}: {out:?}, fatal {:?}",
-            task.fatal_error()
-        );
-        inv.observe(what, &out.checkpoints);
-    }
-    began.elapsed()
 }
 
 fn alias_of(f: &FlowNames, at: Where) -> &str {
@@ -321,11 +244,11 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
         _ => reason.contains(alias_of(&f, at)),
     };
 
-    match phase {
-        Phase::StartUp => {
+    if matches!(phase, Phase::StartUp | Phase::OffsetSyncLoad) {
+        if phase == Phase::StartUp {
             env.fault(at, harm);
             task.start().unwrap();
-            poll_for(&task, &mut inv, &what, heal_after());
+            inv.poll_for(&task, &what, heal_after());
             if cut_off {
                 let reason = task.retry_reason().unwrap_or_default();
                 assert!(
@@ -339,19 +262,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
                     "{what}: initialized while cut off"
                 );
             }
-            env.heal();
-            let first = poll_until(
-                &task,
-                &mut inv,
-                &what,
-                &f.cp("g", 0, 10, 10),
-                RECOVERY_BOUND,
-            );
-            stop_and_report(&what, task, inv, first, fds_before);
-            written_once(&f, &what);
-            return;
-        }
-        Phase::OffsetSyncLoad => {
+        } else {
             // A slow link: every fetch of the load takes a round trip of 0.6 s.
             env.source.proxy.apply(Fault::Latency(300));
             task.start().unwrap();
@@ -359,7 +270,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
                 task.metrics().task.offset_syncs_loaded > 0
             });
             env.fault(at, harm);
-            poll_for(&task, &mut inv, &what, heal_after());
+            inv.poll_for(&task, &what, heal_after());
             let metrics = task.metrics().task;
             let reason = task.retry_reason().unwrap_or_default();
             eprintln!(
@@ -374,28 +285,16 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
                 names_cut_off(&reason),
                 "{what}: no retry reason naming the cut-off cluster: {reason:?}"
             );
-            env.heal();
-            let first = poll_until(
-                &task,
-                &mut inv,
-                &what,
-                &f.cp("g", 0, 10, 10),
-                RECOVERY_BOUND,
-            );
-            stop_and_report(&what, task, inv, first, fds_before);
-            written_once(&f, &what);
-            return;
         }
-        _ => task.start().unwrap(),
+        env.heal();
+        let first = inv.poll_until(&task, &what, &f.cp("g", 0, 10, 10), RECOVERY_BOUND);
+        stop_and_report(&what, task, inv, first, fds_before);
+        written_once(&f.t, &f.checkpoints, &what);
+        return;
     }
+    task.start().unwrap();
 
-    poll_until(
-        &task,
-        &mut inv,
-        &what,
-        &f.cp("g", 0, 10, 10),
-        RECOVERY_BOUND,
-    );
+    inv.poll_until(&task, &what, &f.cp("g", 0, 10, 10), RECOVERY_BOUND);
     let mut synced_floor = 0;
     if phase == Phase::GroupSync {
         await_synced(env, &f, &what, 10, &mut synced_floor);
@@ -410,10 +309,10 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
     env.fault(at, harm);
     if phase == Phase::Stop {
         // Long enough for the clients to be inside requests the fault holds.
-        poll_for(&task, &mut inv, &what, Duration::from_secs(2));
+        inv.poll_for(&task, &what, Duration::from_secs(2));
         stop_and_report(&what, task, inv, Duration::ZERO, fds_before);
         env.heal();
-        written_once(&f, &what);
+        written_once(&f.t, &f.checkpoints, &what);
         return;
     }
     if !hung_source {
@@ -421,7 +320,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
     }
     if cut_off {
         let cycles_before = task.metrics().task.since_last_successful_cycle;
-        poll_for(&task, &mut inv, &what, heal_after());
+        inv.poll_for(&task, &what, heal_after());
         let metrics = task.metrics();
         let reason = task.retry_reason().unwrap_or_default();
         eprintln!("{what}: retry reason while cut off: {reason:?}");
@@ -447,7 +346,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
             "{what}: a checkpoint of a commit the task could not have read"
         );
     } else {
-        poll_for(&task, &mut inv, &what, heal_after());
+        inv.poll_for(&task, &what, heal_after());
         eprintln!(
             "{what}: retry reason during the fault: {:?}",
             task.retry_reason()
@@ -464,13 +363,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
     }
     env.heal();
     let healed = Instant::now();
-    let mut recovery = poll_until(
-        &task,
-        &mut inv,
-        &what,
-        &f.cp("g", 0, 20, 20),
-        RECOVERY_BOUND,
-    );
+    let mut recovery = inv.poll_until(&task, &what, &f.cp("g", 0, 20, 20), RECOVERY_BOUND);
     if at != Where::Source {
         // Emitted is not written: recovery ends when the target's topic has it (what a
         // consumer failing over reads).
@@ -488,30 +381,7 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
         recovery = healed.elapsed();
     }
     stop_and_report(&what, task, inv, recovery, fds_before);
-    written_once(&f, &what);
-}
-
-/// What the target's checkpoints topic holds (read through the direct listener once healed):
-/// in order per group and partition, none ahead, and never one commit (group, partition,
-/// upstream offset) twice with different content.
-fn written_once(f: &FlowNames, what: &str) {
-    let written = read_checkpoints(&f.t, &f.checkpoints);
-    Monotonicity::new().check(&format!("{what} (the target's topic)"), &written);
-    let mut by_commit = BTreeMap::new();
-    for cp in written {
-        assert!(
-            cp.downstream_offset <= cp.upstream_offset,
-            "{what}: ahead in the topic: {cp:?}"
-        );
-        let commit = (
-            cp.consumer_group_id.clone(),
-            cp.topic_partition.clone(),
-            cp.upstream_offset,
-        );
-        if let Some(earlier) = by_commit.insert(commit, cp.clone()) {
-            assert_eq!(earlier, cp, "{what}: one commit written twice, differently");
-        }
-    }
+    written_once(&f.t, &f.checkpoints, &what);
 }
 
 fn stop_and_report(

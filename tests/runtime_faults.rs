@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollOutcome, PollStatus, StopOutcome};
 use mm2_checkpoint::Checkpoint;
 
+use support::broker::signal;
 use support::ensure_topic;
 use support::names::FlowNames;
 use support::runtime::{
@@ -247,14 +248,6 @@ impl Drop for Hung {
     fn drop(&mut self) {
         signal(self.0, "-CONT");
     }
-}
-
-fn signal(pid: u32, which: &str) {
-    let status = std::process::Command::new("kill")
-        .args([which, &pid.to_string()])
-        .status()
-        .expect("kill");
-    assert!(status.success(), "kill {which} {pid}: {status}");
 }
 
 #[test]

@@ -98,25 +98,7 @@ impl Broker {
         if options.authorizer {
             command.arg("--authorizer");
         }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
-        // Kept before waiting: wait_with_output would close it, and the watchdog with it.
-        let lifeline = child.stdin.take().expect("piped stdin");
-        let output = child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("waiting for {}: {e}", script().display()));
-        let fields = parse_fields(&output.stdout);
-        assert!(
-            output.status.success() && fields.contains_key("bootstrap"),
-            "kafka-broker.sh start failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let (fields, lifeline) = run_start(command);
         let listeners = fields
             .iter()
             .filter_map(|(k, v)| Some((k.strip_prefix("listener.")?.to_owned(), v.clone())))
@@ -325,16 +307,20 @@ impl Drop for Broker {
         if self.lifeline.is_none() {
             return;
         }
-        // Best effort: if this fails, the watchdog still stops the broker when the lifeline
-        // closes right after.
-        let _ = Command::new(script())
-            .arg("stop")
-            .arg(&self.handle)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        stop_handle(&self.handle);
     }
+}
+
+/// `kafka-broker.sh stop HANDLE`, best effort: if it fails, the watchdog still stops the broker
+/// when the lifeline closes right after.
+fn stop_handle(handle: &Path) {
+    let _ = Command::new(script())
+        .arg("stop")
+        .arg(handle)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// A running Kafka cluster of several nodes on 127.0.0.1 (`kafka-broker.sh start --nodes N`),
@@ -351,25 +337,9 @@ pub struct Cluster {
 impl Cluster {
     /// Starts `nodes` nodes side by side; returns once every one is ready.
     pub fn start(nodes: usize) -> Cluster {
-        let mut child = Command::new(script())
-            .args(["start", "--lifeline-stdin", "--nodes", &nodes.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
-        let lifeline = child.stdin.take().expect("piped stdin");
-        let output = child
-            .wait_with_output()
-            .unwrap_or_else(|e| panic!("waiting for {}: {e}", script().display()));
-        let fields = parse_fields(&output.stdout);
-        assert!(
-            output.status.success() && fields.contains_key("bootstrap"),
-            "kafka-broker.sh start --nodes {nodes} failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let mut command = Command::new(script());
+        command.args(["start", "--lifeline-stdin", "--nodes", &nodes.to_string()]);
+        let (fields, lifeline) = run_start(command);
         let nodes = (1..=nodes)
             .map(|i| {
                 let field = |name: &str| fields[&format!("node.{i}.{name}")].clone();
@@ -428,13 +398,7 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
-        let _ = Command::new(script())
-            .arg("stop")
-            .arg(&self.handle)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        stop_handle(&self.handle);
     }
 }
 
@@ -482,6 +446,41 @@ pub fn unique(prefix: &str) -> String {
 pub fn script() -> PathBuf {
     // This crate's manifest is tests/support/Cargo.toml.
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/kafka-broker.sh")
+}
+
+/// Runs a `kafka-broker.sh start --lifeline-stdin …` command; returns the `key=value` lines it
+/// printed and the watchdog's lifeline (its stdin, kept open by the caller). Panics with the
+/// launcher's output if the start failed.
+fn run_start(mut command: Command) -> (BTreeMap<String, String>, ChildStdin) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script().display()));
+    // Kept before waiting: wait_with_output would close it, and the watchdog with it.
+    let lifeline = child.stdin.take().expect("piped stdin");
+    let output = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("waiting for {}: {e}", script().display()));
+    let fields = parse_fields(&output.stdout);
+    assert!(
+        output.status.success() && fields.contains_key("bootstrap"),
+        "{command:?} failed ({}):\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (fields, lifeline)
+}
+
+/// Sends `signal` (`-STOP`, `-CONT`, …) to process `pid` with kill(1); panics if it fails.
+pub fn signal(pid: u32, signal: &str) {
+    let status = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success(), "kill {signal} {pid}: {status}");
 }
 
 fn parse_fields(stdout: &[u8]) -> BTreeMap<String, String> {

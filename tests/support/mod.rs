@@ -25,6 +25,7 @@ pub mod broker;
 pub mod c_conf;
 pub mod examples;
 pub mod flow;
+pub mod invariants;
 pub mod kafka;
 pub mod mock;
 pub mod names;
