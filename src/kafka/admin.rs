@@ -835,18 +835,15 @@ mod tests {
     #[test]
     fn a_fetch_whose_coordinator_never_comes_up_is_given_up_and_the_handle_replaced() {
         let mock = MockCluster::new(1).unwrap();
+        // The only broker, every group's coordinator, is down from the start: the request waits
+        // inside librdkafka for a broker to look its coordinator up on.
+        mock.broker_down(1).unwrap();
         let settings =
             BTreeMap::from([("bootstrap.servers".to_string(), mock.bootstrap_servers())]);
         let signal = StopSignal::new();
         let timeout = Duration::from_secs(1);
         let mut admin = Admin::open(&settings, "A", "test-admin", timeout, &signal).unwrap();
         let groups = ["g".to_string()];
-        assert!(admin.list_group_offsets(&groups, None, 1).unwrap()[0]
-            .1
-            .is_ok());
-        // The only broker, the group's coordinator, goes away: the request waits inside
-        // librdkafka for a connection to it.
-        mock.broker_down(1).unwrap();
         let began = Instant::now();
         let fetched = admin.list_group_offsets(&groups, None, 1).unwrap();
         let took = began.elapsed();
@@ -856,9 +853,9 @@ mod tests {
         }
         assert!(took >= timeout && took < timeout * 3, "{took:?}");
         assert_eq!(admin.replaced, 1);
-        // The coordinator comes back. Had librdkafka timed the request out itself, its late
-        // send would now abort the process (librdkafka 2.12); replaced, the handle took the
-        // request with it.
+        // The broker comes up. Had librdkafka timed the request out itself, the request would
+        // now be sent and its answer abort the process (librdkafka 2.12); replaced, the handle
+        // took the request with it.
         mock.broker_up(1).unwrap();
         let fetched = admin.list_group_offsets(&groups, None, 1).unwrap();
         assert!(fetched[0].1.is_ok(), "{:?}", fetched[0].1);
