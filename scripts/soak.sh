@@ -21,7 +21,7 @@
 #   java-churn     java/verify.sh with -Dmm2.test.cycles=1000 (StopTest's lifecycles; CI: the
 #                  pom's default)
 #   fuzz           fuzz/run.sh 600 (not in CI: the decoders' property tests run there)
-#   network-faults tests/network_faults_kafka.rs, every scenario (CI: the 11 marked `Always`)
+#   network-faults tests/network_faults_kafka.rs, every scenario (CI: the 12 marked `Always`)
 #                  healing after 60 s (CI: 5 s), the partitions (blackholes) after 5 min, and
 #                  tests/leader_election_kafka.rs five times
 #

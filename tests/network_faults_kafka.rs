@@ -472,6 +472,7 @@ fn under_network_faults_stop_is_prompt_checkpoints_stay_right_and_resume_after_h
         ("slow-drain-target", Net(Fault::Bandwidth(1)), Target, Cycle, none, Always),
         ("slow-drain-source", Net(Fault::Bandwidth(1)), Source, Cycle, none, Soak),
         ("reset-source", Net(Fault::ResetPeer), Source, Cycle, none, Always),
+        ("close-sync-load", Net(Fault::CloseOnData), Source, OffsetSyncLoad, none, Always),
         ("reset-target", Net(Fault::ResetPeer), Target, GroupSync, none, Soak),
         ("reset-both-stream", Net(Fault::ResetPeer), Both, Cycle, stream, Soak),
     ];

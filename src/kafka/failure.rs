@@ -37,8 +37,11 @@ const WRONG_PROTOCOL_HINTS: [&str; 2] = [
     "connecting to a PLAINTEXT broker listener?",
 ];
 
-/// How many such closes in a row, with nothing read in between, count as a `security.protocol`
-/// mismatch. One could be a broker restarting; several in a row are not.
+/// How many such closes in a row, before the reader has read anything from the cluster, count as
+/// a `security.protocol` mismatch. One could be a broker restarting; several in a row are not.
+/// Once the cluster has answered, it speaks the reader's protocol: closes are then a broker's or
+/// a network's (a link that recovers from a partition can close the connections it held), and
+/// are retried.
 pub(crate) const CLOSES_BEFORE_API_VERSION_FATAL: u32 = 3;
 
 /// What librdkafka says of a connection the broker reset (`ECONNRESET`) rather than closed.

@@ -122,6 +122,9 @@ pub(crate) struct KafkaBasedLog {
     failing_since: Option<Instant>,
     /// Connections the broker closed before answering, in a row.
     closes_before_answer: u32,
+    /// The cluster has answered this reader (a record or an end of the partition): it speaks
+    /// the reader's `security.protocol`, so closes before answering are never a mismatch.
+    answered: bool,
     /// How long read-to-end goes without progress before it reports a stall.
     stall_after: Duration,
     /// Records applied so far.
@@ -155,6 +158,7 @@ impl KafkaBasedLog {
             retry: None,
             failing_since: None,
             closes_before_answer: 0,
+            answered: false,
             stall_after: STALL_REPORTED_AFTER.min(request_timeout / 3),
             records_read: 0,
             next_offset: 0,
@@ -203,7 +207,7 @@ impl KafkaBasedLog {
                 &e.message,
             ));
         }
-        if e.message.contains(CLOSED_BEFORE_API_VERSION) {
+        if e.message.contains(CLOSED_BEFORE_API_VERSION) && !self.answered {
             self.closes_before_answer += closes_counted(&e.message);
             let context = format!("reading `{}`", self.topic);
             if let Some(fatal) = protocol_mismatch(&context, self.closes_before_answer, &e.message)
@@ -250,6 +254,7 @@ impl KafkaBasedLog {
 
     fn progress(&mut self) {
         self.closes_before_answer = 0;
+        self.answered = true;
         if self.failing_since.take().is_some() {
             if let Some((status, _)) = &self.retry {
                 status.clear();

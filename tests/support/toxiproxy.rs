@@ -147,6 +147,9 @@ pub enum Fault {
     ResetPeer,
     /// The broker's answers drain at this many KB/s.
     Bandwidth(u64),
+    /// Every connection is closed in order (FIN) as soon as the client sends a byte: a
+    /// middlebox or a broker dropping connections before they answer anything.
+    CloseOnData,
 }
 
 impl Proxy<'_> {
@@ -177,6 +180,10 @@ impl Proxy<'_> {
                     self.add("bandwidth", stream, &format!(r#"{{"rate":{kb}}}"#))
                 }
                 Fault::Bandwidth(_) => {}
+                Fault::CloseOnData if stream == "upstream" => {
+                    self.add("limit_data", stream, r#"{"bytes":0}"#)
+                }
+                Fault::CloseOnData => {}
             }
         }
     }
