@@ -72,6 +72,10 @@ if [ -n "$TARGET" ] && [ "$TARGET" != "$(rustc -vV | sed -n 's/^host: //p')" ]; 
 fi
 
 if [ -z "$FROM" ]; then
+    # Where cargo puts its output: CARGO_TARGET_DIR (or build.target-dir) when set, else target/.
+    target_dir="$(cargo metadata --format-version 1 --no-deps \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')" \
+        || die "cargo metadata failed"
     cargo_args=(--release -p mm2-checkpoint-capi --lib)
     [ -z "$FEATURES" ] || cargo_args+=(--features "$FEATURES")
     if [ -n "$TARGET" ]; then
@@ -82,9 +86,9 @@ if [ -z "$FROM" ]; then
             cross_env_aarch64
         fi
         cargo_args+=(--target "$TARGET")
-        FROM="$ROOT/target/$TARGET/release"
+        FROM="$target_dir/$TARGET/release"
     else
-        FROM="$ROOT/target/release"
+        FROM="$target_dir/release"
     fi
     notes="$(mktemp)"
     trap 'rm -f "$notes"' EXIT
