@@ -285,6 +285,18 @@ fn scenario(env: &mut Env<'_>, harm: Harm, at: Where, phase: Phase, extra: &[(&s
                 names_cut_off(&reason),
                 "{what}: no retry reason naming the cut-off cluster: {reason:?}"
             );
+            // A true duration: about the whole cut so far (the last record came before it, or
+            // while it began: a batch in flight).
+            let secs = reason
+                .split(" for ")
+                .nth(1)
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|n| n.parse::<u64>().ok());
+            assert!(
+                secs.is_some_and(|s| s * 2 >= heal_after().as_secs()),
+                "{what}: the retry reason's duration is not the cut's ({:?}): {reason:?}",
+                heal_after()
+            );
         }
         env.heal();
         let first = inv.poll_until(&task, &what, &f.cp("g", 0, 10, 10), RECOVERY_BOUND);

@@ -233,15 +233,17 @@ impl KafkaBasedLog {
         Ok(())
     }
 
-    /// Read-to-end went `stalled` without a record, an end or an error: warned once, and
-    /// reported as the retry reason while it lasts.
-    fn stalled(&self, since: Instant) {
-        log::warn!(
-            "reading `{}`: no progress for {:.1} s (no record, no end of the partition, no \
-             error); still waiting",
-            self.topic,
-            since.elapsed().as_secs_f64()
-        );
+    /// Read-to-end has had no record or end since `since`, and no error for a while either:
+    /// reported as the retry reason while it lasts, and warned about when `warn` (once a read).
+    fn stalled(&self, since: Instant, warn: bool) {
+        if warn {
+            log::warn!(
+                "reading `{}`: no progress for {:.1} s (no record, no end of the partition, no \
+                 error lately); still waiting",
+                self.topic,
+                since.elapsed().as_secs_f64()
+            );
+        }
         if let Some((status, cluster)) = &self.retry {
             status.count_retry(STARTUP);
             status.set_counting_from(
@@ -287,9 +289,13 @@ impl KafkaBasedLog {
         // that such a read swallows still ends the read: the flag is set before the yield and
         // checked at the top of every turn.
         let mut queued = false;
-        // Since when nothing moved (no record, end or error), and whether that was reported.
-        let mut still_since = Instant::now();
+        // Since the last record or end, since the last record, end or client error, and whether
+        // the silence since then was reported. A stall is silence; its duration is counted from
+        // the last record or end, through any errors in between.
+        let mut moved_at = Instant::now();
+        let mut heard_at = moved_at;
         let mut stall_told = false;
+        let mut stall_warned = false;
         loop {
             if self.signal.is_stopped() {
                 return Err(Error::Stopped);
@@ -316,22 +322,28 @@ impl KafkaBasedLog {
             };
             queued = step.records > 0 || step.eof;
             let quiet = step.errors.iter().all(|e| concerns_unused_group(e.code));
-            if queued || !quiet {
+            if queued {
                 if stall_told {
                     log::info!(
                         "reading `{}`: moving again after {:.1} s",
                         self.topic,
-                        still_since.elapsed().as_secs_f64()
+                        moved_at.elapsed().as_secs_f64()
                     );
                     if let Some((status, _)) = &self.retry {
                         status.clear();
                     }
-                    stall_told = false;
                 }
-                still_since = Instant::now();
-            } else if !stall_told && still_since.elapsed() >= self.stall_after {
+                moved_at = Instant::now();
+                heard_at = moved_at;
+                stall_told = false;
+            } else if !quiet {
+                // The errors below set the retry reason; a later silence is a stall again.
+                heard_at = Instant::now();
+                stall_told = false;
+            } else if !stall_told && heard_at.elapsed() >= self.stall_after {
                 stall_told = true;
-                self.stalled(still_since);
+                self.stalled(moved_at, !stall_warned);
+                stall_warned = true;
             }
             if step.records > 0 {
                 self.progress();
