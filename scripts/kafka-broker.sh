@@ -403,6 +403,14 @@ handle_dir() {
     fi
 }
 
+# init_handle DIR: a handle's first files: no pid yet, an empty log, the broker's tag.
+init_handle() {
+    : >"$1/pid"
+    : >"$1/broker.log"
+    # No spaces: the tag becomes one JVM argument.
+    printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$1/tag"
+}
+
 check_handle() {
     [ -n "${1:-}" ] && [ -f "$1/server.properties" ] || die "not a broker handle: ${1:-<none>}"
 }
@@ -457,10 +465,7 @@ cmd_start() {
     local began
     began="$(date +%s%N)"
     dir="$(handle_dir "$dir")"
-    : >"$dir/pid"
-    : >"$dir/broker.log"
-    # No spaces: the tag becomes one JVM argument.
-    printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$dir/tag"
+    init_handle "$dir"
     if [ $secure = 1 ]; then
         secure_certs "$dir/tls"
         listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
@@ -537,11 +542,9 @@ start_cluster() {
         node="$dir/node-$i"
         all+=("$node")
         mkdir -p "$node"
-        : >"$node/pid"
-        : >"$node/broker.log"
+        init_handle "$node"
         : >"$node/listeners"
         : >"$node/format_args"
-        printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$node/tag"
         cp "$dir/cluster_id" "$node/cluster_id"
         echo "$i" >"$node/node_id"
         echo $((nodes < 3 ? nodes : 3)) >"$node/replicas"
