@@ -159,14 +159,39 @@ pub fn create_replicated_topic(
     let results = block_on(admin.create_topics([&topic], &options), TIMEOUT, &what)
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     for result in results {
-        if let Err((topic, code)) = result {
-            panic!("{what}: topic {topic} failed with {code:?}");
+        match result {
+            Ok(_) => {}
+            // The client sends CreateTopics again when its first request is answered NOT_CONTROLLER
+            // (a controller still settling on a cluster just started); the second request then
+            // finds the topic the first one made. Names are unique to a test and its process,
+            // so an existing topic is this call's own: its shape is checked below.
+            Err((_, rdkafka::types::RDKafkaErrorCode::TopicAlreadyExists)) => {}
+            Err((topic, code)) => panic!("{what}: topic {topic} failed with {code:?}"),
         }
     }
     let expected = usize::try_from(partitions).unwrap_or(0);
+    let copies = usize::try_from(replicas).unwrap_or(0);
     wait_until(TIMEOUT, &format!("metadata shows {what}"), || {
-        partition_count(bootstrap, name) == Some(expected)
+        replica_counts(bootstrap, name)
+            .is_some_and(|counts| counts.len() == expected && counts.iter().all(|&n| n == copies))
     });
+}
+
+/// The replica count of each partition of `topic`, or None if the broker does not know it.
+fn replica_counts(bootstrap: &str, topic: &str) -> Option<Vec<usize>> {
+    let metadata = fetch_metadata(bootstrap, TIMEOUT)
+        .unwrap_or_else(|e| panic!("metadata from {bootstrap}: {e}"));
+    let topic = metadata
+        .topics()
+        .iter()
+        .find(|t| t.name() == topic && t.error().is_none())?;
+    Some(
+        topic
+            .partitions()
+            .iter()
+            .map(|p| p.replicas().len())
+            .collect(),
+    )
 }
 
 /// Creates `name` like [`create_topic`] unless it already exists (e.g. auto-created by a
