@@ -5,6 +5,7 @@
 #   scripts/compat-check.sh --lib PATH [--baseline abi/0.1.0]       # C ABI and Rust API
 #   scripts/compat-check.sh --java-jar JAR [--baseline abi/0.1.0]   # Java API
 #   scripts/compat-check.sh --write-baseline VERSION --java-jar JAR # keep this tree as a release's baseline
+#   scripts/compat-check.sh --write-api                              # accept a change of the Rust API
 #
 # C ABI (against PATH, the default-feature libmm2_checkpoint.so): every function of the
 # baseline's symbol list is exported; every function prototype of the baseline header is the
@@ -14,8 +15,10 @@
 # difference is allowed only when MM2_CHECKPOINT_ABI_VERSION is higher than the baseline's.
 #
 # Rust API: the public items of the mm2-checkpoint crate (scripts/lib/public-api.py lists them
-# from rustdoc's JSON) include every item of the baseline's list, unless the crate version's
-# SemVer declares a break (the major, or the minor before 1.0).
+# from rustdoc's JSON, with what it re-exports from the core and Kafka layers) include every item
+# of the baseline's list, unless the crate version's SemVer declares a break (the major, or the
+# minor before 1.0); and they are exactly the committed list abi/rust-api.txt, so that every
+# change of the API, an addition too, is a deliberate one (`--write-api` rewrites the list).
 #
 # Java API (against JAR, java/verify.sh's mm2-checkpoint jar): japicmp compares its public
 # classes with the baseline's (abi/<version>/java-api.jar: the release jar's classes, without its
@@ -31,13 +34,14 @@ die() {
     exit 1
 }
 
-LIB="" BASELINE="" WRITE="" JAVA_JAR=""
+LIB="" BASELINE="" WRITE="" JAVA_JAR="" WRITE_API=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --lib) LIB="${2:?}"; shift 2 ;;
         --java-jar) JAVA_JAR="${2:?}"; shift 2 ;;
         --baseline) BASELINE="${2:?}"; shift 2 ;;
         --write-baseline) WRITE="${2:?}"; shift 2 ;;
+        --write-api) WRITE_API=1; shift ;;
         *) die "unknown argument: $1 (see the comment at the top)" ;;
     esac
 done
@@ -88,11 +92,22 @@ layout_of() {
 }
 
 rust_api() {
-    # rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain give it.
-    RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p mm2-checkpoint --lib -- -D warnings -Z unstable-options --output-format json \
-        || die "cargo rustdoc --output-format json failed"
-    python3 scripts/lib/public-api.py "${CARGO_TARGET_DIR:-target}/doc/mm2_checkpoint.json"
+    # rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain give it. The
+    # lower layers' JSON lets the list follow what the API re-exports from them.
+    local krate doc="${CARGO_TARGET_DIR:-target}/doc"
+    for krate in mm2-checkpoint mm2-checkpoint-core mm2-checkpoint-kafka; do
+        RUSTC_BOOTSTRAP=1 cargo rustdoc -q -p "$krate" --lib -- -D warnings -Z unstable-options --output-format json \
+            || die "cargo rustdoc --output-format json failed for $krate"
+    done
+    python3 scripts/lib/public-api.py "$doc/mm2_checkpoint.json" "$doc/mm2_checkpoint_core.json" \
+        "$doc/mm2_checkpoint_kafka.json"
 }
+
+if [ -n "$WRITE_API" ]; then
+    rust_api >abi/rust-api.txt
+    echo "compat-check.sh: wrote abi/rust-api.txt ($(wc -l <abi/rust-api.txt) items); say the change in CHANGELOG.md"
+    exit 0
+fi
 
 if [ -n "$WRITE" ]; then
     out="abi/$WRITE"
@@ -100,6 +115,7 @@ if [ -n "$WRITE" ]; then
     cp include/mm2_checkpoint.h include/mm2_checkpoint.symbols "$out/"
     rust_api >"$out/rust-api.txt"
     [ -n "$JAVA_JAR" ] || die "--write-baseline needs --java-jar JAR (the release's Java jar)"
+    cmp -s "$out/rust-api.txt" abi/rust-api.txt || die "the Rust API is not abi/rust-api.txt: run --write-api first"
     java_api_jar "$(realpath "$JAVA_JAR")" "$out/java-api.jar"
     echo "compat-check.sh: wrote $out"
     exit 0
@@ -160,17 +176,25 @@ if [ "$c_breaks" -gt 0 ]; then
     if [ "$new_abi" -gt "$old_abi" ]; then
         echo "compat-check.sh: C ABI: $c_breaks incompatible changes, declared by ABI $old_abi -> $new_abi"
     else
-        report "C ABI" "$c_breaks incompatible changes against $BASELINE, and MM2_CHECKPOINT_ABI_VERSION is still $new_abi (raise it in capi/build.rs)"
+        report "C ABI" "$c_breaks incompatible changes against $BASELINE, and MM2_CHECKPOINT_ABI_VERSION is still $new_abi (raise it in crates/capi/build.rs)"
     fi
 else
     echo "compat-check.sh: C ABI: compatible with $BASELINE ($(wc -l <"$WORK/old.layout") layouts and values, $(grep -vc '^#' "$BASELINE/mm2_checkpoint.symbols") functions)"
 fi
 
 # ---- Rust API
-if [ -f "$BASELINE/rust-api.txt" ]; then
+if [ -n "$LIB" ]; then
+    rust_api >"$WORK/rust-api.txt"
+    if ! diff -u abi/rust-api.txt "$WORK/rust-api.txt" >"$WORK/rust-api.diff"; then
+        head -n 60 "$WORK/rust-api.diff" >&2
+        report "Rust API" "the public items differ from abi/rust-api.txt (above, - committed, + now); if the change is meant, scripts/compat-check.sh --write-api, and a CHANGELOG.md entry"
+    else
+        echo "compat-check.sh: Rust API: as committed in abi/rust-api.txt ($(wc -l <abi/rust-api.txt) items)"
+    fi
+fi
+if [ -n "$LIB" ] && [ -f "$BASELINE/rust-api.txt" ]; then
     old_version="${BASELINE##*/}"
     new_version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
-    rust_api >"$WORK/rust-api.txt"
     missing="$(comm -23 <(sort "$BASELINE/rust-api.txt") <(sort "$WORK/rust-api.txt"))"
     if [ -n "$missing" ]; then
         if declares_break "$old_version" "$new_version"; then

@@ -46,7 +46,8 @@ mkdir -p "$OUT"
 # faults and the group-offset-sync faults; offsets_source_differential_kafka, the two offsets
 # sources over 1,000 groups, about 120 s alone and 175-240 s beside three more Kafka binaries
 # at a load average of 20.)
-SLOW_FIRST=(network_faults_kafka offsets_source_differential_kafka kafka_broker leader_election_kafka mm2_checkpoint runtime_group_faults
+SLOW_FIRST=(network_faults_kafka offsets_source_differential_kafka kafka_broker leader_election_kafka mm2_checkpoint mm2_checkpoint_kafka
+    runtime_group_faults
     runtime_faults_offset_syncs runtime_faults example_cli security_kafka elastic_kafka
     runtime_group_offset_sync_faults acl_kafka offset_sync_store group_discovery_kafka
     mirror_failover runtime_kafka runtime_wake elastic_handover_kafka runtime_bad_bootstrap

@@ -5,7 +5,7 @@
 #
 #   store-reference  the offset-sync store's run-length shortcut against its reference model
 #                  over 420 streams, 2.1 million syncs (CI: 35 streams, every shape from every
-#                  start once; src/core/offset_sync_store.rs)
+#                  start once; crates/core/src/offset_sync_store.rs)
 #   rust-churn     tests/runtime_kafka.rs start_stop_cycles_with_random_delays_never_share_a_client
 #                  with the seed's 1,200 start->stop cycles (CI: 120)
 #   elastic        tests/elastic_kafka.rs with 50 kill -9 / graceful-stop rounds (CI: 6)

@@ -252,7 +252,7 @@ LIBRDKAFKA_C_ONLY="LIBSUBDIRS=src"
 export MAVEN_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC${MAVEN_OPTS:+ $MAVEN_OPTS}"
 BUILD_INFO="$(mktemp -d "${TMPDIR:-/tmp}/mm2-test-build.XXXXXX")"
 build_all() {
-    # --workspace: every crate (the layers are crates: src/core, the Rust API, src/ffi, capi).
+    # --workspace: every crate (the layers are crates under crates/, and the Rust API at the top).
     # cargo test's own target selection: the unit tests, the integration tests, and the examples
     # built as the programs `cargo run --example` runs, which interop/run.sh and
     # tests/example_cli.rs run (MM2_INTEROP_PREBUILT, MM2_TEST_PREBUILT_EXAMPLES). Then the bench
@@ -398,11 +398,12 @@ stage_compat() {
 # docs/VERSIONING.md, as it compiles every crate and librdkafka again).
 crates_ready() {
     # (The Rust API crate's documentation is the compatibility gate's rustdoc run, -D warnings.)
-    RUSTDOCFLAGS="-D warnings" cargo doc -q -p mm2-checkpoint-core -p mm2-checkpoint-ffi -p mm2-checkpoint-capi --no-deps \
+    RUSTDOCFLAGS="-D warnings" cargo doc -q -p mm2-checkpoint-core -p mm2-checkpoint-kafka -p mm2-checkpoint-ffi \
+        -p mm2-checkpoint-capi --no-deps \
         && cargo package -q --workspace --exclude mm2-checkpoint-test-support --no-verify --allow-dirty
 }
 stage_crates() {
-    run_stage "crates: cargo doc -D warnings, cargo package --no-verify (the four published crates)" crates_ready
+    run_stage "crates: cargo doc -D warnings, cargo package --no-verify (the five published crates)" crates_ready
 }
 
 stage_interop() {

@@ -1,18 +1,18 @@
 //! mm2-checkpoint: the checkpointing half of Kafka MirrorMaker 2, wire- and behaviour-compatible
 //! with Java MM2, built so that stopping a task can never race with its start-up (KAFKA-21435).
 //!
-//! Four layers, each importing only the ones before it. Each of the three boundaries between
-//! crates is kept by the compiler; the one inside this crate by `tests/layering.rs`:
-//! 1. `core` (the crate `mm2-checkpoint-core`, folder src/core): the pure MM2-compatible core —
-//!    records and their byte formats, replication policies, filters, both stores, the checkpoint
-//!    rules and configuration. No Kafka I/O.
-//! 2. `kafka` (this crate): every Kafka client, the stop signal that wakes their blocking calls,
-//!    and the raw librdkafka calls rust-rdkafka lacks (the only outbound `unsafe`).
-//! 3. `runtime` (this crate): MM2's `MirrorCheckpointTask` (lifecycle, start-up, discovery,
-//!    cycles), the scheduler, failover translation and the offset-sync writer.
-//! 4. `ffi` (the crate `mm2-checkpoint-ffi`, folder src/ffi): the C ABI, built into
-//!    libmm2_checkpoint.so/.a by the crate `mm2-checkpoint-capi` (folder capi). This crate cannot
-//!    name it: the C ABI crate depends on this one, and cargo refuses a dependency cycle.
+//! Five crates, each importing only the ones before it, so that the compiler refuses an upward
+//! import:
+//! 1. `mm2-checkpoint-core` (crates/core): the pure MM2-compatible core — records and their
+//!    byte formats, replication policies, filters, both stores, the checkpoint rules and
+//!    configuration. No Kafka I/O.
+//! 2. `mm2-checkpoint-kafka` (crates/kafka): every Kafka client, the stop signal that wakes
+//!    their blocking calls, and the raw librdkafka calls rust-rdkafka lacks.
+//! 3. this crate (src/): the runtime — MM2's `MirrorCheckpointTask` (lifecycle, start-up,
+//!    discovery, cycles), the scheduler, failover translation and the offset-sync writer — and
+//!    the public Rust API. It names no rdkafka type: Kafka is reached through the layer below.
+//! 4. `mm2-checkpoint-ffi` (crates/ffi): the C ABI, over this crate's API.
+//! 5. `mm2-checkpoint-capi` (crates/capi): builds it into libmm2_checkpoint.so/.a.
 //!
 //! The public Rust API is what the top level re-exports (`mm2_checkpoint::checkpoint_task`, …):
 //! the layers themselves are private, so user code does not depend on where a module sits, and
@@ -22,57 +22,69 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
-// The core layer under the name its modules had when it was a module of this crate.
-use mm2_checkpoint_core as core;
-pub(crate) mod kafka;
 mod runtime;
 
-pub use crate::core::{
+pub use mm2_checkpoint_core::{
     checkpoint, checkpoint_rules, checkpoint_store, committed_offsets, consumer_offsets, error,
     filters, group_assignment, group_coordination, mirror_checkpoint_config, offset_sync,
     offset_sync_store, properties, replication_policy, reverse_translation, topic_partition, wire,
 };
-pub use crate::kafka::task_scope::current_task_id;
-pub use crate::kafka::{diagnostics, stop_signal};
+pub use mm2_checkpoint_kafka::task_scope::current_task_id;
 
-/// The test-only mock clusters. Not a stable API; only with the `embedded` feature.
-#[cfg(feature = "embedded")]
-pub use crate::kafka::embedded;
+/// Counters that show there are no leaks and no shared clients: live Kafka clients, live
+/// library threads, and overlapping client calls seen by the access checker, process-wide (a
+/// task's own are [`CheckpointTask::diagnostics`](checkpoint_task::CheckpointTask::diagnostics)).
+pub mod diagnostics {
+    pub use mm2_checkpoint_kafka::diagnostics::{
+        concurrent_client_access, live_clients, live_threads, Diagnostics,
+    };
+}
+
+/// The stop flag of a task and everything that must notice it promptly: see [`StopSignal`].
+///
+/// [`StopSignal`]: stop_signal::StopSignal
+pub mod stop_signal {
+    pub use mm2_checkpoint_kafka::stop_signal::StopSignal;
+}
+
 pub use crate::runtime::{
     checkpoint_flows, checkpoint_task, failback, group_offsets_stream, metrics, offset_sync_writer,
     remote_cluster_utils,
 };
+/// The test-only mock clusters. Not a stable API; only with the `embedded` feature.
+#[cfg(feature = "embedded")]
+pub use mm2_checkpoint_kafka::embedded;
 
 /// The seeded generator the tests and benchmarks draw their workloads from. Not a stable API.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use crate::core::splitmix;
+pub use mm2_checkpoint_core::splitmix;
 
 /// Raw librdkafka calls, for the benchmarks' same-run baselines. Not a stable API.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
-pub use crate::kafka::librdkafka;
+pub use mm2_checkpoint_kafka::librdkafka;
 
 /// The client wrappers, named only by the compile-fail tests of their thread-safety
 /// (docs/TYPE_GUARANTEES.md). Not a stable API: nothing outside the crate can build one.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod client_wrappers {
-    pub use crate::kafka::{Owned, WakeableClient};
+    pub use mm2_checkpoint_kafka::{Owned, WakeableClient};
 }
 
 /// What the C ABI crate (`mm2-checkpoint-ffi`) needs beyond the Rust API. Not a stable API.
 #[doc(hidden)]
 pub mod ffi_support {
-    pub use crate::kafka::library_thread::panic_message;
     pub use crate::runtime::metrics::reporter::in_listener;
+    pub use mm2_checkpoint_kafka::library_thread::panic_message;
 }
 
-pub use crate::core::checkpoint::Checkpoint;
-pub use crate::core::error::{ConfigError, Error, RecordError};
-pub use crate::core::offset_sync::OffsetSync;
-pub use crate::core::replication_policy::ReplicationPolicy;
-pub use crate::core::topic_partition::TopicPartition;
+pub use mm2_checkpoint_core::checkpoint::Checkpoint;
+pub use mm2_checkpoint_core::error::{ConfigError, Error, RecordError};
+pub use mm2_checkpoint_core::offset_sync::OffsetSync;
+pub use mm2_checkpoint_core::replication_policy::ReplicationPolicy;
+pub use mm2_checkpoint_core::topic_partition::TopicPartition;
 
 /// Compiles the README's Rust example as a doctest.
 #[doc = include_str!("../README.md")]

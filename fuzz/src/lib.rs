@@ -1,6 +1,6 @@
 //! The record decoders of mm2-checkpoint, from its Kafka-free core crate.
 //!
-//! The decoders live in `mm2-checkpoint-core` (`src/core`), which knows nothing of Kafka I/O.
+//! The decoders live in `mm2-checkpoint-core` (`crates/core`), which knows nothing of Kafka I/O.
 //! Depending on the whole `mm2-checkpoint` crate would also build librdkafka from C source under
 //! the fuzzer's instrumentation flags: minutes on a 2-core machine, for code the fuzz targets
 //! never call. The core crate has no C code among its dependencies, so the fuzz targets depend

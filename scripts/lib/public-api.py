@@ -1,12 +1,53 @@
 """Lists the public API of a crate from rustdoc's JSON output (`--output-format json`), one
 line per item reachable from the crate root: its kind and path, and for functions and methods
 their parameter names and whether they return something. scripts/compat-check.sh compares the
-list with a release's baseline; the ids of the JSON are per build, so only names are kept."""
+list with a release's baseline and with the committed list of the current API; the ids of the
+JSON are per build, so only names are kept.
+
+Usage: public-api.py CRATE.json [OTHER.json ...]. An item another crate defines and CRATE
+re-exports is listed under CRATE's paths like CRATE's own when that crate's JSON is among
+OTHER.json (the workspace's lower layers), and otherwise as a `use` line naming where it is
+defined."""
 import json
 import sys
 
-doc = json.load(open(sys.argv[1], encoding="utf-8"))
-index = doc["index"]
+
+class Doc:
+    """One crate's rustdoc JSON: its items, and its own items by path."""
+
+    def __init__(self, path):
+        self.json = json.load(open(path, encoding="utf-8"))
+        self.index = self.json["index"]
+        self.name = self.index[str(self.json["root"])]["name"]
+        self.by_path = {
+            tuple(entry["path"]): item_id
+            for item_id, entry in self.json["paths"].items()
+            if entry.get("crate_id") == 0
+        }
+
+    def get(self, item_id):
+        return self.index.get(str(item_id))
+
+    def defined_at(self, item_id, use):
+        """Where a re-exported item is defined: its canonical path, else the `use`'s text."""
+        entry = self.json["paths"].get(str(item_id)) if item_id is not None else None
+        return "::".join(entry["path"]) if entry else use.get("source")
+
+    def foreign(self, item_id, others):
+        """The crate and id of an item this crate re-exports from one of `others`."""
+        entry = self.json["paths"].get(str(item_id))
+        if entry is None:
+            return None
+        crate = self.json["external_crates"].get(str(entry.get("crate_id")), {}).get("name")
+        other = others.get(crate)
+        if other is None:
+            return None
+        target = other.by_path.get(tuple(entry["path"]))
+        return (other, target) if target is not None and str(target) in other.index else None
+
+
+docs = [Doc(path) for path in sys.argv[1:]]
+main, others = docs[0], {d.name: d for d in docs[1:]}
 lines = set()
 
 
@@ -24,9 +65,9 @@ def signature(inner):
     return f"({', '.join(params)}) {output}".rstrip()
 
 
-def emit_impls(path, impl_ids, seen):
+def emit_impls(doc, path, impl_ids):
     for impl_id in impl_ids:
-        impl = index.get(str(impl_id))
+        impl = doc.get(impl_id)
         if impl is None:
             continue
         _, inner = kind_and_inner(impl)
@@ -38,7 +79,7 @@ def emit_impls(path, impl_ids, seen):
             lines.add(f"impl {trait_name} for {path}")
             continue
         for member_id in inner.get("items", []):
-            member = index.get(str(member_id))
+            member = doc.get(member_id)
             if member is None or member.get("visibility") != "public":
                 continue
             kind, member_inner = kind_and_inner(member)
@@ -46,37 +87,42 @@ def emit_impls(path, impl_ids, seen):
             lines.add(f"{kind} {path}::{member['name']}{extra}")
 
 
-def walk(item_id, path, seen):
-    key = str(item_id)
-    if key in seen or key not in index:
+def walk(doc, item_id, path, seen):
+    key = (doc.name, str(item_id))
+    if key in seen or doc.get(item_id) is None:
         return
     seen = seen | {key}
-    item = index[key]
+    item = doc.get(item_id)
     kind, inner = kind_and_inner(item)
     if kind == "module":
         for child in inner.get("items", []):
-            child_item = index.get(str(child))
+            child_item = doc.get(child)
             if child_item is None or child_item.get("visibility") != "public":
                 continue
             child_kind, child_inner = kind_and_inner(child_item)
             if child_kind == "use":
                 target = child_inner.get("id")
                 if child_inner.get("is_glob"):
-                    if target is not None and str(target) in index:
-                        target_kind, target_inner = kind_and_inner(index[str(target)])
+                    if target is not None and doc.get(target) is not None:
+                        target_kind, target_inner = kind_and_inner(doc.get(target))
                         if target_kind == "module":
                             for grandchild in target_inner.get("items", []):
-                                g = index.get(str(grandchild))
+                                g = doc.get(grandchild)
                                 if g is not None and g.get("visibility") == "public":
-                                    walk(grandchild, f"{path}::{g.get('name')}", seen)
+                                    walk(doc, grandchild, f"{path}::{g.get('name')}", seen)
                     else:
                         lines.add(f"use {path}::{child_inner.get('source')}::*")
-                elif target is not None and str(target) in index:
-                    walk(target, f"{path}::{child_inner.get('name')}", seen)
+                elif target is not None and doc.get(target) is not None:
+                    walk(doc, target, f"{path}::{child_inner.get('name')}", seen)
                 else:
-                    lines.add(f"use {path}::{child_inner.get('name')} = {child_inner.get('source')}")
+                    name = f"{path}::{child_inner.get('name')}"
+                    found = doc.foreign(target, others) if target is not None else None
+                    if found is not None:
+                        walk(found[0], found[1], name, seen)
+                    else:
+                        lines.add(f"use {name} = {doc.defined_at(target, child_inner)}")
             else:
-                walk(child, f"{path}::{child_item.get('name')}", seen)
+                walk(doc, child, f"{path}::{child_item.get('name')}", seen)
         lines.add(f"mod {path}")
     elif kind == "function":
         lines.add(f"fn {path}{signature(inner)}")
@@ -85,21 +131,21 @@ def walk(item_id, path, seen):
         struct_kind = inner.get("kind") or {}
         if isinstance(struct_kind, dict) and "plain" in struct_kind:
             for field_id in struct_kind["plain"].get("fields", []):
-                field = index.get(str(field_id))
+                field = doc.get(field_id)
                 if field is not None and field.get("visibility") == "public":
                     lines.add(f"field {path}::{field['name']}")
-        emit_impls(path, inner.get("impls", []), seen)
+        emit_impls(doc, path, inner.get("impls", []))
     elif kind == "enum":
         lines.add(f"enum {path}")
         for variant_id in inner.get("variants", []):
-            variant = index.get(str(variant_id))
+            variant = doc.get(variant_id)
             if variant is not None:
                 lines.add(f"variant {path}::{variant['name']}")
-        emit_impls(path, inner.get("impls", []), seen)
+        emit_impls(doc, path, inner.get("impls", []))
     elif kind == "trait":
         lines.add(f"trait {path}")
         for member_id in inner.get("items", []):
-            member = index.get(str(member_id))
+            member = doc.get(member_id)
             if member is not None:
                 member_kind, member_inner = kind_and_inner(member)
                 extra = signature(member_inner) if member_kind == "function" else ""
@@ -108,7 +154,6 @@ def walk(item_id, path, seen):
         lines.add(f"{kind} {path}")
 
 
-root = index[str(doc["root"])]
-walk(doc["root"], root["name"], frozenset())
+walk(main, main.json["root"], main.name, frozenset())
 for line in sorted(lines):
     print(line)

@@ -7,9 +7,9 @@
 //! threads are joined and only then its clients closed. A flow that fails does not stop the
 //! others; [`CheckpointFlows::failed`] names it with its error.
 
-use crate::core::error::{ConfigError, Error};
-use crate::core::mirror_checkpoint_config::{ConfigWarning, MirrorCheckpointConfig};
 use crate::runtime::checkpoint_task::{CheckpointTask, StopOutcome};
+use mm2_checkpoint_core::error::{ConfigError, Error};
+use mm2_checkpoint_core::mirror_checkpoint_config::{ConfigWarning, MirrorCheckpointConfig};
 
 /// One task per flow, each named `source->target`.
 pub struct CheckpointFlows {

@@ -16,22 +16,22 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::core::error::{ConfigError, Error};
-use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
-use crate::core::offset_sync::OffsetSyncRef;
-use crate::core::replication_policy::ReplicationPolicy;
-use crate::core::reverse_translation::{
-    original_of_replica, ReplicaTopicError, ReverseQueries, ReverseTranslation,
-};
-use crate::kafka::admin::Admin;
-use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
-use crate::kafka::stop_signal::StopSignal;
 use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
 use crate::runtime::remote_cluster_utils::{
     commit_into_idle_groups, failover_report, CommitReport, FailoverReport, GroupSelector,
     TranslatedOffset, TranslatedOffsets,
 };
-use crate::TopicPartition;
+use mm2_checkpoint_core::error::{ConfigError, Error};
+use mm2_checkpoint_core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint_core::offset_sync::OffsetSyncRef;
+use mm2_checkpoint_core::replication_policy::ReplicationPolicy;
+use mm2_checkpoint_core::reverse_translation::{
+    original_of_replica, ReplicaTopicError, ReverseQueries, ReverseTranslation,
+};
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::Admin;
+use mm2_checkpoint_kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// The forward flow (A->B) whose replica topics the groups consumed on B: the clusters, where
 /// its offset syncs are, and its replication policy.

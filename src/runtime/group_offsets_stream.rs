@@ -23,18 +23,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::core::committed_offsets::{Applied, CommittedOffsets};
-use crate::core::consumer_offsets::{
+use crate::runtime::thread_names::ThreadNames;
+use mm2_checkpoint_core::committed_offsets::{Applied, CommittedOffsets};
+use mm2_checkpoint_core::consumer_offsets::{
     coordinator_partition, ConsumerOffsetsRecord, CONSUMER_OFFSETS_TOPIC,
 };
-use crate::core::error::Error;
-use crate::core::mirror_checkpoint_config::MirrorCheckpointConfig;
-use crate::kafka::consumer_offsets_reader::ConsumerOffsetsReader;
-use crate::kafka::kafka_based_log::RecordRef;
-use crate::kafka::library_thread::LibraryThread;
-use crate::kafka::mutex::lock;
-use crate::kafka::stop_signal::StopSignal;
-use crate::runtime::thread_names::ThreadNames;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint_kafka::consumer_offsets_reader::ConsumerOffsetsReader;
+use mm2_checkpoint_kafka::kafka_based_log::RecordRef;
+use mm2_checkpoint_kafka::library_thread::LibraryThread;
+use mm2_checkpoint_kafka::mutex::lock;
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// How long one poll of the reader waits for records; a stop wakes it earlier.
 const POLL_WAIT: Duration = Duration::from_millis(500);

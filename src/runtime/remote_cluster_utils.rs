@@ -21,19 +21,20 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
-use crate::core::checkpoint_rules::{
+use crate::runtime::checkpoint_task::decisions::{activities, committed_on_target, Activity};
+use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::checkpoint_rules::{
     offsets_to_write, target_offset_sync, CommittedOffset, NoWriteReason, OffsetSyncDecision,
     TargetGroupState, WriteReason,
 };
-use crate::core::error::{ConfigError, Error};
-use crate::core::filters::PatternList;
-use crate::core::replication_policy::ReplicationPolicy;
-use crate::kafka::admin::Admin;
-use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
-use crate::kafka::stop_signal::StopSignal;
-use crate::runtime::checkpoint_task::decisions::{activities, committed_on_target, Activity};
-use crate::runtime::checkpoint_task::MAX_OFFSET_FETCHES_IN_FLIGHT;
-use crate::{Checkpoint, TopicPartition};
+use mm2_checkpoint_core::error::{ConfigError, Error};
+use mm2_checkpoint_core::filters::PatternList;
+use mm2_checkpoint_core::replication_policy::ReplicationPolicy;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::Admin;
+use mm2_checkpoint_kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// Which consumer groups to translate.
 #[derive(Clone, Debug)]
@@ -73,7 +74,7 @@ impl GroupSelector {
     /// A list of groups from MM2's list syntax (comma-separated, each trimmed, empty items
     /// dropped); the error (key `groups`) refuses a text that lists no group.
     pub fn parse_list(groups: &str) -> Result<Self, ConfigError> {
-        let list: Vec<String> = crate::core::filters::split_list(groups)
+        let list: Vec<String> = mm2_checkpoint_core::filters::split_list(groups)
             .into_iter()
             .filter(|g| !g.is_empty())
             .collect();

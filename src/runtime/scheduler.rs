@@ -11,11 +11,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::core::error::Error;
-use crate::kafka::failure::{RetryStatus, STARTUP};
-use crate::kafka::library_thread::{panic_message, LibraryThread};
-use crate::kafka::mutex::lock;
-use crate::kafka::stop_signal::StopSignal;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_kafka::failure::{RetryStatus, STARTUP};
+use mm2_checkpoint_kafka::library_thread::{panic_message, LibraryThread};
+use mm2_checkpoint_kafka::mutex::lock;
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// Clients (or anything else) a job still held when the task stopped; the scheduler thread
 /// returns them so the stopper closes them only after the join.

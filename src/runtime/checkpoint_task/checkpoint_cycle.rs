@@ -17,15 +17,16 @@ use super::{
     now_ms, stream_source, PartitionStatus, Poller, Shared, MAX_OFFSET_FETCHES_IN_FLIGHT,
     OFFSET_FETCH_CONNECTIONS,
 };
-use crate::core::checkpoint_rules::{checkpoints_for_group_both_ways, ReverseSyncs};
-use crate::core::error::Error;
-use crate::core::replication_policy::checkpoint_topic_partition;
-use crate::kafka::admin::{Admin, GroupOffsetsResult};
-use crate::kafka::checkpoint_producer::{CheckpointProducer, WRITER_HEADER};
-use crate::kafka::librdkafka::NativeError;
-use crate::kafka::mutex::lock;
-use crate::kafka::range_reader::RangeReader;
-use crate::{Checkpoint, TopicPartition};
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::checkpoint_rules::{checkpoints_for_group_both_ways, ReverseSyncs};
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::replication_policy::checkpoint_topic_partition;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::{Admin, GroupOffsetsResult};
+use mm2_checkpoint_kafka::checkpoint_producer::{CheckpointProducer, WRITER_HEADER};
+use mm2_checkpoint_kafka::librdkafka::NativeError;
+use mm2_checkpoint_kafka::mutex::lock;
+use mm2_checkpoint_kafka::range_reader::RangeReader;
 
 /// Committed offsets of `groups` on the source, batched. Some brokers (librdkafka's mock among
 /// them) answer "all partitions" with nothing; groups that came back empty are asked again for
@@ -59,7 +60,7 @@ pub(super) fn fetch_committed(
         .zip(committed.into_iter().map(|r| {
             r.unwrap_or_else(|| {
                 Err(NativeError {
-                    code: rdkafka::error::RDKafkaErrorCode::Fail,
+                    code: mm2_checkpoint_kafka::ErrorCode::Fail,
                     message: "no result".into(),
                 })
             })

@@ -9,13 +9,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::GroupOffsetSyncResult;
-use crate::core::checkpoint_rules::{
+use crate::runtime::metrics::GroupOffsetSyncRun;
+use mm2_checkpoint_core::checkpoint_rules::{
     CommittedOffset, OffsetSyncDecision, SkipReason, TargetGroupState,
 };
-use crate::kafka::admin::GroupOffsetsResult;
-use crate::kafka::librdkafka::{GroupDescription, NativeError, NativeGroupState};
-use crate::runtime::metrics::GroupOffsetSyncRun;
-use crate::TopicPartition;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::GroupOffsetsResult;
+use mm2_checkpoint_kafka::librdkafka::{GroupDescription, NativeError, NativeGroupState};
 
 /// A group's committed offsets on one cluster: partition → offset (`None` = no commit).
 pub(crate) type Committed = BTreeMap<TopicPartition, Option<CommittedOffset>>;
@@ -555,8 +555,8 @@ impl std::fmt::Display for SyncSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::checkpoint_rules::{target_offset_sync, TargetGroupState};
-    use rdkafka::error::RDKafkaErrorCode;
+    use mm2_checkpoint_core::checkpoint_rules::{target_offset_sync, TargetGroupState};
+    use mm2_checkpoint_kafka::ErrorCode;
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
@@ -580,7 +580,7 @@ mod tests {
             .collect()
     }
 
-    fn error(code: RDKafkaErrorCode) -> NativeError {
+    fn error(code: ErrorCode) -> NativeError {
         NativeError {
             code,
             message: "injected".into(),
@@ -681,7 +681,7 @@ mod tests {
         let results = vec![
             Some(Ok(committed(&[]))),
             Some(Ok(committed(&[("orders", 0, None)]))),
-            Some(Err(error(RDKafkaErrorCode::GroupAuthorizationFailed))),
+            Some(Err(error(ErrorCode::GroupAuthorizationFailed))),
             None,
             Some(Ok(committed(&[]))),
         ];
@@ -702,7 +702,7 @@ mod tests {
     fn a_cycle_decides_each_group_from_its_fetch() {
         let replicated_commit = || Ok(committed(&[("orders", 0, Some(7))]));
         let internal_commit = || Ok(committed(&[("mm2-offsets", 0, Some(7))]));
-        let failed = || Err(error(RDKafkaErrorCode::RequestTimedOut));
+        let failed = || Err(error(ErrorCode::RequestTimedOut));
         // (may emit, discovered, result, verdict)
         let cases: Vec<(bool, bool, GroupOffsetsResult, GroupVerdict)> = vec![
             (false, true, replicated_commit(), GroupVerdict::Abandoned),
@@ -711,7 +711,7 @@ mod tests {
                 true,
                 true,
                 failed(),
-                GroupVerdict::FetchFailed(error(RDKafkaErrorCode::RequestTimedOut)),
+                GroupVerdict::FetchFailed(error(ErrorCode::RequestTimedOut)),
             ),
             (
                 true,
@@ -769,7 +769,7 @@ mod tests {
             (NativeGroupState::Unknown, None, Activity::Unknown),
             (
                 NativeGroupState::Empty,
-                Some(error(RDKafkaErrorCode::GroupAuthorizationFailed)),
+                Some(error(ErrorCode::GroupAuthorizationFailed)),
                 Activity::Unknown,
             ),
         ];

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use rdkafka::error::RDKafkaErrorCode;
+use mm2_checkpoint_kafka::ErrorCode;
 
-use crate::kafka::librdkafka::NativeError;
-use crate::kafka::mutex::lock;
+use mm2_checkpoint_kafka::librdkafka::NativeError;
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// Where an armed fault strikes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,17 +22,17 @@ pub enum Fault {
     PollPanics,
     /// The next listing of the source's consumer groups (start-up's discovery or a periodic
     /// refresh) fails with this error, as if the broker or librdkafka had answered so.
-    GroupListingFails(RDKafkaErrorCode),
+    GroupListingFails(ErrorCode),
     /// At the next discovery that fetches offsets, the first group fetched (in name order)
     /// gets this error instead of its offsets, as a group whose ACL denies us would.
-    GroupOffsetsFail(RDKafkaErrorCode),
+    GroupOffsetsFail(ErrorCode),
     /// At the next checkpoint cycle, the first group fetched (in the cycle's order) gets this
     /// error instead of its offsets, as if its coordinator or its ACL had answered so.
-    CycleGroupOffsetsFail(RDKafkaErrorCode),
+    CycleGroupOffsetsFail(ErrorCode),
     /// At the next group offset sync, the first target group whose committed offsets it reads
     /// (in name order; only groups the target describes as empty are read) gets this error
     /// instead of its offsets, as if the target's coordinator or the group's ACL had answered so.
-    SyncGroupOffsetsFail(RDKafkaErrorCode),
+    SyncGroupOffsetsFail(ErrorCode),
 }
 
 /// The points where an armed error replaces a broker's answer.
@@ -52,7 +52,7 @@ pub(super) enum ErrorPoint {
 pub(super) struct Faults {
     tail: AtomicBool,
     poll: AtomicBool,
-    errors: Mutex<BTreeMap<ErrorPoint, RDKafkaErrorCode>>,
+    errors: Mutex<BTreeMap<ErrorPoint, ErrorCode>>,
 }
 
 impl Faults {

@@ -1,6 +1,6 @@
 //! `task.assignment=group`: the coordination thread. It owns the coordination consumer (a member
 //! of the coordination group on the target), turns its rebalances into the handover of
-//! [`crate::core::group_coordination::Handover`], and runs the catch-up reads that let it adopt
+//! [`mm2_checkpoint_core::group_coordination::Handover`], and runs the catch-up reads that let it adopt
 //! a gained partition without checkpoints going backwards.
 //!
 //! Why the target cluster: checkpoints are written there, so a process that cannot reach the
@@ -18,16 +18,16 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::Shared;
-use crate::core::error::Error;
-use crate::core::group_coordination::{
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::group_coordination::{
     coordination_partition, CatchUp, CoordinationSettings, Handover, TaskAssignment,
 };
-use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::coordination_consumer::{CoordinationConsumer, CoordinationEvent};
-use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
-use crate::kafka::library_thread::{panic_message, LibraryThread};
-use crate::kafka::mutex::lock;
-use crate::Checkpoint;
+use mm2_checkpoint_kafka::admin::{Admin, TopicCreation};
+use mm2_checkpoint_kafka::coordination_consumer::{CoordinationConsumer, CoordinationEvent};
+use mm2_checkpoint_kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd};
+use mm2_checkpoint_kafka::library_thread::{panic_message, LibraryThread};
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// Longest wait of one coordination poll; a stop or a rebalance ends it earlier.
 const POLL_SLICE: Duration = Duration::from_millis(500);

@@ -8,9 +8,9 @@ use super::decisions::{self, Refreshed};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
-use crate::core::filters::nothing_matched;
-use crate::kafka::admin::Admin;
 use crate::runtime::scheduler::JobError;
+use mm2_checkpoint_core::filters::nothing_matched;
+use mm2_checkpoint_kafka::admin::Admin;
 
 /// MM2's group refresh, live: list the groups, keep those passing the group filter and hashed to
 /// this task, and of those keep the ones with a committed offset on a replicated topic. Only

@@ -13,12 +13,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use rdkafka::error::RDKafkaErrorCode;
+use mm2_checkpoint_kafka::ErrorCode;
 
-use crate::core::error::Error;
-use crate::kafka::admin::request_failed;
-use crate::kafka::librdkafka::NativeError;
-use crate::kafka::mutex::lock;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_kafka::admin::request_failed;
+use mm2_checkpoint_kafka::librdkafka::NativeError;
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// Which job fetched the offsets; each job replaces its own retry reasons at every run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -56,7 +56,7 @@ pub(super) enum GroupFailure {
 pub(super) fn classify(cluster: &str, group: &str, e: &NativeError) -> GroupFailure {
     let context = format!("fetching committed offsets of group `{group}` on `{cluster}`");
     match request_failed(context, e) {
-        denied @ Error::Fatal { .. } if e.code == RDKafkaErrorCode::GroupAuthorizationFailed => {
+        denied @ Error::Fatal { .. } if e.code == ErrorCode::GroupAuthorizationFailed => {
             GroupFailure::Denied(denied.to_string())
         }
         fatal @ Error::Fatal { .. } => GroupFailure::Fatal(fatal),
@@ -173,7 +173,7 @@ impl GroupRetries {
 mod tests {
     use super::*;
 
-    fn native(code: RDKafkaErrorCode) -> NativeError {
+    fn native(code: ErrorCode) -> NativeError {
         NativeError {
             code,
             message: format!("{code}"),
@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn a_group_acl_denial_skips_the_group_and_other_unfixable_failures_end_the_task() {
-        use RDKafkaErrorCode as C;
+        use ErrorCode as C;
         let class = |code| match classify("A", "g", &native(code)) {
             GroupFailure::Retry(_) => "retry",
             GroupFailure::Denied(_) => "denied",
@@ -204,7 +204,7 @@ mod tests {
         let retries = GroupRetries::default();
         let mut run = RunFailures::default();
         for g in ["a", "b"] {
-            let failure = classify("A", g, &native(RDKafkaErrorCode::CoordinatorLoadInProgress));
+            let failure = classify("A", g, &native(ErrorCode::CoordinatorLoadInProgress));
             run.note(FetchJob::Cycle, &retries, g, failure).unwrap();
         }
         retries.finish(FetchJob::Cycle, run);
@@ -228,16 +228,12 @@ mod tests {
     fn a_denied_group_is_counted_and_is_no_retry_reason() {
         let retries = GroupRetries::default();
         let mut run = RunFailures::default();
-        let failure = classify(
-            "A",
-            "g",
-            &native(RDKafkaErrorCode::GroupAuthorizationFailed),
-        );
+        let failure = classify("A", "g", &native(ErrorCode::GroupAuthorizationFailed));
         run.note(FetchJob::Cycle, &retries, "g", failure).unwrap();
         retries.finish(FetchJob::Cycle, run);
         assert_eq!(retries.denied(), 1);
         assert_eq!(retries.summary(), None);
-        let fatal = classify("A", "g", &native(RDKafkaErrorCode::Authentication));
+        let fatal = classify("A", "g", &native(ErrorCode::Authentication));
         let mut run = RunFailures::default();
         assert!(matches!(
             run.note(FetchJob::Cycle, &retries, "g", fatal),

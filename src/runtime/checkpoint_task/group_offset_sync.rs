@@ -8,12 +8,14 @@ use super::decisions::{self, Activity};
 use super::faults::ErrorPoint;
 use super::group_fetch_failures::{classify, FetchJob, RunFailures};
 use super::Shared;
-use crate::core::checkpoint_rules::{target_offset_sync, CommittedOffset, TargetGroupState};
-use crate::core::error::Error;
-use crate::kafka::admin::Admin;
-use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::JobError;
-use crate::TopicPartition;
+use mm2_checkpoint_core::checkpoint_rules::{
+    target_offset_sync, CommittedOffset, TargetGroupState,
+};
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::Admin;
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// MM2's idle-group refresh and group offset sync, in one job on the scheduler thread. Writes
 /// only into groups proven EMPTY (or absent) on the target, never backwards, and waits for the

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 pub use super::group_coordination::RebalanceHook;
-use crate::kafka::stop_signal::StopSignal;
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// A start-up hook: gets the task's stop signal, so it can hold start-up until a stop arrives
 /// (the deterministic race tests).

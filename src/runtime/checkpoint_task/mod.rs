@@ -20,28 +20,29 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, TryLockError};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::core::checkpoint_rules::CommittedOffset;
-use crate::core::checkpoint_store::CheckpointStore;
-use crate::core::error::{ConfigError, Error, RecordError};
-use crate::core::group_assignment::owns_group;
-use crate::core::mirror_checkpoint_config::{
-    check_client_files, client_setting_conflict, ClientKind, Cluster, MirrorCheckpointConfig,
-};
-use crate::core::offset_sync_store::OffsetSyncStore;
-use crate::core::replication_policy::ReplicationPolicy;
-use crate::kafka::admin::Admin;
-use crate::kafka::checkpoint_producer::CheckpointProducer;
-use crate::kafka::diagnostics::Diagnostics;
-use crate::kafka::failure::{check_client_settings, RetryStatus};
-use crate::kafka::library_thread::{panic_message, LibraryThread};
-use crate::kafka::mutex::lock;
-use crate::kafka::stop_signal::StopSignal;
-use crate::kafka::task_scope::{new_task_id, TaskScope};
 use crate::runtime::metrics::reporter::{self, MetricsListener};
 use crate::runtime::metrics::MetricsSnapshot;
 use crate::runtime::scheduler::{record_fatal, Scheduler};
 use crate::runtime::thread_names::{ThreadNames, ROLES};
-use crate::{Checkpoint, TopicPartition};
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::checkpoint_rules::CommittedOffset;
+use mm2_checkpoint_core::checkpoint_store::CheckpointStore;
+use mm2_checkpoint_core::error::{ConfigError, Error, RecordError};
+use mm2_checkpoint_core::group_assignment::owns_group;
+use mm2_checkpoint_core::mirror_checkpoint_config::{
+    check_client_files, client_setting_conflict, ClientKind, Cluster, MirrorCheckpointConfig,
+};
+use mm2_checkpoint_core::offset_sync_store::OffsetSyncStore;
+use mm2_checkpoint_core::replication_policy::ReplicationPolicy;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::admin::Admin;
+use mm2_checkpoint_kafka::checkpoint_producer::CheckpointProducer;
+use mm2_checkpoint_kafka::diagnostics::Diagnostics;
+use mm2_checkpoint_kafka::failure::{check_client_settings, RetryStatus};
+use mm2_checkpoint_kafka::library_thread::{panic_message, LibraryThread};
+use mm2_checkpoint_kafka::mutex::lock;
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
+use mm2_checkpoint_kafka::task_scope::{new_task_id, TaskScope};
 
 mod checkpoint_cycle;
 pub(crate) mod decisions;
@@ -126,7 +127,7 @@ pub enum StopOutcome {
     AlreadyStopped,
 }
 
-/// Per-task counters (see also [`crate::kafka::diagnostics`] for process-wide ones).
+/// Per-task counters (see also [`mm2_checkpoint_kafka::diagnostics`] for process-wide ones).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TaskStats {
     /// True once both stores finished loading (and, without assigned groups, the first group

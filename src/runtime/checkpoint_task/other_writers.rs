@@ -15,9 +15,9 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::Duration;
 
-use crate::core::checkpoint::Checkpoint;
-use crate::core::error::Error;
-use crate::kafka::range_reader::{RangeReader, RangeRecord};
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_kafka::range_reader::{RangeReader, RangeRecord};
 
 /// How long one cycle may spend reading back others' records; the rest waits for the next cycle.
 pub(super) const READ_BUDGET: Duration = Duration::from_secs(1);
@@ -233,7 +233,7 @@ mod tests {
     fn record(group: &str, offset: i64, writer: Option<&str>) -> RangeRecord {
         let cp = Checkpoint {
             consumer_group_id: group.into(),
-            topic_partition: crate::core::topic_partition::TopicPartition::new("A.t", 0),
+            topic_partition: mm2_checkpoint_core::topic_partition::TopicPartition::new("A.t", 0),
             upstream_offset: 10,
             downstream_offset: 5,
             metadata: String::new(),

@@ -12,17 +12,17 @@ use std::time::{Duration, Instant};
 use super::group_discovery::discover_groups;
 use super::group_offset_sync::sync_group_offsets;
 use super::{Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC, NEVER};
-use crate::core::checkpoint_store::CheckpointStore;
-use crate::core::error::Error;
-use crate::core::mirror_checkpoint_config::Cluster;
-use crate::core::offset_sync::OffsetSyncRef;
-use crate::core::offset_sync_store::OffsetSyncStore;
-use crate::kafka::admin::{Admin, TopicCreation};
-use crate::kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd, RecordRef};
-use crate::kafka::library_thread::{panic_message, LibraryThread};
-use crate::kafka::mutex::lock;
 use crate::runtime::scheduler::{JobError, Leftovers, RepeatingJob};
-use crate::Checkpoint;
+use mm2_checkpoint_core::checkpoint::Checkpoint;
+use mm2_checkpoint_core::checkpoint_store::CheckpointStore;
+use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::mirror_checkpoint_config::Cluster;
+use mm2_checkpoint_core::offset_sync::OffsetSyncRef;
+use mm2_checkpoint_core::offset_sync_store::OffsetSyncStore;
+use mm2_checkpoint_kafka::admin::{Admin, TopicCreation};
+use mm2_checkpoint_kafka::kafka_based_log::{each_record, KafkaBasedLog, ReadToEnd, RecordRef};
+use mm2_checkpoint_kafka::library_thread::{panic_message, LibraryThread};
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// What start-up's read of the checkpoints topic found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,11 +29,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::Shared;
-use crate::core::checkpoint_rules::CommittedOffset;
-use crate::core::consumer_offsets::CONSUMER_OFFSETS_TOPIC;
-use crate::core::mirror_checkpoint_config::GroupOffsetsSource;
-use crate::kafka::admin::GroupOffsetsResult;
 use crate::runtime::group_offsets_stream::GroupOffsetsStream;
+use mm2_checkpoint_core::checkpoint_rules::CommittedOffset;
+use mm2_checkpoint_core::consumer_offsets::CONSUMER_OFFSETS_TOPIC;
+use mm2_checkpoint_core::mirror_checkpoint_config::GroupOffsetsSource;
+use mm2_checkpoint_kafka::admin::GroupOffsetsResult;
 
 /// The task's stream, once tried, and what the next cycle takes from it.
 #[derive(Default)]
@@ -127,7 +127,7 @@ impl StreamSource {
     }
 }
 
-fn fall_back(source: &str, e: &crate::Error) {
+fn fall_back(source: &str, e: &mm2_checkpoint_core::error::Error) {
     log::warn!(
         "group.offsets.source = consumer-offsets-topic: cannot read `{CONSUMER_OFFSETS_TOPIC}` of cluster `{source}` ({e}); falling back to `poll`, listing every group's committed offsets once per interval"
     );

@@ -12,16 +12,16 @@ use std::time::{Duration, Instant};
 use super::decisions::SyncSummary;
 use super::other_writers::Found;
 use super::{now_ms, Shared, GROUP_DISCOVERY, GROUP_OFFSET_SYNC};
-use crate::core::checkpoint_rules::{CommittedOffset, SkipReason};
-use crate::kafka::failure::STARTUP;
-use crate::kafka::mutex::lock;
 use crate::runtime::group_offsets_stream::Holds;
 use crate::runtime::metrics::latency::LatencyStat;
 use crate::runtime::metrics::{
     CheckpointLatency, GroupOffsetSyncMetrics, MetricsSnapshot, OffsetsStreamMetrics,
     OtherWriterMetrics, PartitionMetrics, RetryKind, RetryMetrics, TaskMetrics,
 };
-use crate::TopicPartition;
+use mm2_checkpoint_core::checkpoint_rules::{CommittedOffset, SkipReason};
+use mm2_checkpoint_core::topic_partition::TopicPartition;
+use mm2_checkpoint_kafka::failure::STARTUP;
+use mm2_checkpoint_kafka::mutex::lock;
 
 /// `offset_sync_lag` while unknown.
 const UNKNOWN: u64 = u64::MAX;

@@ -242,11 +242,11 @@ impl MetricsSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::checkpoint_rules::SkipReason;
-    use crate::metrics::{
+    use crate::runtime::metrics::{
         GroupOffsetSyncMetrics, GroupOffsetSyncRun, OffsetsStreamMetrics, OtherWriterMetrics,
         RetryKind, RetryMetrics,
     };
+    use mm2_checkpoint_core::checkpoint_rules::SkipReason;
 
     fn snapshot() -> MetricsSnapshot {
         MetricsSnapshot {

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use crate::core::checkpoint_rules::SkipReason;
+use mm2_checkpoint_core::checkpoint_rules::SkipReason;
 
 mod json;
 pub(crate) mod latency;

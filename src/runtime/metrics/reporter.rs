@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::MetricsSnapshot;
-use crate::kafka::library_thread::{panic_message, LibraryThread};
-use crate::kafka::stop_signal::StopSignal;
+use mm2_checkpoint_kafka::library_thread::{panic_message, LibraryThread};
+use mm2_checkpoint_kafka::stop_signal::StopSignal;
 
 /// What receives a snapshot every interval.
 pub type MetricsListener = Arc<dyn Fn(&MetricsSnapshot) + Send + Sync>;

@@ -11,7 +11,7 @@ final class Workload {
     static final int BATCH_SYNCS = 100_000;
     static final int PARTITIONS_PER_TOPIC = 100;
 
-    /** SplitMix64 as src/core/splitmix.rs; unsigned modulo as Rust's u64 %. */
+    /** SplitMix64 as crates/core/src/splitmix.rs; unsigned modulo as Rust's u64 %. */
     static final class SplitMix {
         long state;
         SplitMix(long seed) { state = seed; }
