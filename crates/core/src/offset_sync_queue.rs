@@ -33,6 +33,10 @@ pub const DEFAULT_OFFSET_LAG_MAX: i64 = 100;
 /// Connect's default `offset.flush.interval.ms`, the period of MM2's delayed-sync promotion.
 pub const DEFAULT_FLUSH_INTERVAL: Duration = Duration::from_millis(60_000);
 
+/// The keys of an offset-sync writer's settings that configure the writer itself; every other
+/// key is a setting of its librdkafka producer.
+pub const WRITER_KEYS: [&str; 2] = ["offset.lag.max", "offset.flush.interval.ms"];
+
 /// Settings of an offset-sync writer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OffsetSyncWriterConfig {
@@ -82,6 +86,20 @@ impl OffsetSyncWriterConfig {
             }
         }
         Ok(config)
+    }
+
+    /// Splits a writer's settings into the writer's own ([`WRITER_KEYS`], read as
+    /// [`from_properties`](Self::from_properties) reads them) and its producer's (the rest).
+    pub fn split(
+        settings: &BTreeMap<String, String>,
+    ) -> Result<(Self, BTreeMap<String, String>), ConfigError> {
+        let config = Self::from_properties(settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+        let producer = settings
+            .iter()
+            .filter(|(k, _)| !WRITER_KEYS.contains(&k.trim()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Ok((config, producer))
     }
 }
 
@@ -362,6 +380,29 @@ mod tests {
 
     fn tp(p: i32) -> TopicPartition {
         TopicPartition::new("topic", p)
+    }
+
+    #[test]
+    fn a_writers_settings_split_into_its_own_keys_and_its_producers() {
+        let settings: BTreeMap<String, String> = [
+            ("bootstrap.servers", "b:1"),
+            ("offset.lag.max", "7"),
+            ("offset.flush.interval.ms", "250"),
+            ("acks", "all"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let (config, producer) = OffsetSyncWriterConfig::split(&settings).unwrap();
+        assert_eq!(config.offset_lag_max, 7);
+        assert_eq!(config.flush_interval, Duration::from_millis(250));
+        let keys: Vec<&str> = producer.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["acks", "bootstrap.servers"]);
+
+        let bad: BTreeMap<String, String> =
+            [("offset.flush.interval.ms".to_string(), "0".to_string())].into();
+        let e = OffsetSyncWriterConfig::split(&bad).unwrap_err();
+        assert!(e.to_string().contains("offset.flush.interval.ms"), "{e}");
     }
 
     /// `(upstream, downstream, emits, reset afterwards)`.

@@ -17,9 +17,6 @@ use mm2_checkpoint::offset_sync_writer::{
 };
 use mm2_checkpoint::TopicPartition;
 
-/// Keys of a writer conf that configure the writer rather than its librdkafka producer.
-const WRITER_KEYS: [&str; 2] = ["offset.lag.max", "offset.flush.interval.ms"];
-
 /// Counters of an offset-sync writer, filled by `mm_offset_sync_writer_get_stats`. Set
 /// `struct_size` to `sizeof(mm_offset_sync_writer_stats)` first; fields are only ever added at
 /// the end.
@@ -163,12 +160,7 @@ pub unsafe extern "C" fn mm_offset_sync_writer_new(
         if topic.is_empty() {
             return Err(Failure::invalid_argument("`offset_syncs_topic` is empty"));
         }
-        let entries = conf.entries();
-        let config = OffsetSyncWriterConfig::from_properties(
-            entries.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-        )?;
-        let mut producer = entries.clone();
-        producer.retain(|k, _| !WRITER_KEYS.contains(&k.as_str()));
+        let (config, producer) = OffsetSyncWriterConfig::split(conf.entries())?;
         let writer = OffsetSyncWriter::new(&producer, topic, &config)?;
         writer_out.write(into_handle(mm_offset_sync_writer_t {
             state: Mutex::new(State::Open(Box::new(writer))),

@@ -33,6 +33,7 @@ use crate::librdkafka::{
 use crate::stop_signal::StopSignal;
 use mm2_checkpoint_core::checkpoint_rules::CommittedOffset;
 use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::mirror_checkpoint_config::ClientUse;
 use mm2_checkpoint_core::topic_partition::TopicPartition;
 
 /// A group's committed offsets: partition → offset (`None` = no commit), or why none came back
@@ -241,7 +242,7 @@ fn open_handle(
     let creating = || format!("creating the {role} for cluster `{cluster}`");
     // The group only has to exist (see the type's comment); it is closed below, before
     // librdkafka has a broker to look its coordinator up on.
-    let config = unjoined_group_config(settings, role);
+    let config = unjoined_group_config(settings, ClientUse::Admin, role);
     let client = consumer_client(&config, settings, creating, |_| {})?;
     librdkafka::close_unused_group(&client)
         .map_err(|e| Error::kafka(format!("closing the unused group of the {role}"), e))?;

@@ -22,7 +22,6 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::Client;
-use rdkafka::config::ClientConfig;
 use rdkafka::error::RDKafkaErrorCode;
 
 use super::client_log::ClientLog;
@@ -35,6 +34,7 @@ use crate::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
 use crate::stop_signal::StopSignal;
 use mm2_checkpoint_core::error::Error;
+use mm2_checkpoint_core::mirror_checkpoint_config::ClientUse;
 
 /// Longest single wait inside a poll; a stop wakes it earlier through the queue yield, so this
 /// only bounds the wait should a wake ever be missed.
@@ -177,12 +177,11 @@ pub fn open_reader_client(
 ) -> Result<WakeableClient<Client<ClientLog>>, Error> {
     // librdkafka's consumer poll needs a group handle; the group is never joined (assign, not
     // subscribe) and nothing is committed.
-    let mut config = unjoined_group_config(settings, role);
+    let mut config = unjoined_group_config(settings, ClientUse::Reader, role);
     config
         .set("enable.auto.offset.store", "false")
         .set("enable.partition.eof", "true")
         .set("auto.offset.reset", "earliest");
-    reader_defaults(&mut config);
     let creating = || format!("creating the {role} for `{topic}`");
     let client = consumer_client(&config, settings, creating, |_| {})?;
     WakeableClient::new(client, role, signal, QueueHandle::consumer_queue)
@@ -526,27 +525,6 @@ impl KafkaBasedLog {
     }
 }
 
-/// Settings of internal-topic readers that differ from librdkafka's defaults, unless the user set
-/// them:
-/// - `fetch.wait.max.ms=100`: internal topics are small and local reads dominate start-up; do
-///   not let each empty fetch wait the default 500 ms.
-/// - `fetch.queue.backoff.ms=10`: once librdkafka holds `queued.min.messages` (100,000) fetched
-///   records not yet polled, it postpones the next Fetch by this much, 1 s by default, and does
-///   not fetch again before that even when the reader has long emptied its queue. Reading
-///   record by record is slower than one Fetch fills the queue, so with the default a large
-///   offset-syncs topic loaded at about a tenth of the speed the broker delivers (1M records:
-///   ≈ 7 s, mostly idle, against ≈ 2 s with 10 ms; BENCHMARKS.md "Start-up load").
-pub fn reader_defaults(config: &mut ClientConfig) {
-    for (key, value) in [
-        ("fetch.wait.max.ms", "100"),
-        ("fetch.queue.backoff.ms", "10"),
-    ] {
-        if config.get(key).is_none() {
-            config.set(key, value);
-        }
-    }
-}
-
 /// Whether a client error is about the reader's consumer group, which librdkafka needs for its
 /// consumer API but which is never joined or committed to: librdkafka still looks up its
 /// coordinator, and a broker with an authorizer denies that to a principal without DESCRIBE on
@@ -736,20 +714,5 @@ mod tests {
         assert_eq!(read, vec![(Some(b"a".to_vec()), Some(b"1".to_vec()))]);
         assert_eq!(status.get(), None, "the reason outlived the stall");
         assert_eq!(status.retries(STARTUP), 1);
-    }
-
-    #[test]
-    fn reader_defaults_fill_in_only_what_the_user_left_unset() {
-        let mut unset = ClientConfig::new();
-        reader_defaults(&mut unset);
-        assert_eq!(unset.get("fetch.wait.max.ms"), Some("100"));
-        assert_eq!(unset.get("fetch.queue.backoff.ms"), Some("10"));
-
-        let mut user = ClientConfig::new();
-        user.set("fetch.wait.max.ms", "7")
-            .set("fetch.queue.backoff.ms", "1000");
-        reader_defaults(&mut user);
-        assert_eq!(user.get("fetch.wait.max.ms"), Some("7"));
-        assert_eq!(user.get("fetch.queue.backoff.ms"), Some("1000"));
     }
 }

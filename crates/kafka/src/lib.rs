@@ -49,6 +49,7 @@ pub use wakeable_client::WakeableClient;
 
 use std::collections::BTreeMap;
 
+use mm2_checkpoint_core::mirror_checkpoint_config::{apply_client_defaults, ClientUse};
 use rdkafka::config::ClientConfig;
 
 /// Turns a settings map into an rdkafka client config.
@@ -60,15 +61,18 @@ pub fn client_config(settings: &BTreeMap<String, String>) -> ClientConfig {
     c
 }
 
-/// Settings for a consumer-type client whose consumer group is never joined and never
-/// committed to: librdkafka's consumer API (and, for admin clients, its answers to coordinator
-/// errors) needs a group handle. The group is `mm2-checkpoint-<role>` unless the cluster's
-/// settings name one.
-pub fn unjoined_group_config(settings: &BTreeMap<String, String>, role: &str) -> ClientConfig {
-    let mut c = client_config(settings);
-    if c.get("group.id").is_none() {
-        c.set("group.id", format!("mm2-checkpoint-{role}"));
-    }
+/// Settings for a consumer-type client (`client`: a reader or an admin handle) whose consumer
+/// group is never joined and never committed to: librdkafka's consumer API (and, for admin
+/// clients, its answers to coordinator errors) needs a group handle. The core's client defaults
+/// fill in what the settings leave unset (the group: `mm2-checkpoint-<role>`).
+pub fn unjoined_group_config(
+    settings: &BTreeMap<String, String>,
+    client: ClientUse,
+    role: &str,
+) -> ClientConfig {
+    let mut settings = settings.clone();
+    apply_client_defaults(client, role, &mut settings);
+    let mut c = client_config(&settings);
     c.set("enable.auto.commit", "false");
     c
 }
@@ -96,14 +100,13 @@ pub fn consumer_client(
     .map_err(|e| failure::client_creation_error(creating(), e))
 }
 
-/// Producer settings whose deliveries end in bounded time: a caller waiting for delivery reports
-/// must not hang for librdkafka's default five-minute `message.timeout.ms`.
+/// Producer settings with the core's producer defaults where unset (deliveries that end in
+/// bounded time: a caller waiting for delivery reports must not hang for librdkafka's default
+/// five-minute `message.timeout.ms`).
 pub fn producer_config(settings: &BTreeMap<String, String>) -> ClientConfig {
-    let mut c = client_config(settings);
-    if c.get("message.timeout.ms").is_none() {
-        c.set("message.timeout.ms", "30000");
-    }
-    c
+    let mut settings = settings.clone();
+    apply_client_defaults(ClientUse::Producer, "producer", &mut settings);
+    client_config(&settings)
 }
 
 /// A client error with librdkafka's error code kept, so C callers can branch on it.

@@ -107,6 +107,84 @@ pub const KEY_TABLE: &[KeyDoc] = &[
 /// A key's type as Kafka's `ConfigDef` names it, for the Connect connector's declaration: the
 /// kinds the table writes in MM2's words, mapped onto `ConfigDef.Type` (class names and the
 /// two-valued choices are strings, which the library judges).
+/// The clients a [`ClientDefault`] is given to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientUse {
+    /// A consumer reading an internal topic to its end (offset syncs, checkpoints,
+    /// `__consumer_offsets`): assigned its partitions, never a group member.
+    Reader,
+    /// An admin connection (a consumer-type handle: librdkafka's group APIs need one).
+    Admin,
+    /// A producer (checkpoints, offset syncs).
+    Producer,
+}
+
+/// A librdkafka setting the library gives a client unless the user set it. The task's client
+/// configs ([`MirrorCheckpointConfig`](super::MirrorCheckpointConfig)'s `*_config` methods, shown
+/// by `describe`) carry these; the Kafka layer puts them into settings handed to it directly (the
+/// failover and failback calls, which take librdkafka settings).
+#[derive(Debug, Clone, Copy)]
+pub struct ClientDefault {
+    /// The clients it is given to.
+    pub given_to: &'static [ClientUse],
+    /// The librdkafka key.
+    pub key: &'static str,
+    /// The value; `<role>` stands for the client's role (as in its `client.id`).
+    pub value: &'static str,
+    /// Why it differs from librdkafka's default.
+    pub why: &'static str,
+}
+
+/// Every librdkafka default the library changes; the user's setting always wins.
+pub const CLIENT_DEFAULTS: &[ClientDefault] = &[
+    ClientDefault {
+        given_to: &[ClientUse::Reader, ClientUse::Admin],
+        key: "group.id",
+        value: "mm2-checkpoint-<role>",
+        why: "librdkafka's consumer API and its group calls need a group handle; this group is \
+              never joined and never committed to (a denied lookup of its coordinator is ignored)",
+    },
+    ClientDefault {
+        given_to: &[ClientUse::Reader],
+        key: "fetch.wait.max.ms",
+        value: "100",
+        why: "internal topics are small and reading them to their end dominates start-up: an \
+              empty fetch does not wait librdkafka's 500 ms",
+    },
+    ClientDefault {
+        given_to: &[ClientUse::Reader],
+        key: "fetch.queue.backoff.ms",
+        value: "10",
+        why: "once librdkafka holds `queued.min.messages` fetched records it postpones the next \
+              fetch by this much (1 s by default) even after the reader emptied its queue; a \
+              large offset-syncs topic then loads at a tenth of the speed the broker delivers",
+    },
+    ClientDefault {
+        given_to: &[ClientUse::Producer],
+        key: "message.timeout.ms",
+        value: "30000",
+        why: "a batch waits for its delivery reports, so a delivery must end in bounded time \
+              rather than librdkafka's five minutes",
+    },
+];
+
+/// Puts the [`CLIENT_DEFAULTS`] given to `client` into `settings` where the user set nothing;
+/// `role` fills in `<role>`.
+pub fn apply_client_defaults(
+    client: ClientUse,
+    role: &str,
+    settings: &mut std::collections::BTreeMap<String, String>,
+) {
+    for d in CLIENT_DEFAULTS
+        .iter()
+        .filter(|d| d.given_to.contains(&client))
+    {
+        settings
+            .entry(d.key.to_string())
+            .or_insert_with(|| d.value.replace("<role>", role));
+    }
+}
+
 fn config_def_type(kind: &str) -> &'static str {
     let first = kind.split_whitespace().next().unwrap_or_default();
     match first {
@@ -213,6 +291,34 @@ pub fn configuration_markdown() -> String {
          `GSSAPI` and `OAUTHBEARER` have other requirements and are left to librdkafka.\n\
          - `enable.idempotence = true` with `acks` (or `request.required.acks`) other than\n  \
          `all`/`-1`: the error names the `acks` key (e.g. `producer.acks`) and the idempotence key.\n\n\
+         ## Client settings the library changes\n\n\
+         librdkafka defaults the library changes, unless the client's settings name the key (every\n\
+         client of a task shows them in `describe` / `mm_conf_describe`):\n\n\
+         | Key | Value | Given to | Why |\n|---|---|---|---|\n",
+    );
+    for d in CLIENT_DEFAULTS {
+        let given: Vec<&str> = d
+            .given_to
+            .iter()
+            .map(|c| match c {
+                ClientUse::Reader => "internal-topic readers",
+                ClientUse::Admin => "admin connections",
+                ClientUse::Producer => "producers",
+            })
+            .collect();
+        md.push_str(&format!(
+            "| `{}` | `{}` | {} | {} |\n",
+            d.key,
+            d.value,
+            given.join(", "),
+            d.why
+        ));
+    }
+    md.push_str(
+        "\nAlways set, whatever the settings say: `enable.auto.commit = false` on every consumer;\n\
+         on internal-topic readers also `enable.auto.offset.store = false`,\n\
+         `enable.partition.eof = true` and `auto.offset.reset = earliest`; on the offset-sync\n\
+         producer `max.in.flight.requests.per.connection = 1` (MM2's syncs are written in order).\n\n\
          ## Secrets\n\n",
     );
     md.push_str(&format!(
@@ -239,6 +345,31 @@ mod tests {
         table.sort_unstable();
         read.sort_unstable();
         assert_eq!(table, read);
+    }
+
+    #[test]
+    fn client_defaults_fill_in_only_what_the_user_left_unset() {
+        let mut unset = std::collections::BTreeMap::new();
+        apply_client_defaults(ClientUse::Reader, "some-reader", &mut unset);
+        assert_eq!(unset["fetch.wait.max.ms"], "100");
+        assert_eq!(unset["fetch.queue.backoff.ms"], "10");
+        assert_eq!(unset["group.id"], "mm2-checkpoint-some-reader");
+        assert!(!unset.contains_key("message.timeout.ms"), "{unset:?}");
+
+        let mut user: std::collections::BTreeMap<String, String> = [
+            ("fetch.wait.max.ms", "7"),
+            ("group.id", "mine"),
+            ("message.timeout.ms", "5000"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        apply_client_defaults(ClientUse::Reader, "r", &mut user);
+        apply_client_defaults(ClientUse::Producer, "p", &mut user);
+        assert_eq!(user["fetch.wait.max.ms"], "7");
+        assert_eq!(user["group.id"], "mine");
+        assert_eq!(user["message.timeout.ms"], "5000");
+        assert_eq!(user["fetch.queue.backoff.ms"], "10");
     }
 
     #[test]

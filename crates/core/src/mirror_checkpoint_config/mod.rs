@@ -45,7 +45,10 @@ mod reader;
 
 pub use crate::secrets::{is_sensitive_key, shown_value, Password, HIDDEN};
 pub use client_settings::*;
-pub use key_table::{configuration_markdown, connector_keys_tsv, KeyDoc, Parity, KEY_TABLE};
+pub use key_table::{
+    apply_client_defaults, configuration_markdown, connector_keys_tsv, ClientDefault, ClientUse,
+    KeyDoc, Parity, CLIENT_DEFAULTS, KEY_TABLE,
+};
 pub use mirror_client_config::MirrorClientConfig;
 use mirror_maker_config::{cluster_aliases, flat_key_warning, flatten_dedicated, flow_enabled};
 use reader::Reader;
@@ -636,7 +639,7 @@ impl MirrorCheckpointConfig {
     pub fn reverse_offset_syncs_consumer_config(&self) -> BTreeMap<String, String> {
         let cluster = self.reverse_offset_syncs_cluster();
         let role = format!("reverse-offset-syncs-{}-consumer", cluster.name());
-        self.client_config(cluster, ClientKind::Consumer, &role)
+        self.reader_config(cluster, &role)
     }
 
     /// Default of `task.coordination.group.id`: `mm2-checkpoint-<source>-<target>`.
@@ -690,7 +693,8 @@ impl MirrorCheckpointConfig {
     /// Builds a librdkafka config for one client: `<side>.cluster.*`, then `<kind>.*`, then
     /// `<side>.<kind>.*` (later wins). Consumers always get `enable.auto.commit=false` and, unless
     /// set, `auto.offset.reset=earliest`. `client.id` becomes
-    /// `[<user client.id>|]<source>-><target>|mm2-checkpoint[-<task.index>]|<role>`.
+    /// `[<user client.id>|]<source>-><target>|mm2-checkpoint[-<task.index>]|<role>`. Admin
+    /// connections and producers get their [`CLIENT_DEFAULTS`].
     pub fn client_config(
         &self,
         cluster: Cluster,
@@ -713,6 +717,19 @@ impl MirrorCheckpointConfig {
             None => label,
         };
         props.insert(keys::CLIENT_ID.to_string(), client_id);
+        match kind {
+            ClientKind::Admin => apply_client_defaults(ClientUse::Admin, role, &mut props),
+            ClientKind::Producer => apply_client_defaults(ClientUse::Producer, role, &mut props),
+            ClientKind::Consumer => {}
+        }
+        props
+    }
+
+    /// [`client_config`](Self::client_config) for a consumer that reads an internal topic to its
+    /// end, with the readers' [`CLIENT_DEFAULTS`].
+    fn reader_config(&self, cluster: Cluster, role: &str) -> BTreeMap<String, String> {
+        let mut props = self.client_config(cluster, ClientKind::Consumer, role);
+        apply_client_defaults(ClientUse::Reader, role, &mut props);
         props
     }
 
@@ -749,7 +766,7 @@ impl MirrorCheckpointConfig {
     pub fn offset_syncs_consumer_config(&self) -> BTreeMap<String, String> {
         let cluster = self.offset_syncs_topic_location;
         let role = format!("offset-syncs-{}-consumer", cluster.name());
-        self.client_config(cluster, ClientKind::Consumer, &role)
+        self.reader_config(cluster, &role)
     }
 
     /// Admin for the offset-syncs topic, on the cluster named by `offset-syncs.topic.location`
@@ -762,22 +779,14 @@ impl MirrorCheckpointConfig {
 
     /// Consumer of the checkpoints topic on the target (role `checkpoints-target-consumer`).
     pub fn checkpoints_consumer_config(&self) -> BTreeMap<String, String> {
-        self.client_config(
-            Cluster::Target,
-            ClientKind::Consumer,
-            "checkpoints-target-consumer",
-        )
+        self.reader_config(Cluster::Target, "checkpoints-target-consumer")
     }
 
     /// The consumer of the source's `__consumer_offsets` topic when `group.offsets.source =
     /// consumer-offsets-topic` (role `consumer-offsets-source-consumer`; ours). It reads only
     /// committed transactions, so an aborted transactional offset commit never counts.
     pub fn consumer_offsets_consumer_config(&self) -> BTreeMap<String, String> {
-        let mut props = self.client_config(
-            Cluster::Source,
-            ClientKind::Consumer,
-            "consumer-offsets-source-consumer",
-        );
+        let mut props = self.reader_config(Cluster::Source, "consumer-offsets-source-consumer");
         props.insert("isolation.level".to_string(), "read_committed".to_string());
         props
     }
@@ -785,11 +794,7 @@ impl MirrorCheckpointConfig {
     /// A consumer on the source cluster (role `checkpoint-source-consumer`; ours, MM2's
     /// checkpoint task has no such client).
     pub fn source_consumer_config(&self) -> BTreeMap<String, String> {
-        self.client_config(
-            Cluster::Source,
-            ClientKind::Consumer,
-            "checkpoint-source-consumer",
-        )
+        self.reader_config(Cluster::Source, "checkpoint-source-consumer")
     }
 }
 
