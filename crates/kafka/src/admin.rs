@@ -30,6 +30,7 @@ use crate::failure::{self, RetryStatus};
 use crate::librdkafka::{
     self, batch, AdminOutcome, GroupDescription, GroupOffsets, NativeError, QueueHandle,
 };
+use crate::slow_wait::{self, SlowWait};
 use crate::stop_signal::StopSignal;
 use mm2_checkpoint_core::checkpoint_rules::CommittedOffset;
 use mm2_checkpoint_core::error::Error;
@@ -78,67 +79,43 @@ pub enum TopicCreation {
 /// and a handle with a request given up on is replaced long before this passes.
 const COORDINATOR_REQUEST_LIMIT: Duration = Duration::from_secs(3600);
 
-/// The longest a request waits unanswered before a warning (and, when the caller asked for it,
-/// a retry reason) says so; a third of the request timeout when that is shorter.
-const SLOW_ANSWER_AFTER: Duration = Duration::from_secs(10);
-
-/// A wait for an answer that has not come: warned about once it passes its threshold, and
-/// reported into a retry status while it lasts.
-struct SlowAnswer {
-    began: Instant,
-    after: Duration,
-    /// Whether the warning (and the reason) went out.
-    told: bool,
-}
+/// A request's wait for its answer, reported naming the cluster and the call it waits on.
+struct SlowAnswer(SlowWait);
 
 impl SlowAnswer {
     fn new(request_timeout: Duration) -> Self {
-        SlowAnswer {
-            began: Instant::now(),
-            after: SLOW_ANSWER_AFTER.min(request_timeout / 3),
-            told: false,
-        }
+        SlowAnswer(SlowWait::new(slow_wait::threshold(request_timeout)))
     }
 
     /// When the warning is due, if it has not gone out yet.
     fn due(&self) -> Option<Instant> {
-        (!self.told).then_some(self.began + self.after)
+        self.0.due_at()
     }
 
-    /// Warns (once) when the wait passed its threshold: which cluster, which call, how long.
+    /// Warns (once) when the wait passed its threshold: which cluster, which call, how long;
+    /// and, with a `status`, makes it the retry reason while it lasts.
     fn check(&mut self, cluster: &str, call: &dyn Fn() -> String, status: Option<&RetryStatus>) {
-        if self.told || self.began.elapsed() < self.after {
+        if !self.0.is_due() {
             return;
         }
-        self.told = true;
         let call = call();
         log::warn!(
             "cluster `{cluster}`: no answer to {call} for {:.1} s; still waiting",
-            self.began.elapsed().as_secs_f64()
+            self.0.seconds()
         );
-        if let Some(status) = status {
-            status.set_counting_from(
-                self.began,
-                format!("cluster `{cluster}`: no answer to {call} for "),
-                " s".to_string(),
-            );
-        }
+        self.0.tell(
+            status,
+            || format!("cluster `{cluster}`: no answer to {call} for "),
+            " s",
+        );
     }
 
     /// The wait ended (answered, failed or given up): the reason goes, and the watch starts
     /// again for the next wait.
     fn end(&mut self, cluster: &str, status: Option<&RetryStatus>) {
-        if self.told {
-            log::info!(
-                "cluster `{cluster}`: the slow request ended after {:.1} s",
-                self.began.elapsed().as_secs_f64()
-            );
-            if let Some(status) = status {
-                status.clear();
-            }
+        if let Some(seconds) = self.0.end(status) {
+            log::info!("cluster `{cluster}`: the slow request ended after {seconds:.1} s");
         }
-        self.told = false;
-        self.began = Instant::now();
     }
 }
 
@@ -170,7 +147,8 @@ pub struct Admin {
     deadline: Option<Instant>,
     /// The most committed-offset requests ever outstanding at once on this handle.
     max_in_flight_seen: usize,
-    /// Where a request left unanswered past [`SLOW_ANSWER_AFTER`] is reported, when set.
+    /// Where a request left unanswered past its threshold ([`slow_wait::threshold`] of the
+    /// request timeout) is reported, when set.
     slow_status: Option<RetryStatus>,
 }
 

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
@@ -22,6 +22,7 @@ use super::client_log::ClientLog;
 use super::{producer_config, Owned};
 use crate::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
 use crate::mutex::lock;
+use crate::slow_wait::{self, SlowWait};
 use crate::stop_signal::StopSignal;
 use mm2_checkpoint_core::error::Error;
 
@@ -104,9 +105,8 @@ pub struct CheckpointProducer {
     failed_last: bool,
 }
 
-/// The longest a batch of checkpoint writes waits unconfirmed before it is warned about; a third
-/// of `message.timeout.ms` when that is shorter.
-const SLOW_WRITES_AFTER: Duration = Duration::from_secs(10);
+/// librdkafka's default `message.timeout.ms`.
+const DEFAULT_MESSAGE_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl CheckpointProducer {
     /// Creates the producer (no blocking I/O); `writer` names this writer in every record.
@@ -135,7 +135,7 @@ impl CheckpointProducer {
         let message_timeout = config
             .get("message.timeout.ms")
             .and_then(|ms| ms.parse::<u64>().ok())
-            .map_or(SLOW_WRITES_AFTER, Duration::from_millis);
+            .map_or(DEFAULT_MESSAGE_TIMEOUT, Duration::from_millis);
         Ok(CheckpointProducer {
             producer: Owned::new(producer, "checkpoints producer", signal),
             outcomes,
@@ -144,7 +144,7 @@ impl CheckpointProducer {
             writer: writer.to_string(),
             signal: signal.clone(),
             slow_writes: None,
-            slow_after: SLOW_WRITES_AFTER.min(message_timeout / 3),
+            slow_after: slow_wait::threshold(message_timeout),
             failed_last: false,
         })
     }
@@ -204,24 +204,22 @@ impl CheckpointProducer {
     /// naming the topic when a record failed for a reason retrying cannot fix (a denied WRITE
     /// ACL, say), since every later write would fail the same way.
     pub fn finish(&mut self, count: usize) -> Result<Vec<Outcome>, Error> {
-        let began = Instant::now();
-        let mut told = false;
+        let mut wait = SlowWait::new(self.slow_after);
         loop {
             let confirmed = lock(&self.outcomes).len();
             if confirmed >= count {
                 break;
             }
             if self.signal.is_stopped() {
-                self.end_slow(told, began);
+                self.end_slow(&mut wait);
                 return Err(Error::Stopped);
             }
-            if !told && began.elapsed() >= self.slow_after {
-                told = true;
-                self.tell_slow(count - confirmed, began);
+            if wait.is_due() {
+                self.tell_slow(count - confirmed, &mut wait);
             }
             self.producer.call(|p| p.poll(DELIVERY_SLICE));
         }
-        self.end_slow(told, began);
+        self.end_slow(&mut wait);
         if let Some((code, text)) = lock(&self.fatal).take() {
             return Err(kafka_error(
                 format!("writing checkpoints to `{}`", self.topic),
@@ -258,45 +256,41 @@ impl CheckpointProducer {
 }
 
 impl CheckpointProducer {
-    /// Warns that `unconfirmed` writes of the batch begun at `began` wait, and reports it.
-    fn tell_slow(&self, unconfirmed: usize, began: Instant) {
-        let cluster = self
-            .slow_writes
+    /// The cluster the writes go to, as the retry reason names it.
+    fn target(&self) -> &str {
+        self.slow_writes
             .as_ref()
-            .map_or("target", |(c, _)| c.as_str());
+            .map_or("target", |(c, _)| c.as_str())
+    }
+
+    /// Warns that `unconfirmed` writes of the batch whose `wait` is due wait, and reports it.
+    fn tell_slow(&self, unconfirmed: usize, wait: &mut SlowWait) {
+        let cluster = self.target();
         log::warn!(
             "cluster `{cluster}`: {unconfirmed} checkpoint writes to `{}` unconfirmed for {:.1} s; still waiting",
             self.topic,
-            began.elapsed().as_secs_f64()
+            wait.seconds()
         );
-        if let Some((cluster, status)) = &self.slow_writes {
-            status.set_counting_from(
-                began,
+        wait.tell(
+            self.slow_writes.as_ref().map(|(_, status)| status),
+            || {
                 format!(
                     "cluster `{cluster}`: {unconfirmed} checkpoint writes to `{}` unconfirmed for ",
                     self.topic
-                ),
-                " s".to_string(),
-            );
-        }
+                )
+            },
+            " s",
+        );
     }
 
     /// The wait that was told about ended (confirmed, failed or stopped): the reason goes.
-    fn end_slow(&self, told: bool, began: Instant) {
-        if !told {
-            return;
-        }
-        let cluster = self
-            .slow_writes
-            .as_ref()
-            .map_or("target", |(c, _)| c.as_str());
-        log::info!(
-            "cluster `{cluster}`: the checkpoint writes to `{}` ended their wait after {:.1} s",
-            self.topic,
-            began.elapsed().as_secs_f64()
-        );
-        if let Some((_, status)) = &self.slow_writes {
-            status.clear();
+    fn end_slow(&self, wait: &mut SlowWait) {
+        if let Some(seconds) = wait.end(self.slow_writes.as_ref().map(|(_, status)| status)) {
+            log::info!(
+                "cluster `{}`: the checkpoint writes to `{}` ended their wait after {seconds:.1} s",
+                self.target(),
+                self.topic
+            );
         }
     }
 }

@@ -32,6 +32,7 @@ use crate::failure::{
 };
 use crate::librdkafka::batch::{self, BatchBuffer, Batched};
 use crate::librdkafka::{self, NativeError, QueueHandle, CLOSED_BEFORE_API_VERSION};
+use crate::slow_wait::{self, SlowWait};
 use crate::stop_signal::StopSignal;
 use mm2_checkpoint_core::error::Error;
 use mm2_checkpoint_core::mirror_checkpoint_config::ClientUse;
@@ -54,12 +55,6 @@ const EXISTENCE_CHECK_EVERY: Duration = Duration::from_secs(5);
 /// most every EXISTENCE_CHECK_EVERY, and only until the topic showed a record or an EOF). The
 /// admin API's DescribeTopics would be wakeable, but the embedded mock broker cannot answer it.
 const METADATA_TIMEOUT: Duration = Duration::from_millis(100);
-
-/// The longest read-to-end waits without a record, an end or an error before it says the read
-/// stalled (a warning, and the retry reason when it reports retries); a third of the consumer's
-/// request timeout (`socket.timeout.ms`) when that is shorter. A hung or cut-off broker answers
-/// nothing, and librdkafka itself only gives up on the fetch at that timeout.
-const STALL_REPORTED_AFTER: Duration = Duration::from_secs(10);
 
 /// librdkafka's default `socket.timeout.ms`.
 const DEFAULT_SOCKET_TIMEOUT: Duration = Duration::from_secs(60);
@@ -159,7 +154,7 @@ impl KafkaBasedLog {
             failing_since: None,
             closes_before_answer: 0,
             answered: false,
-            stall_after: STALL_REPORTED_AFTER.min(request_timeout / 3),
+            stall_after: slow_wait::threshold(request_timeout),
             records_read: 0,
             next_offset: 0,
             buf: BatchBuffer::new(BATCH),
@@ -232,25 +227,33 @@ impl KafkaBasedLog {
         Ok(())
     }
 
-    /// Read-to-end has had no record or end since `since`, and no error for a while either:
-    /// reported as the retry reason while it lasts, and warned about when `warn` (once a read).
-    fn stalled(&self, since: Instant, warn: bool) {
+    /// Read-to-end has had no record or end since `stall` began, and no error for a while
+    /// either: reported as the retry reason while it lasts, and warned about when `warn` (once a
+    /// read).
+    fn stalled(&self, stall: &mut SlowWait, warn: bool) {
         if warn {
             log::warn!(
                 "reading `{}`: no progress for {:.1} s (no record, no end of the partition, no \
                  error lately); still waiting",
                 self.topic,
-                since.elapsed().as_secs_f64()
+                stall.seconds()
             );
         }
-        if let Some((status, cluster)) = &self.retry {
+        let status = self.retry.as_ref().map(|(status, _)| status);
+        if let Some(status) = status {
             status.count_retry(STARTUP);
-            status.set_counting_from(
-                since,
-                format!("{cluster}: no progress reading `{}` for ", self.topic),
-                " s (no answer to its fetches)".to_string(),
-            );
         }
+        stall.tell(
+            status,
+            || {
+                let cluster = self
+                    .retry
+                    .as_ref()
+                    .map_or("", |(_, cluster)| cluster.as_str());
+                format!("{cluster}: no progress reading `{}` for ", self.topic)
+            },
+            " s (no answer to its fetches)",
+        );
     }
 
     fn progress(&mut self) {
@@ -288,12 +291,9 @@ impl KafkaBasedLog {
         // that such a read swallows still ends the read: the flag is set before the yield and
         // checked at the top of every turn.
         let mut queued = false;
-        // Since the last record or end, since the last record, end or client error, and whether
-        // the silence since then was reported. A stall is silence; its duration is counted from
-        // the last record or end, through any errors in between.
-        let mut moved_at = Instant::now();
-        let mut heard_at = moved_at;
-        let mut stall_told = false;
+        // A stall is silence: no record, end or client error for `stall_after`; its duration is
+        // counted from the last record or end, through any errors in between.
+        let mut stall = SlowWait::new(self.stall_after);
         let mut stall_warned = false;
         loop {
             if self.signal.is_stopped() {
@@ -322,26 +322,17 @@ impl KafkaBasedLog {
             queued = step.records > 0 || step.eof;
             let quiet = step.errors.iter().all(|e| concerns_unused_group(e.code));
             if queued {
-                if stall_told {
+                if let Some(seconds) = stall.end(self.retry.as_ref().map(|(status, _)| status)) {
                     log::info!(
-                        "reading `{}`: moving again after {:.1} s",
-                        self.topic,
-                        moved_at.elapsed().as_secs_f64()
+                        "reading `{}`: moving again after {seconds:.1} s",
+                        self.topic
                     );
-                    if let Some((status, _)) = &self.retry {
-                        status.clear();
-                    }
                 }
-                moved_at = Instant::now();
-                heard_at = moved_at;
-                stall_told = false;
             } else if !quiet {
                 // The errors below set the retry reason; a later silence is a stall again.
-                heard_at = Instant::now();
-                stall_told = false;
-            } else if !stall_told && heard_at.elapsed() >= self.stall_after {
-                stall_told = true;
-                self.stalled(moved_at, !stall_warned);
+                stall.heard();
+            } else if stall.is_due() {
+                self.stalled(&mut stall, !stall_warned);
                 stall_warned = true;
             }
             if step.records > 0 {

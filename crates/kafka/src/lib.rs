@@ -38,6 +38,7 @@ pub mod librdkafka;
 pub mod mutex;
 pub mod offset_sync_producer;
 pub mod range_reader;
+mod slow_wait;
 pub mod stop_signal;
 pub mod task_scope;
 mod wakeable_client;
