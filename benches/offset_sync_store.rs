@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use mm2_checkpoint::offset_sync::OffsetSyncRef;
+use mm2_checkpoint::OffsetSyncRef;
 
 #[path = "support/workload.rs"]
 mod workload;

@@ -27,10 +27,8 @@ use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
 use mm2_checkpoint::metrics::GroupOffsetSyncMetrics;
-use mm2_checkpoint::mirror_checkpoint_config::{
-    Cluster, GroupOffsetsSource, MirrorCheckpointConfig,
-};
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
+use mm2_checkpoint::{Cluster, GroupOffsetsSource, MirrorCheckpointConfig};
 
 const USAGE: &str = "\
 usage: checkpoint [--config FILE] [--metrics-addr HOST:PORT] [--log-level LEVEL]

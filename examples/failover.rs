@@ -14,11 +14,11 @@ use std::time::Duration;
 use mm2_checkpoint::failback::{
     commit_failback_offsets, failback_report, translate_offsets_back, FailbackOffsets, ForwardFlow,
 };
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::remote_cluster_utils::{
     commit_translated_offsets, failover_report, translate_offsets, CommitOutcome, CommitReport,
     FailoverReport, GroupSelector, TranslatedOffsets,
 };
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::ReplicationPolicy;
 
 const USAGE: &str = "\
@@ -264,9 +264,9 @@ fn print_failback(back: &FailbackOffsets) {
             u.replica_partition,
             u.replica_offset,
             match u.reason {
-                mm2_checkpoint::reverse_translation::ReverseTranslation::NoOffsetSync =>
+                mm2_checkpoint::ReverseTranslation::NoOffsetSync =>
                     "the flow has no offset sync for the partition",
-                mm2_checkpoint::reverse_translation::ReverseTranslation::OlderThanEveryKeptSync =>
+                mm2_checkpoint::ReverseTranslation::OlderThanEveryKeptSync =>
                     "every kept offset sync is after the commit",
                 _ => "the offset syncs were not read to their end",
             }

@@ -44,10 +44,10 @@ use rdkafka::message::{DeliveryResult, Message};
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
 use rdkafka::{Offset, TopicPartitionList};
 
-use mm2_checkpoint::mirror_checkpoint_config::{ClientKind, Cluster, MirrorCheckpointConfig};
 use mm2_checkpoint::offset_sync_writer::{
     OffsetSyncWriter, OffsetSyncWriterConfig, OffsetSyncWriterStats,
 };
+use mm2_checkpoint::{ClientKind, Cluster, MirrorCheckpointConfig};
 use mm2_checkpoint::{ReplicationPolicy, TopicPartition};
 
 /// Errors of this example.

@@ -33,12 +33,12 @@
 #include <stdint.h>
 
 /** Version of the library this header belongs to (compare with mm_version()). */
-#define MM2_CHECKPOINT_VERSION "0.1.0"
+#define MM2_CHECKPOINT_VERSION "0.2.0"
 #define MM2_CHECKPOINT_VERSION_MAJOR 0
-#define MM2_CHECKPOINT_VERSION_MINOR 1
+#define MM2_CHECKPOINT_VERSION_MINOR 2
 #define MM2_CHECKPOINT_VERSION_PATCH 0
 /** The version as one integer, (major << 16) | (minor << 8) | patch (compare with mm_version_num()). */
-#define MM2_CHECKPOINT_VERSION_NUM 0x000100
+#define MM2_CHECKPOINT_VERSION_NUM 0x000200
 /** The C ABI major version: the shared library's SONAME is libmm2_checkpoint.so.<this>. */
 #define MM2_CHECKPOINT_ABI_VERSION 2
 
@@ -1003,14 +1003,14 @@ size_t mm_last_error(char *errstr, size_t errstr_size);
 int32_t mm_last_error_kafka_code(void);
 
 /**
- * The library version, e.g. `"0.1.0"`: static, NUL-terminated, never NULL. Equal to
+ * The library version, e.g. `"0.2.0"`: static, NUL-terminated, never NULL. Equal to
  * `MM2_CHECKPOINT_VERSION` when header and library match. Any thread, non-blocking.
  */
 const char *mm_version(void);
 
 /**
- * The library version as one integer, `(major << 16) | (minor << 8) | patch` (0x000100 for
- * 0.1.0): equal to `MM2_CHECKPOINT_VERSION_NUM` when header and library match. Any thread,
+ * The library version as one integer, `(major << 16) | (minor << 8) | patch` (0x000200 for
+ * 0.2.0): equal to `MM2_CHECKPOINT_VERSION_NUM` when header and library match. Any thread,
  * non-blocking.
  */
 uint32_t mm_version_num(void);

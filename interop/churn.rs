@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::diagnostics;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 /// Counts every warning and error the library logs, by a short kind (its target).
 struct CountingLogger {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::librdkafka::{self, AdminOutcome, RawAdmin};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use rdkafka::config::ClientConfig;
 
 const PARTITIONS: usize = 10;

@@ -23,7 +23,7 @@ mod workload;
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 fn usage() -> ! {
     eprintln!(

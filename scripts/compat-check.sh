@@ -100,7 +100,8 @@ rust_api() {
             || die "cargo rustdoc --output-format json failed for $krate"
     done
     python3 scripts/lib/public-api.py "$doc/mm2_checkpoint.json" "$doc/mm2_checkpoint_core.json" \
-        "$doc/mm2_checkpoint_kafka.json"
+        "$doc/mm2_checkpoint_kafka.json" \
+        || die "the Rust API names types it does not export (above): export them from src/lib.rs or stop naming them"
 }
 
 if [ -n "$WRITE_API" ]; then

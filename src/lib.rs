@@ -14,21 +14,52 @@
 //! 4. `mm2-checkpoint-ffi` (crates/ffi): the C ABI, over this crate's API.
 //! 5. `mm2-checkpoint-capi` (crates/capi): builds it into libmm2_checkpoint.so/.a.
 //!
-//! The public Rust API is what the top level re-exports (`mm2_checkpoint::checkpoint_task`, …):
-//! the layers themselves are private, so user code does not depend on where a module sits, and
-//! the helpers behind the API (hashing, the offset-sync queue) are not part of it. Test and
-//! benchmark hooks are behind the `internals` feature, the test-only mock clusters
-//! (`embedded`) behind `embedded`; neither is a stable API, neither is on by default.
+//! The public Rust API is a chosen list: the runtime's modules (`checkpoint_task`, `metrics`,
+//! `remote_cluster_utils`, …) and, at the top, the core's types a user meets (records, errors,
+//! configuration, translation). Nothing else of the lower crates is part of it, so their
+//! helpers (byte codecs, stores, hashing) can change freely; `abi/rust-api.txt` lists every item,
+//! and CI fails when the API changes without that list. Test and benchmark hooks are behind the
+//! `internals` feature, the test-only mock clusters (`embedded`) behind `embedded`, what the C
+//! ABI crate needs beyond the API behind `c-abi`; none is a stable API, none is on by default.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 mod runtime;
 
-pub use mm2_checkpoint_core::{
-    checkpoint, checkpoint_rules, checkpoint_store, committed_offsets, consumer_offsets, error,
-    filters, group_assignment, group_coordination, mirror_checkpoint_config, offset_sync,
-    offset_sync_store, properties, replication_policy, reverse_translation, topic_partition, wire,
+// The records MM2 writes and reads, their names, and the errors of every call.
+pub use mm2_checkpoint_core::checkpoint::Checkpoint;
+pub use mm2_checkpoint_core::error::{ConfigError, Error, RecordError};
+pub use mm2_checkpoint_core::offset_sync::{OffsetSync, OffsetSyncRef};
+pub use mm2_checkpoint_core::replication_policy::{
+    DefaultReplicationPolicy, IdentityReplicationPolicy, ReplicationPolicy,
 };
+pub use mm2_checkpoint_core::topic_partition::TopicPartition;
+
+// Configuration: MM2's keys, read from a properties text or from key/value pairs.
+pub use mm2_checkpoint_core::filters::{GroupFilter, PatternList, TopicFilter};
+pub use mm2_checkpoint_core::group_coordination::{CoordinationSettings, TaskAssignment};
+pub use mm2_checkpoint_core::mirror_checkpoint_config::{
+    ClientKind, ClientSettings, Cluster, ConfigWarning, GroupOffsetsSource, MirrorCheckpointConfig,
+    MirrorClientConfig,
+};
+pub use mm2_checkpoint_core::properties::parse_properties;
+
+// Offset translation, both ways, as MM2's checkpoint task and `RemoteClusterUtils` do it.
+pub use mm2_checkpoint_core::offset_sync_store::{OffsetSyncStore, PartitionSyncs, Translation};
+pub use mm2_checkpoint_core::reverse_translation::{
+    original_of_replica, translate_back, ReplicaTopicError, ReverseTranslation,
+};
+
+// A group's committed offsets as the offsets stream keeps them.
+pub use mm2_checkpoint_core::committed_offsets::Committed;
+
+// Why a partition was or was not checkpointed or synced (in the metrics and the log).
+pub use mm2_checkpoint_core::checkpoint_rules::{NoWriteReason, SkipReason, WriteReason};
+
+// Which process handles a group when several share a flow.
+pub use mm2_checkpoint_core::group_assignment::owner_of;
+pub use mm2_checkpoint_core::group_coordination::coordination_partition;
+
 pub use mm2_checkpoint_kafka::task_scope::current_task_id;
 
 /// Counters that show there are no leaks and no shared clients: live Kafka clients, live
@@ -73,18 +104,14 @@ pub mod client_wrappers {
     pub use mm2_checkpoint_kafka::{Owned, WakeableClient};
 }
 
-/// What the C ABI crate (`mm2-checkpoint-ffi`) needs beyond the Rust API. Not a stable API.
+/// What the C ABI crate (`mm2-checkpoint-ffi`) needs beyond the Rust API. Not a stable API;
+/// only with the `c-abi` feature.
+#[cfg(feature = "c-abi")]
 #[doc(hidden)]
 pub mod ffi_support {
     pub use crate::runtime::metrics::reporter::in_listener;
     pub use mm2_checkpoint_kafka::library_thread::panic_message;
 }
-
-pub use mm2_checkpoint_core::checkpoint::Checkpoint;
-pub use mm2_checkpoint_core::error::{ConfigError, Error, RecordError};
-pub use mm2_checkpoint_core::offset_sync::OffsetSync;
-pub use mm2_checkpoint_core::replication_policy::ReplicationPolicy;
-pub use mm2_checkpoint_core::topic_partition::TopicPartition;
 
 /// Compiles the README's Rust example as a doctest.
 #[doc = include_str!("../README.md")]

@@ -1,7 +1,7 @@
 //! docs/CONFIGURATION.md and the Connect connector's key list are exactly what the code's key
 //! table generates. Regenerate both with `MM2_BLESS_CONFIG_DOC=1 cargo test --test config_doc`.
 
-use mm2_checkpoint::mirror_checkpoint_config::{configuration_markdown, connector_keys_tsv};
+use mm2_checkpoint_core::mirror_checkpoint_config::{configuration_markdown, connector_keys_tsv};
 
 /// Fails unless the committed file at `relative` (from the repository root) is `generated`;
 /// with `MM2_BLESS_CONFIG_DOC=1`, writes it instead.

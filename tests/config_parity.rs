@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use support::c_conf::CConf;
 
 /// The C API's description of `text`, or its error message.

@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks};
-use mm2_checkpoint::group_coordination::coordination_partition;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::coordination_partition;
 use mm2_checkpoint::stop_signal::StopSignal;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 
 use support::broker::{shared, unique};

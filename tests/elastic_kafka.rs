@@ -27,9 +27,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
-use mm2_checkpoint::group_coordination::coordination_partition;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
-use mm2_checkpoint::properties::parse_properties;
+use mm2_checkpoint::coordination_partition;
+use mm2_checkpoint::parse_properties;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};

@@ -1,8 +1,8 @@
 //! The example configuration files (examples/mm2*.properties) load without errors or warnings
 //! and hand their client settings to every client they are meant for.
 
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
-use mm2_checkpoint::properties::parse_properties;
+use mm2_checkpoint::parse_properties;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 fn load(file: &str) -> MirrorCheckpointConfig {
     let path = format!("{}/examples/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -59,7 +59,7 @@ fn the_tls_sasl_properties_reach_every_client_of_both_demo_clusters_in_librdkafk
 
 #[test]
 fn the_elastic_properties_join_a_coordination_group_with_a_short_session_timeout() {
-    use mm2_checkpoint::group_coordination::TaskAssignment;
+    use mm2_checkpoint::TaskAssignment;
     let c = load("mm2-elastic.properties");
     let TaskAssignment::Group(g) = &c.task_assignment else {
         panic!(

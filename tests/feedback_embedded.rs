@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 use support::runtime::{
     assert_task_clean, captured_logs, embedded_task_config, install_logger, poll_until_emitted,

@@ -10,8 +10,8 @@ use rdkafka::client::DefaultClientContext;
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, MAX_OFFSET_FETCHES_IN_FLIGHT};
 use mm2_checkpoint::diagnostics;
-use mm2_checkpoint::group_assignment::owner_of;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::owner_of;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::kafka::{client_config, ActiveMember};

@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use mm2_checkpoint::group_offsets_stream::GroupOffsetsStream;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Error, TopicPartition};
 
 use support::acl::{grant, Acl, Operation, Resource};
@@ -109,7 +109,7 @@ fn with_read_the_stream_keeps_the_commits() {
     wait_until(WAIT, "the stream to keep the commit", || {
         assert_eq!(stream.failure(), None);
         stream
-            .with_offsets(|o| o.group_offsets(&group))
+            .group_offsets(&group)
             .iter()
             .any(|(tp, c)| *tp == TopicPartition::new(&topic, 0) && c.offset == 7)
     });

@@ -15,7 +15,7 @@ use rdkafka::{Offset, TopicPartitionList};
 
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::group_offsets_stream::GroupOffsetsStream;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::TopicPartition;
 
 use support::kafka::{client_config, partition_count};
@@ -53,12 +53,11 @@ fn stream(bootstrap: &str, prefix: &str) -> GroupOffsetsStream {
 
 /// Offsets of `group` as the stream keeps them, by partition of `topic`.
 fn kept(stream: &GroupOffsetsStream, group: &str) -> BTreeMap<TopicPartition, i64> {
-    stream.with_offsets(|o| {
-        o.group_offsets(group)
-            .into_iter()
-            .map(|(tp, c)| (tp, c.offset))
-            .collect()
-    })
+    stream
+        .group_offsets(group)
+        .into_iter()
+        .map(|(tp, c)| (tp, c.offset))
+        .collect()
 }
 
 fn offsets(pairs: &[(&str, i32, i64)]) -> BTreeMap<TopicPartition, i64> {
@@ -217,7 +216,7 @@ fn rewinds_are_followed_and_deleted_groups_are_dropped() {
     .unwrap();
     assert!(deleted.iter().all(Result::is_ok), "{deleted:?}");
     wait_kept(&stream, &group, &BTreeMap::new());
-    assert!(!stream.with_offsets(|o| o.groups()).contains(&group));
+    assert!(!stream.groups().contains(&group));
     // The deletion is reported as a change, so an emitter learns the group is gone.
     assert!(stream.wait_for_changes(WAIT).contains(&group));
 }
@@ -257,7 +256,7 @@ fn groups_and_topics_outside_the_filters_are_never_kept() {
     commit_group_offsets(&bootstrap, &inside, &[(&topic, 0, 3, "")]);
     wait_kept(&stream, &inside, &offsets(&[(&topic, 0, 3)]));
     assert!(kept(&stream, &outside).is_empty());
-    assert!(stream.with_offsets(|o| o.counts().filtered) >= 2);
+    assert!(stream.counts().filtered >= 2);
 }
 
 #[test]

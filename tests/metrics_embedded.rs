@@ -5,12 +5,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use mm2_checkpoint::checkpoint_rules::SkipReason;
 use mm2_checkpoint::checkpoint_task::faults::Fault;
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::error::Error;
 use mm2_checkpoint::metrics::{MetricsSnapshot, PartitionMetrics, RetryKind, SCHEMA_VERSION};
+use mm2_checkpoint::Error;
+use mm2_checkpoint::SkipReason;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 use rdkafka::error::RDKafkaErrorCode;
 
@@ -438,10 +438,9 @@ fn start_up_against_a_closed_port_reports_its_retries_and_since_when() {
         ("task.assigned.groups", "g1"),
         ("admin.timeout.ms", "300"),
     ];
-    let config =
-        mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
-            .unwrap()
-            .0;
+    let config = mm2_checkpoint::MirrorCheckpointConfig::from_properties(props)
+        .unwrap()
+        .0;
     let task = CheckpointTask::new(config).unwrap();
     task.start().unwrap();
     let startup = |m: &MetricsSnapshot| {

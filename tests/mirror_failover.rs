@@ -25,7 +25,6 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::message::Message;
 use rdkafka::{Offset, TopicPartitionList};
 
-use mm2_checkpoint::checkpoint_rules::{NoWriteReason, WriteReason};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, GroupOffsetSyncResult, PollStatus};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
@@ -33,13 +32,14 @@ use mm2_checkpoint::failback::{
     commit_failback_offsets, failback_report, translate_offsets_back, ForwardFlow,
 };
 use mm2_checkpoint::metrics::GroupOffsetSyncMetrics;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::offset_sync_writer::OffsetSyncWriterConfig;
 use mm2_checkpoint::remote_cluster_utils::{
     failover_report, translate_offsets, CommitOutcome, GroupSelector,
 };
-use mm2_checkpoint::reverse_translation::ReverseTranslation;
+use mm2_checkpoint::MirrorCheckpointConfig;
+use mm2_checkpoint::ReverseTranslation;
 use mm2_checkpoint::{Checkpoint, OffsetSync, ReplicationPolicy, TopicPartition};
+use mm2_checkpoint::{NoWriteReason, WriteReason};
 
 use mirror::{Mirror, MirrorSettings};
 use support::kafka::{client_config, commit_group_offsets, committed_offsets, ActiveMember};

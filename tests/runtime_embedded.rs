@@ -11,10 +11,10 @@ use mm2_checkpoint::checkpoint_task::{
     CheckpointTask, PollStatus, StartupHook, StartupHooks, StopOutcome,
 };
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::error::Error;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
-use mm2_checkpoint::offset_sync_store::OffsetSyncStore;
 use mm2_checkpoint::stop_signal::StopSignal;
+use mm2_checkpoint::Error;
+use mm2_checkpoint::MirrorCheckpointConfig;
+use mm2_checkpoint::OffsetSyncStore;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use support::runtime::{

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::Error;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 use support::c_conf::CConf;
 use support::runtime::{assert_task_clean, task_config};

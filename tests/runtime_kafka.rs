@@ -247,7 +247,7 @@ fn run_lane(
     lane: usize,
     cycles: usize,
     seed: u64,
-    config: &mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig,
+    config: &mm2_checkpoint::MirrorCheckpointConfig,
 ) -> Lane {
     let mut rng = Prng::new(seed);
     let mut out = Lane::default();

@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StartupHooks};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
 use mm2_checkpoint::stop_signal::StopSignal;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{OffsetSync, TopicPartition};
 
 use support::runtime::{assert_no_leaks, install_logger, serial, Events, Latch, Latencies, Prng};

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::CheckpointTask;
 use mm2_checkpoint::metrics::MetricsSnapshot;
-use mm2_checkpoint::mirror_checkpoint_config::{MirrorCheckpointConfig, MirrorClientConfig};
+use mm2_checkpoint::{MirrorCheckpointConfig, MirrorClientConfig};
 use support::c_conf::CConf;
 
 /// Every sensitive setting, each with its own secret.

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus, StopOutcome};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 use support::runtime::{assert_task_clean, install_logger};
 use support::secure_kafka::{Listener, Mechanism, SecureKafka};

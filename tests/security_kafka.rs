@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, StopOutcome};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
-use mm2_checkpoint::properties::parse_properties;
+use mm2_checkpoint::parse_properties;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 use support::flow::{self, Side};
 use support::runtime::{assert_no_leaks, install_logger, serial};

@@ -12,8 +12,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use mm2_checkpoint::offset_sync_store::{OffsetSyncStore, Translation};
 use mm2_checkpoint::{OffsetSync, TopicPartition};
+use mm2_checkpoint::{OffsetSyncStore, Translation};
 
 /// Syncs applied per measured batch (at least one round over all partitions).
 pub const BATCH_SYNCS: usize = 100_000;

@@ -30,7 +30,7 @@ mod store;
 
 use std::time::Instant;
 
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 
 use stats::{millis, rate, Table};
 

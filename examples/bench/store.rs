@@ -4,7 +4,7 @@
 use std::mem::size_of;
 use std::time::Instant;
 
-use mm2_checkpoint::offset_sync_store::{OffsetSyncStore, PartitionSyncs};
+use mm2_checkpoint::{OffsetSyncStore, PartitionSyncs};
 
 use crate::alloc::live_bytes;
 use crate::stats::{mmm, rate, Dist, Table};

@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicIsize, Ordering};
 use std::time::Instant;
 
-use mm2_checkpoint::offset_sync::OffsetSyncRef;
+use mm2_checkpoint::OffsetSyncRef;
 
 #[path = "../../benches/support/workload.rs"]
 mod workload;

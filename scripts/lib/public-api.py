@@ -7,7 +7,11 @@ JSON are per build, so only names are kept.
 Usage: public-api.py CRATE.json [OTHER.json ...]. An item another crate defines and CRATE
 re-exports is listed under CRATE's paths like CRATE's own when that crate's JSON is among
 OTHER.json (the workspace's lower layers), and otherwise as a `use` line naming where it is
-defined."""
+defined.
+
+It also checks that every type of this workspace's crates that a listed item names (in a
+signature, a public field or a variant) is itself listed: a type a user meets but cannot name
+is a gap in the API. Such types are printed to stderr and the exit status is 2."""
 import json
 import sys
 
@@ -49,6 +53,35 @@ class Doc:
 docs = [Doc(path) for path in sys.argv[1:]]
 main, others = docs[0], {d.name: d for d in docs[1:]}
 lines = set()
+# The workspace items the list reaches, as (crate, canonical path); and the workspace types the
+# listed items name, as (crate, canonical path) -> the listed item that names it.
+listed = set()
+named = {}
+
+
+def canonical(doc, item_id):
+    """The crate and path where an item is defined, if `doc` knows it."""
+    entry = doc.json["paths"].get(str(item_id))
+    if entry is None:
+        return None
+    crate_id = entry.get("crate_id")
+    crate = doc.name if crate_id == 0 else doc.json["external_crates"].get(str(crate_id), {}).get("name")
+    return crate, tuple(entry["path"])
+
+
+def note_names(doc, value, where):
+    """Records every workspace type that `value` (part of an item's JSON) names."""
+    if isinstance(value, dict):
+        resolved = value.get("resolved_path")
+        if isinstance(resolved, dict) and resolved.get("id") is not None:
+            found = canonical(doc, resolved["id"])
+            if found is not None and (found[0] == main.name or found[0] in others):
+                named.setdefault(found, where)
+        for v in value.values():
+            note_names(doc, v, where)
+    elif isinstance(value, list):
+        for v in value:
+            note_names(doc, v, where)
 
 
 def kind_and_inner(item):
@@ -85,6 +118,7 @@ def emit_impls(doc, path, impl_ids):
             kind, member_inner = kind_and_inner(member)
             extra = signature(member_inner) if kind == "function" else ""
             lines.add(f"{kind} {path}::{member['name']}{extra}")
+            note_names(doc, member_inner, f"{path}::{member['name']}")
 
 
 def walk(doc, item_id, path, seen):
@@ -94,6 +128,9 @@ def walk(doc, item_id, path, seen):
     seen = seen | {key}
     item = doc.get(item_id)
     kind, inner = kind_and_inner(item)
+    found = canonical(doc, item_id)
+    if found is not None:
+        listed.add(found)
     if kind == "module":
         for child in inner.get("items", []):
             child_item = doc.get(child)
@@ -121,11 +158,15 @@ def walk(doc, item_id, path, seen):
                         walk(found[0], found[1], name, seen)
                     else:
                         lines.add(f"use {name} = {doc.defined_at(target, child_inner)}")
+                        reexported = canonical(doc, target) if target is not None else None
+                        if reexported is not None:
+                            listed.add(reexported)
             else:
                 walk(doc, child, f"{path}::{child_item.get('name')}", seen)
         lines.add(f"mod {path}")
     elif kind == "function":
         lines.add(f"fn {path}{signature(inner)}")
+        note_names(doc, inner, path)
     elif kind == "struct":
         lines.add(f"struct {path}")
         struct_kind = inner.get("kind") or {}
@@ -134,6 +175,7 @@ def walk(doc, item_id, path, seen):
                 field = doc.get(field_id)
                 if field is not None and field.get("visibility") == "public":
                     lines.add(f"field {path}::{field['name']}")
+                    note_names(doc, field.get("inner"), f"{path}::{field['name']}")
         emit_impls(doc, path, inner.get("impls", []))
     elif kind == "enum":
         lines.add(f"enum {path}")
@@ -141,6 +183,14 @@ def walk(doc, item_id, path, seen):
             variant = doc.get(variant_id)
             if variant is not None:
                 lines.add(f"variant {path}::{variant['name']}")
+                variant_kind = (kind_and_inner(variant)[1] or {}).get("kind")
+                fields = []
+                if isinstance(variant_kind, dict):
+                    fields = variant_kind.get("tuple") or (variant_kind.get("struct") or {}).get("fields") or []
+                for field_id in fields:
+                    field = doc.get(field_id) if field_id is not None else None
+                    if field is not None:
+                        note_names(doc, field.get("inner"), f"{path}::{variant['name']}")
         emit_impls(doc, path, inner.get("impls", []))
     elif kind == "trait":
         lines.add(f"trait {path}")
@@ -157,3 +207,7 @@ def walk(doc, item_id, path, seen):
 walk(main, main.json["root"], main.name, frozenset())
 for line in sorted(lines):
     print(line)
+unnameable = sorted((crate, path, where) for (crate, path), where in named.items() if (crate, path) not in listed)
+for crate, path, where in unnameable:
+    print(f"public-api.py: {'::'.join(path)} is named by {where} but is not in the API", file=sys.stderr)
+sys.exit(2 if unnameable else 0)

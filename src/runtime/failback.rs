@@ -3,7 +3,7 @@
 //! A flow A->B mirrors `orders` on A to `A.orders` on B and writes offset syncs. Consumers that
 //! failed over to B commit on `A.orders`. Before they return to A, [`translate_offsets_back`]
 //! reads those commits on B and the A->B flow's offset syncs, and translates each commit to an
-//! offset on `orders` on A with the rules of [`reverse_translation`](crate::reverse_translation),
+//! offset on `orders` on A with the rules of [`ReverseTranslation`](crate::ReverseTranslation),
 //! against every sync the topic still holds: never ahead (a consumer failing back skips no
 //! record), re-reading at most the records between the nearest sync at or before the commit and
 //! the commit itself. [`failback_report`]

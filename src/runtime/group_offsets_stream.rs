@@ -24,12 +24,13 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::runtime::thread_names::ThreadNames;
-use mm2_checkpoint_core::committed_offsets::{Applied, CommittedOffsets};
+use mm2_checkpoint_core::committed_offsets::{Applied, Committed, CommittedOffsets};
 use mm2_checkpoint_core::consumer_offsets::{
     coordinator_partition, ConsumerOffsetsRecord, CONSUMER_OFFSETS_TOPIC,
 };
 use mm2_checkpoint_core::error::Error;
 use mm2_checkpoint_core::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint_core::topic_partition::TopicPartition;
 use mm2_checkpoint_kafka::consumer_offsets_reader::ConsumerOffsetsReader;
 use mm2_checkpoint_kafka::kafka_based_log::RecordRef;
 use mm2_checkpoint_kafka::library_thread::LibraryThread;
@@ -52,6 +53,12 @@ pub struct StreamCounts {
     pub malformed: u64,
     /// Records of a type or value version this library does not know (skipped).
     pub unknown: u64,
+    /// Commits kept.
+    pub commits: u64,
+    /// Tombstones applied (offset deletion, group deletion, expiry).
+    pub deletions: u64,
+    /// Records of groups or topics this task does not checkpoint (skipped).
+    pub filtered: u64,
 }
 
 /// How long a transaction holds a partition before the hold is logged at info.
@@ -200,8 +207,18 @@ impl GroupOffsetsStream {
         lock(&self.shared.failure).clone()
     }
 
+    /// The groups with kept offsets.
+    pub fn groups(&self) -> Vec<String> {
+        self.with_offsets(|o| o.groups())
+    }
+
+    /// The kept offsets of `group`, by partition.
+    pub fn group_offsets(&self, group: &str) -> Vec<(TopicPartition, Committed)> {
+        self.with_offsets(|o| o.group_offsets(group))
+    }
+
     /// Runs `f` on the kept offsets, under their lock (keep it short: the reading thread waits).
-    pub fn with_offsets<R>(&self, f: impl FnOnce(&mut CommittedOffsets) -> R) -> R {
+    pub(crate) fn with_offsets<R>(&self, f: impl FnOnce(&mut CommittedOffsets) -> R) -> R {
         f(&mut lock(&self.shared.offsets))
     }
 
@@ -240,10 +257,14 @@ impl GroupOffsetsStream {
 
     /// Counters of what was read.
     pub fn counts(&self) -> StreamCounts {
+        let applied = lock(&self.shared.offsets).counts();
         StreamCounts {
             records: self.shared.records.load(Ordering::SeqCst),
             malformed: self.shared.malformed.load(Ordering::SeqCst),
-            unknown: lock(&self.shared.offsets).counts().unknown,
+            unknown: applied.unknown,
+            commits: applied.commits,
+            deletions: applied.deletions,
+            filtered: applied.filtered,
         }
     }
 

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, StopOutcome};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use super::runtime::{poll_until_emitted, produce_syncs_with, read_checkpoints, sorted};

@@ -2,7 +2,7 @@
 //! internal topics they imply, groups), so that tests can share brokers without seeing each
 //! other's records, commits or groups.
 
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, OffsetSync, TopicPartition};
 
 use super::broker::{shared_pair, unique};

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use mm2_checkpoint::checkpoint_task::{CheckpointTask, PollStatus};
 use mm2_checkpoint::diagnostics;
 use mm2_checkpoint::embedded::{EmbeddedClusters, Side};
-use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+use mm2_checkpoint::MirrorCheckpointConfig;
 use mm2_checkpoint::{Checkpoint, TopicPartition};
 
 /// Tests that assert process-wide counters (live clients/threads, overlapping client calls)
@@ -456,7 +456,7 @@ pub fn task_config(
     source: &str,
     target: &str,
     extra: &[(&str, &str)],
-) -> mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig {
+) -> mm2_checkpoint::MirrorCheckpointConfig {
     let mut props = vec![
         ("source.cluster.alias", "source"),
         ("target.cluster.alias", "target"),
@@ -469,7 +469,7 @@ pub fn task_config(
         ("checkpoints.topic.replication.factor", "1"),
     ];
     props.extend_from_slice(extra);
-    mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig::from_properties(props)
+    mm2_checkpoint::MirrorCheckpointConfig::from_properties(props)
         .unwrap_or_else(|e| panic!("task config: {e}"))
         .0
 }

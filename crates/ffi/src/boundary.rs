@@ -10,8 +10,8 @@ use std::ffi::{c_char, c_int, CStr};
 use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use mm2_checkpoint::error::{ConfigError, Error};
 use mm2_checkpoint::ffi_support::panic_message;
+use mm2_checkpoint::{ConfigError, Error};
 
 /// Result of every fallible call. `MM_RESULT_OK` is 0; `mm_result_str` names each value and
 /// `mm_last_error` gives the message of the calling thread's last failure.
@@ -616,15 +616,15 @@ pub extern "C" fn mm_last_error_kafka_code() -> i32 {
     catch_unwind(|| LAST_ERROR.with(|last| last.borrow().kafka_code)).unwrap_or(0)
 }
 
-/// The library version, e.g. `"0.1.0"`: static, NUL-terminated, never NULL. Equal to
+/// The library version, e.g. `"0.2.0"`: static, NUL-terminated, never NULL. Equal to
 /// `MM2_CHECKPOINT_VERSION` when header and library match. Any thread, non-blocking.
 #[no_mangle]
 pub extern "C" fn mm_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
 }
 
-/// The library version as one integer, `(major << 16) | (minor << 8) | patch` (0x000100 for
-/// 0.1.0): equal to `MM2_CHECKPOINT_VERSION_NUM` when header and library match. Any thread,
+/// The library version as one integer, `(major << 16) | (minor << 8) | patch` (0x000200 for
+/// 0.2.0): equal to `MM2_CHECKPOINT_VERSION_NUM` when header and library match. Any thread,
 /// non-blocking.
 #[no_mangle]
 pub extern "C" fn mm_version_num() -> u32 {
@@ -650,7 +650,7 @@ pub(crate) fn last_error_text() -> String {
 mod tests {
     use super::*;
     use mm2_checkpoint::checkpoint_task::CheckpointTask;
-    use mm2_checkpoint::mirror_checkpoint_config::MirrorCheckpointConfig;
+    use mm2_checkpoint::MirrorCheckpointConfig;
 
     fn last_error() -> String {
         let mut buf = [0 as c_char; 256];
@@ -738,7 +738,7 @@ mod tests {
     fn version_num_packs_major_minor_patch() {
         assert_eq!(version_num("0", "1", "0"), 0x000100);
         assert_eq!(version_num("1", "2", "3"), 0x010203);
-        assert_eq!(mm_version_num(), 0x000100);
+        assert_eq!(mm_version_num(), 0x000200);
     }
 
     #[derive(Clone, Copy)]

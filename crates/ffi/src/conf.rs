@@ -7,8 +7,8 @@ use std::ffi::c_char;
 use super::boundary::{
     borrow, borrow_mut, copy_out, destroy, give, into_handle, mm_result, out, run, text, Failure,
 };
-use mm2_checkpoint::error::ConfigError;
-use mm2_checkpoint::mirror_checkpoint_config::{ConfigWarning, MirrorCheckpointConfig};
+use mm2_checkpoint::ConfigError;
+use mm2_checkpoint::{ConfigWarning, MirrorCheckpointConfig};
 
 /// A configuration: MM2 property names and values (connector style such as
 /// `source.cluster.alias`, or dedicated `mm2.properties` style with `clusters`), plus librdkafka
@@ -515,7 +515,7 @@ mod load_cost {
             }
             let text = CString::new(text).unwrap();
             let t = std::time::Instant::now();
-            let pairs = mm2_checkpoint::properties::parse_properties(text.to_str().unwrap())
+            let pairs = mm2_checkpoint::parse_properties(text.to_str().unwrap())
                 .unwrap()
                 .len();
             eprintln!("parse alone: {pairs} pairs in {:?}", t.elapsed());

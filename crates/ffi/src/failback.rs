@@ -25,7 +25,7 @@ use mm2_checkpoint::failback::{
 use mm2_checkpoint::remote_cluster_utils::{
     commit_translated_offsets, CommitOutcome, CommitReport,
 };
-use mm2_checkpoint::reverse_translation::ReverseTranslation;
+use mm2_checkpoint::ReverseTranslation;
 
 /// The forward flow a flow conf describes (its warnings logged).
 fn flow_of(conf: &mm_conf_t) -> Result<ForwardFlow, Failure> {

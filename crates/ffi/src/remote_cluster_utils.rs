@@ -16,13 +16,13 @@ use super::boundary::{
 };
 use super::conf::mm_conf_t;
 use super::task::timeout_of;
-use mm2_checkpoint::error::ConfigError;
-use mm2_checkpoint::mirror_checkpoint_config::MirrorClientConfig;
 use mm2_checkpoint::remote_cluster_utils::{
     failover_report, translate_offsets, FailoverReport, GroupSelector, TranslatedOffset,
     TranslatedOffsets,
 };
-use mm2_checkpoint::replication_policy::ReplicationPolicy;
+use mm2_checkpoint::ConfigError;
+use mm2_checkpoint::MirrorClientConfig;
+use mm2_checkpoint::ReplicationPolicy;
 use mm2_checkpoint::TopicPartition;
 
 /// How `mm_translate_offsets` reads its `groups` text (passed as an `int`).

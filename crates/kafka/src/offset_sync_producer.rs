@@ -264,11 +264,6 @@ impl OffsetSyncWriter {
         }
     }
 
-    /// The pure queue, for inspection.
-    pub fn queue(&self) -> &OffsetSyncQueue {
-        &self.queue
-    }
-
     fn promote(&mut self) {
         self.queue.promote_delayed();
         self.stats.promotions += 1;

@@ -19,9 +19,6 @@ pub enum Cluster {
     Target,
 }
 
-/// Where the offset-syncs topic lives (`offset-syncs.topic.location`).
-pub type OffsetSyncsTopicLocation = Cluster;
-
 impl Cluster {
     /// MM2's lower-case name of the side (`source`/`target`), also its key prefix.
     pub fn name(self) -> &'static str {

@@ -116,7 +116,7 @@ pub struct MirrorCheckpointConfig {
     /// applied to upstream topic names.
     pub topic_filter: TopicFilter,
     /// `offset-syncs.topic.location` (default `source`).
-    pub offset_syncs_topic_location: OffsetSyncsTopicLocation,
+    pub offset_syncs_topic_location: Cluster,
     /// `emit.offset-syncs.enabled` (default `true`); `false` is rejected while enabled.
     pub emit_offset_syncs_enabled: bool,
     /// `emit.reverse.checkpoints.enabled` (our extension, default `false`): checkpoints on the
@@ -126,7 +126,7 @@ pub struct MirrorCheckpointConfig {
     /// `reverse.offset-syncs.topic.location` (our extension, default `source`): the reverse
     /// flow's own `offset-syncs.topic.location`. `Source` is the reverse flow's source, which
     /// is this flow's **target**.
-    pub reverse_offset_syncs_topic_location: OffsetSyncsTopicLocation,
+    pub reverse_offset_syncs_topic_location: Cluster,
     /// `checkpoints.topic.replication.factor` (default 3; -1 = broker default).
     pub checkpoints_topic_replication_factor: i16,
     /// `offset-syncs.topic.replication.factor` (default 3; -1 = broker default).

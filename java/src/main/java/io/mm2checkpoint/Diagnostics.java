@@ -25,7 +25,7 @@ public final class Diagnostics {
         return NativeLibrary.binding().diagnostics()[2];
     }
 
-    /** The native library's version, e.g. {@code 0.1.0}. */
+    /** The native library's version, e.g. {@code 0.2.0}. */
     public static String version() {
         return NativeLibrary.binding().version();
     }
