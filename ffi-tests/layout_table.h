@@ -1,5 +1,5 @@
 /* Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.
- * Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header. Included by test_abi.c inside
+ * Regenerate: MM2_BLESS=1 cargo test --test ffi_header. Included by test_abi.c inside
  * its LAYOUT table: one entry per struct size, field offset and enum constant. */
 SIZE(mm_checkpoint_row),
 FIELD(mm_checkpoint_row, struct_size),

@@ -34,7 +34,7 @@ static const struct layout_entry LAYOUT[] = {
 static void print_layout(FILE *out) {
     fprintf(out, "# Layout of the public structs and enums of include/mm2_checkpoint.h (C ABI %d): sizes and\n"
                  "# field offsets in bytes, enum constant values. Generated from the header by tests/bindings/generate.rs\n"
-                 "# (MM2_BLESS_HEADER=1 cargo test --test ffi_header), checked by ffi-tests/test_abi.c against the\n"
+                 "# (MM2_BLESS=1 cargo test --test ffi_header), checked by ffi-tests/test_abi.c against the\n"
                  "# compiler, and read by the Java bindings.\n",
             MM2_CHECKPOINT_ABI_VERSION);
     for (size_t i = 0; i < sizeof LAYOUT / sizeof LAYOUT[0]; i++) fprintf(out, "%s=%lld\n", LAYOUT[i].key, LAYOUT[i].value);

@@ -6,7 +6,7 @@
 //! The Rust results are also committed under `tests/config_parity/` (`<example>.describe.txt`
 //! for each shipped file; `rejected/<case>.properties` with its `.error`) and checked for drift
 //! here, so the Java suite (`ConfigParityTest`) compares its own results with Rust's without a
-//! second mechanism. After a deliberate change: `MM2_BLESS_CONFIG_PARITY=1 cargo test
+//! second mechanism. After a deliberate change: `MM2_BLESS=1 cargo test
 //! --all-features --test config_parity`, then commit the files.
 
 use std::path::{Path, PathBuf};
@@ -53,7 +53,7 @@ fn golden_dir() -> PathBuf {
 }
 
 fn blessing() -> bool {
-    std::env::var_os("MM2_BLESS_CONFIG_PARITY").is_some_and(|v| v == "1")
+    std::env::var_os("MM2_BLESS").is_some_and(|v| v == "1")
 }
 
 /// Checks that `path` holds `expected` (writes it first when blessing).
@@ -64,7 +64,7 @@ fn check_committed(path: &Path, expected: &str) {
     let committed = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         committed == expected,
-        "{} is stale or missing (rerun with MM2_BLESS_CONFIG_PARITY=1 and commit it)\n\
+        "{} is stale or missing (rerun with MM2_BLESS=1 and commit it)\n\
          committed:\n{committed}\nnow:\n{expected}",
         path.display()
     );

@@ -6,10 +6,10 @@
 //! cargo run --release --example bench -- --only store,load
 //! ```
 //!
-//! Sections: `store` (item 1, pure), `load` (item 2, mock cluster and Apache Kafka), `cycle`
-//! (item 3, Kafka), `latency` (commit → checkpoint latency per offsets source, Kafka),
-//! `stop` (item 4, Kafka and a closed port); item 5 is the growth table built from them;
-//! `metrics` (mock cluster) the cost of the task's metrics. The Kafka broker comes
+//! Sections: `store` (the offset-sync store, pure), `load` (the start-up load, mock cluster and
+//! Apache Kafka), `cycle` (the checkpoint cycle, Kafka), `latency` (commit → checkpoint latency
+//! per offsets source, Kafka), `stop` (Kafka and a closed port); the cost growth table is built
+//! from them; `metrics` (mock cluster) the cost of the task's metrics. The Kafka broker comes
 //! from scripts/kafka-broker.sh (tests/support/broker.rs).
 //! Every measurement runs beside its baseline in the same invocation; ratios are the numbers to
 //! trust on a noisy machine. Progress goes to stderr, the report to stdout.
@@ -285,7 +285,7 @@ fn main() {
     );
     println!("Machine:\n{}\n", machine());
     println!("{}", table.render());
-    println!("### Cost growth (item 5, medians)\n");
+    println!("### Cost growth (medians)\n");
     println!("{}", growth.render());
 }
 

@@ -2,7 +2,7 @@
 //! layout table of ffi-tests/test_abi.c, and the list-row parts of the JNI bridge, of the shared
 //! Java code and of the Panama binding. Input is the header text cbindgen writes; output is a
 //! list of (path relative to the repository root, contents). tests/ffi_header.rs compares the
-//! committed files with it and rewrites them under `MM2_BLESS_HEADER=1`.
+//! committed files with it and rewrites them under `MM2_BLESS=1`.
 //!
 //! A list row is a `typedef struct mm_<kind>_row { ... }` of the header, read by the one function
 //! whose last parameter is `struct mm_<kind>_row *`. Its fields are `uint64_t struct_size`, then
@@ -253,7 +253,7 @@ fn wrap(text: &str, prefix: &str, width: usize) -> String {
 
 const LAYOUT_COMMENT: &str = "# Layout of the public structs and enums of include/mm2_checkpoint.h (C ABI {abi}): sizes and\n\
 # field offsets in bytes, enum constant values. Generated from the header by tests/bindings/generate.rs\n\
-# (MM2_BLESS_HEADER=1 cargo test --test ffi_header), checked by ffi-tests/test_abi.c against the\n\
+# (MM2_BLESS=1 cargo test --test ffi_header), checked by ffi-tests/test_abi.c against the\n\
 # compiler, and read by the Java bindings.\n";
 
 /// include/mm2_checkpoint.layout. Every struct field is 8 bytes wide (the ABI's growable-struct
@@ -286,7 +286,7 @@ fn layout_file(items: &[Item], abi: &str) -> String {
 fn layout_table(items: &[Item]) -> String {
     let mut out = String::from(
         "/* Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n \
-         * Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header. Included by test_abi.c inside\n \
+         * Regenerate: MM2_BLESS=1 cargo test --test ffi_header. Included by test_abi.c inside\n \
          * its LAYOUT table: one entry per struct size, field offset and enum constant. */\n",
     );
     for item in items.iter().filter(|i| !i.fields.is_empty()) {
@@ -308,7 +308,7 @@ fn layout_table(items: &[Item]) -> String {
 fn jni_rows(rows: &[Row]) -> String {
     let mut out = String::from(
         "/* Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n \
-         * Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header. Included by\n \
+         * Regenerate: MM2_BLESS=1 cargo test --test ffi_header. Included by\n \
          * mm2_checkpoint_jni.c after its helpers (check, java_bytes, ptr).\n \
          *\n \
          * JniBinding.nRow(kind, list, index, numbers): calls the row function of row kind `kind`\n \
@@ -410,7 +410,7 @@ fn jni_rows(rows: &[Row]) -> String {
 
 const JAVA_GENERATED: &str =
     "// Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n\
-// Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header.\n";
+// Regenerate: MM2_BLESS=1 cargo test --test ffi_header.\n";
 
 /// java/src/main/java/io/mm2checkpoint/NativeRows.java: per list row kind, its description
 /// (read by both bindings), its record and the one call that reads a row into it.

@@ -2,7 +2,7 @@
 //! files generated from the header (the layout file, test_abi.c's layout table, the list-row
 //! parts of the JNI bridge and of the Java bindings: tests/bindings/generate.rs) are exactly what
 //! the generator makes of it. Regenerate all of them with
-//! `MM2_BLESS_HEADER=1 cargo test --test ffi_header` (a test of the crate mm2-checkpoint-capi).
+//! `MM2_BLESS=1 cargo test --test ffi_header` (a test of the crate mm2-checkpoint-capi).
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +41,7 @@ extern "C" {
 }
 
 fn blessing() -> bool {
-    std::env::var_os("MM2_BLESS_HEADER").is_some_and(|v| v == "1")
+    std::env::var_os("MM2_BLESS").is_some_and(|v| v == "1")
 }
 
 #[test]
@@ -60,7 +60,7 @@ fn committed_binding_files_match_the_generated_ones() {
     }
 }
 
-/// Under `MM2_BLESS_HEADER=1` writes `generated` to `path`; otherwise fails when they differ.
+/// Under `MM2_BLESS=1` writes `generated` to `path`; otherwise fails when they differ.
 fn check_or_bless(path: &Path, generated: &str) {
     if blessing() {
         std::fs::write(path, generated).expect("writing a generated file");
@@ -74,7 +74,7 @@ fn check_or_bless(path: &Path, generated: &str) {
             .position(|(a, b)| a != b)
             .unwrap_or_else(|| committed.lines().count().min(generated.lines().count()));
         panic!(
-            "{} is stale (first difference at line {}): run `MM2_BLESS_HEADER=1 cargo test --test ffi_header` and commit it",
+            "{} is stale (first difference at line {}): run `MM2_BLESS=1 cargo test --test ffi_header` and commit it",
             path.display(),
             first + 1
         );
@@ -305,7 +305,7 @@ fn the_layout_file_covers_every_struct_field_and_enum_constant() {
     sorted.sort();
     assert_eq!(
         sorted, expected,
-        "include/mm2_checkpoint.layout is stale: run `MM2_BLESS_HEADER=1 cargo test --test ffi_header`"
+        "include/mm2_checkpoint.layout is stale: run `MM2_BLESS=1 cargo test --test ffi_header`"
     );
 }
 

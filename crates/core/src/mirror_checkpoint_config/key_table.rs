@@ -206,7 +206,7 @@ fn config_def_type(kind: &str) -> &'static str {
 pub fn connector_keys_tsv() -> String {
     let mut out = String::from(
         "# Generated from crates/core/src/mirror_checkpoint_config/key_table.rs by\n\
-         # `MM2_BLESS_CONFIG_DOC=1 cargo test --test config_doc`; do not edit by hand.\n\
+         # `MM2_BLESS=1 cargo test --test config_doc`; do not edit by hand.\n\
          # key\tConfigDef type\tdefault (empty: none)\tdoc\n",
     );
     for k in KEY_TABLE {
@@ -224,7 +224,7 @@ pub fn connector_keys_tsv() -> String {
 /// docs/CONFIGURATION.md, generated from [`KEY_TABLE`] and the other key lists.
 pub fn configuration_markdown() -> String {
     let mut md = String::from(
-        "<!-- Generated from crates/core/src/mirror_checkpoint_config/key_table.rs by\n     `MM2_BLESS_CONFIG_DOC=1 cargo test --test config_doc`; do not edit by hand. -->\n\
+        "<!-- Generated from crates/core/src/mirror_checkpoint_config/key_table.rs by\n     `MM2_BLESS=1 cargo test --test config_doc`; do not edit by hand. -->\n\
          # Configuration\n\n\
          Every key the checkpoint task reads, as a connector-style key. In a dedicated-mode\n\
          `mm2.properties` (with `clusters`), write a flow key as `A->B.<key>` or `<key>`, and a\n\

@@ -1,5 +1,5 @@
 /* Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.
- * Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header. Included by
+ * Regenerate: MM2_BLESS=1 cargo test --test ffi_header. Included by
  * mm2_checkpoint_jni.c after its helpers (check, java_bytes, ptr).
  *
  * JniBinding.nRow(kind, list, index, numbers): calls the row function of row kind `kind`

@@ -1,5 +1,5 @@
 // Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.
-// Regenerate: MM2_BLESS_HEADER=1 cargo test --test ffi_header.
+// Regenerate: MM2_BLESS=1 cargo test --test ffi_header.
 package io.mm2checkpoint;
 
 /**

@@ -54,7 +54,7 @@ public final class ConfigParityTest {
         for (Path file : shipped) {
             Path golden = GOLDEN.resolve(stem(file) + ".describe.txt");
             Check.isTrue(Files.exists(golden), golden + " is missing: run the Rust test config_parity "
-                    + "with MM2_BLESS_CONFIG_PARITY=1");
+                    + "with MM2_BLESS=1");
             String described = describeThroughJava(read(file));
             Check.equal(read(golden), described, file.getFileName() + " described through Java");
         }
