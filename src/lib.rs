@@ -62,6 +62,69 @@ pub use mm2_checkpoint_core::group_coordination::coordination_partition;
 
 pub use mm2_checkpoint_kafka::task_scope::current_task_id;
 
+// The 0.1 paths of the items above, kept through 0.2 so that 0.1 code still compiles, and gone
+// in 0.3 (rustc has no deprecation warning for a path through a re-exporting module). Hidden
+// from the documentation; each holds only what the API still has.
+#[doc(hidden)]
+pub mod checkpoint {
+    pub use crate::Checkpoint;
+}
+#[doc(hidden)]
+pub mod checkpoint_rules {
+    pub use crate::{NoWriteReason, SkipReason, WriteReason};
+}
+#[doc(hidden)]
+pub mod committed_offsets {
+    pub use crate::Committed;
+}
+#[doc(hidden)]
+pub mod error {
+    pub use crate::{ConfigError, Error, RecordError};
+}
+#[doc(hidden)]
+pub mod filters {
+    pub use crate::{GroupFilter, PatternList, TopicFilter};
+}
+#[doc(hidden)]
+pub mod group_assignment {
+    pub use crate::owner_of;
+}
+#[doc(hidden)]
+pub mod group_coordination {
+    pub use crate::{coordination_partition, CoordinationSettings, TaskAssignment};
+}
+#[doc(hidden)]
+pub mod mirror_checkpoint_config {
+    pub use crate::{
+        parse_properties, ClientKind, ClientSettings, Cluster, ConfigWarning, GroupOffsetsSource,
+        MirrorCheckpointConfig, MirrorClientConfig,
+    };
+}
+#[doc(hidden)]
+pub mod offset_sync {
+    pub use crate::{OffsetSync, OffsetSyncRef};
+}
+#[doc(hidden)]
+pub mod offset_sync_store {
+    pub use crate::{OffsetSyncStore, PartitionSyncs, Translation};
+}
+#[doc(hidden)]
+pub mod properties {
+    pub use crate::parse_properties;
+}
+#[doc(hidden)]
+pub mod replication_policy {
+    pub use crate::{DefaultReplicationPolicy, IdentityReplicationPolicy, ReplicationPolicy};
+}
+#[doc(hidden)]
+pub mod reverse_translation {
+    pub use crate::{original_of_replica, translate_back, ReplicaTopicError, ReverseTranslation};
+}
+#[doc(hidden)]
+pub mod topic_partition {
+    pub use crate::TopicPartition;
+}
+
 /// Counters that show there are no leaks and no shared clients: live Kafka clients, live
 /// library threads, and overlapping client calls seen by the access checker, process-wide (a
 /// task's own are [`CheckpointTask::diagnostics`](checkpoint_task::CheckpointTask::diagnostics)).
@@ -112,6 +175,28 @@ pub mod ffi_support {
     pub use crate::runtime::metrics::reporter::in_listener;
     pub use mm2_checkpoint_kafka::library_thread::panic_message;
 }
+
+/// The 0.1 paths still name the same items:
+///
+/// ```
+/// use mm2_checkpoint as m;
+/// fn same<T>(_: Option<T>, _: Option<T>) {}
+/// same::<m::Checkpoint>(None::<m::checkpoint::Checkpoint>, None);
+/// same::<m::SkipReason>(None::<m::checkpoint_rules::SkipReason>, None);
+/// same::<m::Committed>(None::<m::committed_offsets::Committed>, None);
+/// same::<m::ConfigError>(None::<m::error::ConfigError>, None);
+/// same::<m::GroupFilter>(None::<m::filters::GroupFilter>, None);
+/// same::<m::TaskAssignment>(None::<m::group_coordination::TaskAssignment>, None);
+/// same::<m::MirrorCheckpointConfig>(None::<m::mirror_checkpoint_config::MirrorCheckpointConfig>, None);
+/// same::<m::OffsetSync>(None::<m::offset_sync::OffsetSync>, None);
+/// same::<m::OffsetSyncStore>(None::<m::offset_sync_store::OffsetSyncStore>, None);
+/// same::<m::ReplicationPolicy>(None::<m::replication_policy::ReplicationPolicy>, None);
+/// same::<m::ReverseTranslation>(None::<m::reverse_translation::ReverseTranslation>, None);
+/// same::<m::TopicPartition>(None::<m::topic_partition::TopicPartition>, None);
+/// let _ = (m::properties::parse_properties, m::group_assignment::owner_of);
+/// ```
+#[cfg(doctest)]
+pub struct OldPathDoctests;
 
 /// Compiles the README's Rust example as a doctest.
 #[doc = include_str!("../README.md")]
