@@ -8,6 +8,11 @@
 //! whose last parameter is `struct mm_<kind>_row *`. Its fields are `uint64_t struct_size`, then
 //! numbers (`int64_t`/`uint64_t`) and texts (`const char *x` followed by `uint64_t x_len`). Adding
 //! a field to a row's Rust struct and re-blessing is all a new field needs in C and Java.
+//!
+//! A counter struct is any other struct of `uint64_t struct_size` and 64-bit numbers only
+//! (`mm_task_stats`, `mm_diagnostics`, …). The JNI bridge copies its numbers into a `long[]` and
+//! the Panama binding reads them, both in the order the generated field lists give, and Java
+//! reads each by its field name (`NativeStructs.Values.get`), never by position.
 
 /// One field of a header struct, with its doc comment (without the comment markers).
 struct Field {
@@ -530,6 +535,121 @@ fn panama_rows(rows: &[Row]) -> String {
     out
 }
 
+/// The counter structs: every struct but a list row whose fields are `uint64_t struct_size` and
+/// then 64-bit numbers only.
+fn counter_structs(items: &[Item]) -> Vec<&Item> {
+    items
+        .iter()
+        .filter(|i| !i.name.ends_with("_row"))
+        .filter(|i| i.fields.first().is_some_and(|f| f.name == "struct_size"))
+        .filter(|i| {
+            i.fields
+                .iter()
+                .all(|f| f.c_type == "uint64_t" || f.c_type == "int64_t")
+        })
+        .collect()
+}
+
+/// The fields of a counter struct that the bindings copy: all but `struct_size`.
+fn counter_fields(item: &Item) -> impl Iterator<Item = &Field> {
+    item.fields.iter().skip(1)
+}
+
+/// java/src/main/c/mm2_checkpoint_structs.h: each counter struct's fields as an X-macro list.
+fn jni_structs(structs: &[&Item]) -> String {
+    let mut out = String::from(
+        "/* Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n \
+         * Regenerate: MM2_BLESS=1 cargo test --test ffi_header. Included by mm2_checkpoint_jni.c.\n \
+         *\n \
+         * MM2_FIELDS_<struct>(X) is X(field) for each field of a counter struct after struct_size,\n \
+         * in declaration order: the order of the long[] the bridge fills, which\n \
+         * NativeStructs.java names; MM2_COUNT_<struct> is how many there are. */\n",
+    );
+    for item in structs {
+        let fields: Vec<String> = counter_fields(item)
+            .map(|f| format!("X({})", f.name))
+            .collect();
+        out.push_str(&format!(
+            "\n#define MM2_FIELDS_{}(X) \\\n    {}\n#define MM2_COUNT_{} {}\n",
+            item.name,
+            packed(&fields, " ", 90).join(" \\\n    "),
+            item.name,
+            fields.len()
+        ));
+    }
+    out
+}
+
+/// `words` joined by `sep` into lines of at most `width` characters (a longer word alone).
+fn packed(words: &[String], sep: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in words {
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && line.len() + sep.len() + word.len() > width {
+            lines.push(word.clone());
+        } else {
+            if !line.is_empty() {
+                line.push_str(sep);
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// java/src/main/java/io/mm2checkpoint/NativeStructs.java: each counter struct's field names.
+fn java_structs(structs: &[&Item]) -> String {
+    let mut out = String::from(
+        "// Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n\
+         // Regenerate: MM2_BLESS=1 cargo test --test ffi_header.\n\
+         package io.mm2checkpoint;\n\n\
+         /**\n \
+         * The fields of the header's counter structs after {@code struct_size}, in declaration order:\n \
+         * the order of the {@code long[]} each {@link NativeBinding} method gives for one. Java reads\n \
+         * them by name ({@link Values#get}), so a field added to a struct needs nothing here.\n \
+         */\n\
+         final class NativeStructs {\n",
+    );
+    for item in structs {
+        let names: Vec<String> = counter_fields(item)
+            .map(|f| format!("\"{}\",", f.name))
+            .collect();
+        out.push_str(&format!(
+            "    /** {{@code struct {}}}. */\n    static final String[] {} = {{\n        {}\n    }};\n\n",
+            item.name,
+            item.name.to_uppercase(),
+            packed(&names, " ", 92).join("\n        ")
+        ));
+    }
+    out.push_str(
+        "    /** One filled counter struct: its numbers, read by field name. */\n\
+         \x20   static final class Values {\n\
+         \x20       private final String[] names;\n\
+         \x20       private final long[] values;\n\n\
+         \x20       /** {@code values} in the order of {@code names}, one of the lists above. */\n\
+         \x20       Values(String[] names, long[] values) {\n\
+         \x20           if (names.length != values.length) {\n\
+         \x20               throw new IllegalArgumentException(names.length + \" fields, \" + values.length + \" values\");\n\
+         \x20           }\n\
+         \x20           this.names = names;\n\
+         \x20           this.values = values;\n\
+         \x20       }\n\n\
+         \x20       /** The value of the field {@code name} (a C uint64_t above Long.MAX_VALUE is negative). */\n\
+         \x20       long get(String name) {\n\
+         \x20           for (int i = 0; i < names.length; i++) {\n\
+         \x20               if (names[i].equals(name)) {\n\
+         \x20                   return values[i];\n\
+         \x20               }\n\
+         \x20           }\n\
+         \x20           throw new IllegalArgumentException(\"no field \" + name);\n\
+         \x20       }\n\
+         \x20   }\n\n\
+         \x20   private NativeStructs() {}\n\
+         }\n",
+    );
+    out
+}
+
 /// Every generated file for `header`: (path from the repository root, contents).
 pub fn generate(header: &str) -> Vec<(&'static str, String)> {
     let abi = header
@@ -540,6 +660,12 @@ pub fn generate(header: &str) -> Vec<(&'static str, String)> {
     let items = items(header);
     let rows = rows(header, &items);
     assert!(rows.len() >= 5, "found only {} row structs", rows.len());
+    let structs = counter_structs(&items);
+    assert!(
+        structs.len() >= 5,
+        "found only {} counter structs",
+        structs.len()
+    );
     vec![
         ("include/mm2_checkpoint.layout", layout_file(&items, &abi)),
         ("ffi-tests/layout_table.h", layout_table(&items)),
@@ -551,6 +677,14 @@ pub fn generate(header: &str) -> Vec<(&'static str, String)> {
         (
             "java/src/main/java22/io/mm2checkpoint/PanamaRows.java",
             panama_rows(&rows),
+        ),
+        (
+            "java/src/main/c/mm2_checkpoint_structs.h",
+            jni_structs(&structs),
+        ),
+        (
+            "java/src/main/java/io/mm2checkpoint/NativeStructs.java",
+            java_structs(&structs),
         ),
     ]
 }

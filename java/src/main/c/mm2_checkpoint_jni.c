@@ -27,6 +27,12 @@
 #include <string.h>
 
 #include "mm2_checkpoint.h"
+#include "mm2_checkpoint_structs.h"
+
+/* One field of the counter struct `s` as a jlong, for the generated MM2_FIELDS_* lists: the bridge
+ * copies a counter struct's fields in the order NativeStructs.java names them. (A C uint64_t
+ * above INT64_MAX turns negative; Java saturates where that can happen.) */
+#define MM2_JLONG_OF_S(field) (jlong)s.field,
 
 /*
  * The mock clusters are in the test kit's library only (java/README.md, "What the jar holds"):
@@ -221,12 +227,12 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nResultStr(JNIEnv 
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nDiagnostics(JNIEnv *env, jclass cls, jlongArray out) {
     (void)cls;
-    struct mm_diagnostics d = {.struct_size = sizeof d};
-    if (!check(env, mm_diagnostics_get(&d))) {
+    struct mm_diagnostics s = {.struct_size = sizeof s};
+    if (!check(env, mm_diagnostics_get(&s))) {
         return;
     }
-    jlong values[3] = {(jlong)d.live_clients, (jlong)d.live_threads, (jlong)d.concurrent_client_access};
-    (*env)->SetLongArrayRegion(env, out, 0, 3, values);
+    jlong values[MM2_COUNT_mm_diagnostics] = {MM2_FIELDS_mm_diagnostics(MM2_JLONG_OF_S)};
+    (*env)->SetLongArrayRegion(env, out, 0, MM2_COUNT_mm_diagnostics, values);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nSetLogBridge(JNIEnv *env, jclass cls, jint max_level) {
@@ -428,14 +434,8 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTaskStats(JNIEnv *env, 
     if (!check(env, mm_task_get_stats(ptr(task), &s))) {
         return;
     }
-    /* The order NativeBinding.taskStats documents: the struct's declaration order. */
-    jlong values[12] = {
-        (jlong)s.checkpoints_emitted, (jlong)s.records_skipped,     (jlong)s.syncs_loaded,
-        (jlong)s.checkpoints_loaded,  (jlong)s.cycles,              (jlong)s.group_offsets_written,
-        (jlong)s.groups,              (jlong)s.load_time_us,        (jlong)s.last_stop_time_us,
-        (jlong)s.initialized,         (jlong)s.checkpoints_load_ok, (jlong)s.group_fetches_denied,
-    };
-    (*env)->SetLongArrayRegion(env, out, 0, 12, values);
+    jlong values[MM2_COUNT_mm_task_stats] = {MM2_FIELDS_mm_task_stats(MM2_JLONG_OF_S)};
+    (*env)->SetLongArrayRegion(env, out, 0, MM2_COUNT_mm_task_stats, values);
 }
 
 JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTaskMetricsJson(JNIEnv *env, jclass cls,
@@ -654,12 +654,12 @@ JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCheckpo
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedCounts(JNIEnv *env, jclass cls,
                                                                          jlong translated, jlongArray out) {
     (void)cls;
-    mm_translation_counts c = {.struct_size = sizeof c};
-    if (!check(env, mm_translated_offsets_get_counts(ptr(translated), &c))) {
+    mm_translation_counts s = {.struct_size = sizeof s};
+    if (!check(env, mm_translated_offsets_get_counts(ptr(translated), &s))) {
         return;
     }
-    jlong values[3] = {(jlong)c.records_read, (jlong)c.malformed_records, (jlong)c.negative_offset_records};
-    (*env)->SetLongArrayRegion(env, out, 0, 3, values);
+    jlong values[MM2_COUNT_mm_translation_counts] = {MM2_FIELDS_mm_translation_counts(MM2_JLONG_OF_S)};
+    (*env)->SetLongArrayRegion(env, out, 0, MM2_COUNT_mm_translation_counts, values);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nTranslatedDestroy(JNIEnv *env, jclass cls,
@@ -688,13 +688,12 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniBinding_nReportLen(JNIEnv *env,
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportTotals(JNIEnv *env, jclass cls, jlong report,
                                                                      jlongArray out) {
     (void)cls;
-    mm_failover_totals t = {.struct_size = sizeof t};
-    if (!check(env, mm_failover_report_get_totals(ptr(report), &t))) {
+    mm_failover_totals s = {.struct_size = sizeof s};
+    if (!check(env, mm_failover_report_get_totals(ptr(report), &s))) {
         return;
     }
-    /* uint64_t as jlong: values above INT64_MAX turn negative; Java saturates them. */
-    jlong values[4] = {(jlong)t.partitions, (jlong)t.without_current_offset, (jlong)t.skipped, (jlong)t.reread};
-    (*env)->SetLongArrayRegion(env, out, 0, 4, values);
+    jlong values[MM2_COUNT_mm_failover_totals] = {MM2_FIELDS_mm_failover_totals(MM2_JLONG_OF_S)};
+    (*env)->SetLongArrayRegion(env, out, 0, MM2_COUNT_mm_failover_totals, values);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nReportDestroy(JNIEnv *env, jclass cls, jlong report) {
@@ -812,13 +811,9 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterStats(JNIEnv *env
     if (!check(env, mm_offset_sync_writer_get_stats(ptr(writer), &s))) {
         return;
     }
-    /* The order NativeBinding.writerStats documents: the struct's declaration order. */
-    jlong values[9] = {
-        (jlong)s.records_reported, (jlong)s.syncs_sent, (jlong)s.syncs_delivered,
-        (jlong)s.syncs_failed,     (jlong)s.promotions, (jlong)s.pending,
-        (jlong)s.delayed,          (jlong)s.outstanding, (jlong)s.closed,
-    };
-    (*env)->SetLongArrayRegion(env, out, 0, 9, values);
+    jlong values[MM2_COUNT_mm_offset_sync_writer_stats] = {
+        MM2_FIELDS_mm_offset_sync_writer_stats(MM2_JLONG_OF_S)};
+    (*env)->SetLongArrayRegion(env, out, 0, MM2_COUNT_mm_offset_sync_writer_stats, values);
 }
 
 JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_nWriterDestroy(JNIEnv *env, jclass cls, jlong writer) {

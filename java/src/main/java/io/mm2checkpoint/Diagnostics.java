@@ -7,14 +7,18 @@ package io.mm2checkpoint;
 public final class Diagnostics {
     private Diagnostics() {}
 
+    private static NativeStructs.Values counters() {
+        return new NativeStructs.Values(NativeStructs.MM_DIAGNOSTICS, NativeLibrary.binding().diagnostics());
+    }
+
     /** Kafka clients made by the library and not yet destroyed; 0 when every task is stopped. */
     public static long liveClients() {
-        return NativeLibrary.binding().diagnostics()[0];
+        return counters().get("live_clients");
     }
 
     /** Library threads started and not yet joined; 0 when every task is stopped. */
     public static long liveThreads() {
-        return NativeLibrary.binding().diagnostics()[1];
+        return counters().get("live_threads");
     }
 
     /**
@@ -22,7 +26,7 @@ public final class Diagnostics {
      * always 0 unless the one-owner-per-client rule was broken (the KAFKA-21435 race).
      */
     public static long concurrentClientAccess() {
-        return NativeLibrary.binding().diagnostics()[2];
+        return counters().get("concurrent_client_access");
     }
 
     /** The native library's version, e.g. {@code 0.2.0}. */

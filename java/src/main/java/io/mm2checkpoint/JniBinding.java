@@ -44,7 +44,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] diagnostics() {
-        long[] out = new long[3];
+        long[] out = new long[NativeStructs.MM_DIAGNOSTICS.length];
         nDiagnostics(out);
         return out;
     }
@@ -151,7 +151,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] taskStats(long task) {
-        long[] out = new long[12];
+        long[] out = new long[NativeStructs.MM_TASK_STATS.length];
         nTaskStats(task, out);
         return out;
     }
@@ -260,7 +260,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] translatedCounts(long translated) {
-        long[] out = new long[3];
+        long[] out = new long[NativeStructs.MM_TRANSLATION_COUNTS.length];
         nTranslatedCounts(translated, out);
         return out;
     }
@@ -282,7 +282,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] reportTotals(long report) {
-        long[] out = new long[4];
+        long[] out = new long[NativeStructs.MM_FAILOVER_TOTALS.length];
         nReportTotals(report, out);
         return out;
     }
@@ -354,7 +354,7 @@ final class JniBinding implements NativeBinding {
 
     @Override
     public long[] writerStats(long writer) {
-        long[] out = new long[9];
+        long[] out = new long[NativeStructs.MM_OFFSET_SYNC_WRITER_STATS.length];
         nWriterStats(writer, out);
         return out;
     }

@@ -24,7 +24,7 @@ interface NativeBinding {
     /** {@code mm_result_str(code)}: the constant's name and meaning. */
     String resultStr(int code);
 
-    /** {@code mm_diagnostics_get}: live clients, live threads, overlapping client calls. */
+    /** {@code mm_diagnostics_get}: the fields {@link NativeStructs#MM_DIAGNOSTICS} names. */
     long[] diagnostics();
 
     /**
@@ -64,11 +64,7 @@ interface NativeBinding {
     /** {@code mm_task_fatal_error}: the message, or null when there is none. */
     String taskFatalError(long task);
 
-    /**
-     * {@code mm_task_get_stats}: the struct's fields in declaration order (checkpoints emitted,
-     * records skipped, syncs loaded, checkpoints loaded, cycles, group offsets written, groups,
-     * load time us, last stop time us, initialized, checkpoints load ok, group fetches denied).
-     */
+    /** {@code mm_task_get_stats}: the fields {@link NativeStructs#MM_TASK_STATS} names. */
     long[] taskStats(long task);
 
     /** {@code mm_task_metrics_json}: the task's metrics document (JSON). */
@@ -147,7 +143,10 @@ interface NativeBinding {
 
     String translatedCheckpointsTopic(long translated);
 
-    /** {@code mm_translated_offsets_get_counts}: records read, malformed, negative offset. */
+    /**
+     * {@code mm_translated_offsets_get_counts}: the fields {@link NativeStructs#MM_TRANSLATION_COUNTS}
+     * names.
+     */
     long[] translatedCounts(long translated);
 
     void translatedDestroy(long translated);
@@ -158,8 +157,8 @@ interface NativeBinding {
     int reportLen(long report);
 
     /**
-     * {@code mm_failover_report_get_totals}: partitions, without current offset, skipped,
-     * reread (the last two are C uint64_t: negative here means above Long.MAX_VALUE).
+     * {@code mm_failover_report_get_totals}: the fields {@link NativeStructs#MM_FAILOVER_TOTALS}
+     * names (C uint64_t: negative here means above Long.MAX_VALUE).
      */
     long[] reportTotals(long report);
 
@@ -194,8 +193,8 @@ interface NativeBinding {
     void writerClose(long writer, int timeoutMs);
 
     /**
-     * {@code mm_offset_sync_writer_get_stats}: the struct's fields in declaration order (records
-     * reported, syncs sent, delivered, failed, promotions, pending, delayed, outstanding, closed).
+     * {@code mm_offset_sync_writer_get_stats}: the fields
+     * {@link NativeStructs#MM_OFFSET_SYNC_WRITER_STATS} names.
      */
     long[] writerStats(long writer);
 

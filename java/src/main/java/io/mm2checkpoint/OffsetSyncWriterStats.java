@@ -25,8 +25,11 @@ public record OffsetSyncWriterStats(
         long outstanding,
         boolean closed) {
 
-    /** From the fields of {@code mm_offset_sync_writer_stats}, in declaration order. */
-    static OffsetSyncWriterStats fromNative(long[] f) {
-        return new OffsetSyncWriterStats(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8] != 0);
+    /** From the fields of {@code mm_offset_sync_writer_stats}, as {@link NativeBinding#writerStats} gives them. */
+    static OffsetSyncWriterStats fromNative(long[] values) {
+        NativeStructs.Values f = new NativeStructs.Values(NativeStructs.MM_OFFSET_SYNC_WRITER_STATS, values);
+        return new OffsetSyncWriterStats(f.get("records_reported"), f.get("syncs_sent"), f.get("syncs_delivered"),
+                f.get("syncs_failed"), f.get("promotions"), f.get("pending"), f.get("delayed"),
+                f.get("outstanding"), f.get("closed") != 0);
     }
 }

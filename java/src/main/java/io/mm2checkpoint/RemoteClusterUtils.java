@@ -216,8 +216,10 @@ public final class RemoteClusterUtils {
             offsets.add(new TranslatedOffset(row.group(), row.topic(), Math.toIntExact(row.partition()),
                     row.offset(), row.upstreamOffset(), row.metadata()));
         }
-        long[] counts = b.translatedCounts(t);
-        return new TranslatedOffsets(b.translatedCheckpointsTopic(t), offsets, counts[0], counts[1], counts[2]);
+        NativeStructs.Values counts = new NativeStructs.Values(NativeStructs.MM_TRANSLATION_COUNTS,
+                b.translatedCounts(t));
+        return new TranslatedOffsets(b.translatedCheckpointsTopic(t), offsets, counts.get("records_read"),
+                counts.get("malformed_records"), counts.get("negative_offset_records"));
     }
 
     private static FailoverReport drainReport(NativeBinding b, long r) {
@@ -230,8 +232,9 @@ public final class RemoteClusterUtils {
                     row.translatedOffset(), current < 0 ? OptionalLong.empty() : OptionalLong.of(current),
                     row.skipped(), row.reread()));
         }
-        long[] totals = b.reportTotals(r);
-        return new FailoverReport(partitions, unsigned(totals[2]), unsigned(totals[3]), totals[1]);
+        NativeStructs.Values totals = new NativeStructs.Values(NativeStructs.MM_FAILOVER_TOTALS, b.reportTotals(r));
+        return new FailoverReport(partitions, unsigned(totals.get("skipped")), unsigned(totals.get("reread")),
+                totals.get("without_current_offset"));
     }
 
     /** A C uint64_t that may exceed Long.MAX_VALUE, saturated. */

@@ -35,10 +35,13 @@ public record TaskStats(
         long groups,
         long groupFetchesDenied) {
 
-    /** From the fields of {@code mm_task_stats}, in the order {@link NativeBinding#taskStats} gives. */
-    static TaskStats fromNative(long[] f) {
-        return new TaskStats(f[9] != 0, f[0], f[1], f[2], f[3], f[10] != 0, micros(f[7]), micros(f[8]),
-                f[4], f[5], f[6], f[11]);
+    /** From the fields of {@code mm_task_stats}, as {@link NativeBinding#taskStats} gives them. */
+    static TaskStats fromNative(long[] values) {
+        NativeStructs.Values f = new NativeStructs.Values(NativeStructs.MM_TASK_STATS, values);
+        return new TaskStats(f.get("initialized") != 0, f.get("checkpoints_emitted"), f.get("records_skipped"),
+                f.get("syncs_loaded"), f.get("checkpoints_loaded"), f.get("checkpoints_load_ok") != 0,
+                micros(f.get("load_time_us")), micros(f.get("last_stop_time_us")), f.get("cycles"),
+                f.get("group_offsets_written"), f.get("groups"), f.get("group_fetches_denied"));
     }
 
     private static Optional<Duration> micros(long us) {

@@ -36,17 +36,6 @@ final class PanamaBinding implements NativeBinding {
     private static final Linker LINKER = Linker.nativeLinker();
     /** Bytes read from {@code mm_last_error}; the library cuts longer messages at a UTF-8 boundary. */
     private static final long ERRSTR_SIZE = 1024;
-    /** The fields Java reads, in the order of the long[] each NativeBinding method returns. */
-    private static final String[] TASK_STATS = {"checkpoints_emitted", "records_skipped", "syncs_loaded",
-        "checkpoints_loaded", "cycles", "group_offsets_written", "groups", "load_time_us", "last_stop_time_us",
-        "initialized", "checkpoints_load_ok", "group_fetches_denied"};
-    private static final String[] DIAGNOSTICS = {"live_clients", "live_threads", "concurrent_client_access"};
-    private static final String[] TRANSLATION_COUNTS = {"records_read", "malformed_records",
-        "negative_offset_records"};
-    private static final String[] FAILOVER_TOTALS = {"partitions", "without_current_offset", "skipped", "reread"};
-    private static final String[] WRITER_STATS = {"records_reported", "syncs_sent", "syncs_delivered",
-        "syncs_failed", "promotions", "pending", "delayed", "outstanding", "closed"};
-
     private final SymbolLookup symbols;
     /** The row function of each {@link NativeRows.Kind}, by id, bound on first use. */
     private final java.util.Map<Integer, MethodHandle> rowFunctions = new java.util.concurrent.ConcurrentHashMap<>();
@@ -279,7 +268,7 @@ final class PanamaBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = sized(arena, "mm_diagnostics");
             check((int) diagnosticsGet.invokeExact(out));
-            return fields(out, "mm_diagnostics", DIAGNOSTICS);
+            return fields(out, "mm_diagnostics", NativeStructs.MM_DIAGNOSTICS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -583,7 +572,7 @@ final class PanamaBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = sized(arena, "mm_task_stats");
             check((int) taskGetStats.invokeExact(ptr(task), out));
-            return fields(out, "mm_task_stats", TASK_STATS);
+            return fields(out, "mm_task_stats", NativeStructs.MM_TASK_STATS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -797,7 +786,7 @@ final class PanamaBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = sized(arena, "mm_translation_counts");
             check((int) translatedGetCounts.invokeExact(ptr(translated), out));
-            return fields(out, "mm_translation_counts", TRANSLATION_COUNTS);
+            return fields(out, "mm_translation_counts", NativeStructs.MM_TRANSLATION_COUNTS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -829,7 +818,7 @@ final class PanamaBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = sized(arena, "mm_failover_totals");
             check((int) reportGetTotals.invokeExact(ptr(report), out));
-            return fields(out, "mm_failover_totals", FAILOVER_TOTALS);
+            return fields(out, "mm_failover_totals", NativeStructs.MM_FAILOVER_TOTALS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -949,7 +938,7 @@ final class PanamaBinding implements NativeBinding {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment out = sized(arena, "mm_offset_sync_writer_stats");
             check((int) writerGetStats.invokeExact(ptr(writer), out));
-            return fields(out, "mm_offset_sync_writer_stats", WRITER_STATS);
+            return fields(out, "mm_offset_sync_writer_stats", NativeStructs.MM_OFFSET_SYNC_WRITER_STATS);
         } catch (Throwable t) {
             throw rethrow(t);
         }
