@@ -1,8 +1,9 @@
 //! The generator of every binding file that follows from the C header: the layout file, the
-//! layout table of ffi-tests/test_abi.c, and the list-row parts of the JNI bridge, of the shared
-//! Java code and of the Panama binding. Input is the header text cbindgen writes; output is a
-//! list of (path relative to the repository root, contents). tests/ffi_header.rs compares the
-//! committed files with it and rewrites them under `MM2_BLESS=1`.
+//! layout table of ffi-tests/test_abi.c, the list-row and counter-struct parts of the JNI bridge,
+//! of the shared Java code and of the Panama binding, and the Panama binding's function
+//! descriptors. Input is the header text cbindgen writes; output is a list of (path relative to
+//! the repository root, contents). crates/capi/tests/ffi_header.rs compares the committed files
+//! with it and rewrites them under `MM2_BLESS=1`.
 //!
 //! A list row is a `typedef struct mm_<kind>_row { ... }` of the header, read by the one function
 //! whose last parameter is `struct mm_<kind>_row *`. Its fields are `uint64_t struct_size`, then
@@ -13,6 +14,10 @@
 //! (`mm_task_stats`, `mm_diagnostics`, …). The JNI bridge copies its numbers into a `long[]` and
 //! the Panama binding reads them, both in the order the generated field lists give, and Java
 //! reads each by its field name (`NativeStructs.Values.get`), never by position.
+//!
+//! Every function of the header gets its Panama descriptor in `NativeFunctions.java`: each
+//! parameter and the result reduced to how the JVM passes it (a pointer, a 32-bit or 64-bit
+//! integer, a byte, or nothing).
 
 /// One field of a header struct, with its doc comment (without the comment markers).
 struct Field {
@@ -650,6 +655,130 @@ fn java_structs(structs: &[&Item]) -> String {
     out
 }
 
+/// The header's text without comments and preprocessor lines, whitespace collapsed.
+fn declarations(header: &str) -> String {
+    let mut text = String::new();
+    let mut rest = header;
+    while let Some(start) = rest.find("/*") {
+        text.push_str(&rest[..start]);
+        text.push(' ');
+        rest = rest[start..]
+            .find("*/")
+            .map_or("", |end| &rest[start + end + 2..]);
+    }
+    text.push_str(rest);
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or_default())
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How a C type crosses to the JVM, as a `ValueLayout` name; `None` for `void`.
+fn jvm_layout(c_type: &str) -> Option<&'static str> {
+    let t = c_type.replace("const ", "");
+    let t = t.trim();
+    // The header's callback typedefs (`mm_log_cb`, `mm_stats_cb`) are function pointers.
+    if t.contains('*') || (t.starts_with("mm_") && t.ends_with("_cb")) {
+        return Some("ADDRESS");
+    }
+    match t {
+        "void" => None,
+        "int" | "int32_t" | "uint32_t" => Some("JAVA_INT"),
+        "int64_t" | "uint64_t" | "size_t" => Some("JAVA_LONG"),
+        "uint8_t" | "bool" => Some("JAVA_BYTE"),
+        _ if t.starts_with("enum ") => Some("JAVA_INT"),
+        _ => panic!("no JVM layout for the C type `{c_type}`"),
+    }
+}
+
+/// A C parameter's type: the declaration without its name (`const struct mm_conf_t *conf` is
+/// `const struct mm_conf_t *`).
+fn parameter_type(param: &str) -> &str {
+    let param = param.trim();
+    match param.rfind(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        Some(i) if !param[..=i].trim().is_empty() => param[..=i].trim(),
+        _ => param,
+    }
+}
+
+/// Every function the header declares, by name: its result's and parameters' JVM layouts.
+fn functions(
+    header: &str,
+) -> std::collections::BTreeMap<String, (Option<&'static str>, Vec<&'static str>)> {
+    let mut out = std::collections::BTreeMap::new();
+    for statement in declarations(header).split(';') {
+        // What follows the last brace: a declaration after an `extern "C" {` or a struct.
+        let statement = statement
+            .rsplit(['{', '}'])
+            .next()
+            .unwrap_or_default()
+            .trim();
+        if statement.starts_with("typedef") || statement.contains("(*") {
+            continue;
+        }
+        let (Some(open), Some(close)) = (statement.find('('), statement.rfind(')')) else {
+            continue;
+        };
+        let head = statement[..open].trim_end();
+        let name_at = head
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = &head[name_at..];
+        if !name.starts_with("mm_") {
+            continue;
+        }
+        let result = jvm_layout(&head[..name_at]);
+        let list = statement[open + 1..close].trim();
+        let params = if list.is_empty() || list == "void" {
+            Vec::new()
+        } else {
+            list.split(',')
+                .map(|p| jvm_layout(parameter_type(p)).expect("no void parameter"))
+                .collect()
+        };
+        out.insert(name.to_string(), (result, params));
+    }
+    out
+}
+
+/// java/src/main/java22/io/mm2checkpoint/NativeFunctions.java: every function's symbol and
+/// Panama descriptor, which the Java 22+ binding binds by symbol.
+fn panama_functions(header: &str) -> String {
+    let mut out = String::from(
+        "// Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.\n\
+         // Regenerate: MM2_BLESS=1 cargo test --test ffi_header.\n\
+         package io.mm2checkpoint;\n\n\
+         import static java.lang.foreign.ValueLayout.ADDRESS;\n\
+         import static java.lang.foreign.ValueLayout.JAVA_BYTE;\n\
+         import static java.lang.foreign.ValueLayout.JAVA_INT;\n\
+         import static java.lang.foreign.ValueLayout.JAVA_LONG;\n\n\
+         import java.lang.foreign.FunctionDescriptor;\n\n\
+         /** Every C function of {@code mm2_checkpoint.h}: its symbol and how the FFM API calls it. */\n\
+         final class NativeFunctions {\n\
+         \x20   private NativeFunctions() {}\n\n\
+         \x20   /** A C function of the library. */\n\
+         \x20   record Function(String symbol, FunctionDescriptor descriptor) {}\n",
+    );
+    for (name, (result, params)) in functions(header) {
+        let args = params.join(", ");
+        let descriptor = match result {
+            None => format!("FunctionDescriptor.ofVoid({args})"),
+            Some(r) if args.is_empty() => format!("FunctionDescriptor.of({r})"),
+            Some(r) => format!("FunctionDescriptor.of({r}, {args})"),
+        };
+        out.push_str(&format!(
+            "\n    static final Function {} =\n            new Function(\"{name}\", {descriptor});\n",
+            name.to_uppercase()
+        ));
+    }
+    out.push_str("}\n");
+    out
+}
+
 /// Every generated file for `header`: (path from the repository root, contents).
 pub fn generate(header: &str) -> Vec<(&'static str, String)> {
     let abi = header
@@ -685,6 +814,10 @@ pub fn generate(header: &str) -> Vec<(&'static str, String)> {
         (
             "java/src/main/java/io/mm2checkpoint/NativeStructs.java",
             java_structs(&structs),
+        ),
+        (
+            "java/src/main/java22/io/mm2checkpoint/NativeFunctions.java",
+            panama_functions(header),
         ),
     ]
 }

@@ -1,5 +1,5 @@
-// Generated from include/mm2_checkpoint.h by io.mm2checkpoint.test.HeaderSignatures. Do not edit:
-// run the suite with MM2_BLESS=1 (e.g. MM2_BLESS=1 java/verify.sh) to regenerate after the header changes.
+// Generated from include/mm2_checkpoint.h by tests/bindings/generate.rs; do not edit.
+// Regenerate: MM2_BLESS=1 cargo test --test ffi_header.
 package io.mm2checkpoint;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
