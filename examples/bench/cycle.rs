@@ -155,7 +155,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
     let setup_time = setup(cluster, max);
     eprintln!("[cycle] setup took {setup_time:?}");
     table.row(vec![
-        "3 setup: commit offsets".into(),
+        "setup: commit offsets".into(),
         format!("{max} groups × {PARTITIONS}"),
         millis(ms(setup_time)),
         "AlterConsumerGroupOffsets, 64 in flight".into(),
@@ -234,7 +234,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
         let (first, steady, raw_all) = (Dist::new(first), Dist::new(steady), Dist::new(raw_all));
         let raw_seq = Dist::new(raw_seq);
         table.row(vec![
-            "3 checkpoint cycle, first (emits all)".into(),
+            "checkpoint cycle, first (emits all)".into(),
             format!("{g} groups × {PARTITIONS}"),
             format!(
                 "{} ({:.1} µs/group)",
@@ -245,7 +245,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<CycleRe
             format!("{:.2}", raw_all.median() / first.median()),
         ]);
         table.row(vec![
-            "3 checkpoint cycle, steady (nothing new)".into(),
+            "checkpoint cycle, steady (nothing new)".into(),
             format!("{g} groups × {PARTITIONS}"),
             format!(
                 "{} ({:.1} µs/group)",

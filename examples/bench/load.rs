@@ -151,7 +151,7 @@ pub fn run(
                 Dist::new(paired),
             );
             table.row(vec![
-                "2 store load (records/s)".into(),
+                "store load (records/s)".into(),
                 format!("{records} records, {name}"),
                 mmm(&ours, rate),
                 format!("raw BaseConsumer: {}", mmm(&raw, rate)),
@@ -163,7 +163,7 @@ pub fn run(
                 ),
             ]);
             table.row(vec![
-                "2 task start → initialized".into(),
+                "task start → initialized".into(),
                 format!("{records} records, {name}"),
                 mmm(&task_ms, millis),
                 format!(

@@ -141,7 +141,7 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<Metrics
         );
         let size = format!("{g} groups × {PARTITIONS}");
         table.row(vec![
-            "23 cycle with metrics, first (emits all)".into(),
+            "cycle with metrics, first (emits all)".into(),
             size.clone(),
             millis(first_on.0),
             format!("metrics off: {}", millis(first_off.0)),
@@ -149,28 +149,28 @@ pub fn run(opts: &Opts, cluster: &dyn Cluster, table: &mut Table) -> Vec<Metrics
         ]);
         let per_partition = (kept_on - kept_off) as f64 / (g * PARTITIONS as usize) as f64;
         table.row(vec![
-            "23 memory kept by the first cycle".into(),
+            "memory kept by the first cycle".into(),
             size.clone(),
             format!("{:.1} MiB", kept_on as f64 / 1048576.0),
             format!("metrics off: {:.1} MiB", kept_off as f64 / 1048576.0),
             format!("{per_partition:.0} B per group × partition for metrics"),
         ]);
         table.row(vec![
-            "23 cycle with metrics, steady: wall".into(),
+            "cycle with metrics, steady: wall".into(),
             size.clone(),
             mmm(&wall_on, millis),
             format!("metrics off: {}", mmm(&wall_off, millis)),
             format!("{wall_ratio:.3}"),
         ]);
         table.row(vec![
-            "23 cycle with metrics, steady: CPU of this process".into(),
+            "cycle with metrics, steady: CPU of this process".into(),
             size.clone(),
             mmm(&cpu_on, millis),
             format!("metrics off: {}", mmm(&cpu_off, millis)),
             format!("{cpu_ratio:.3}"),
         ]);
         table.row(vec![
-            "23 metrics snapshot + JSON".into(),
+            "metrics snapshot + JSON".into(),
             size,
             mmm(&snapshot, millis),
             format!("steady cycle: {}", millis(wall_on.median())),

@@ -307,7 +307,7 @@ pub fn run(
     }
     for r in &results {
         table.row(vec![
-            format!("4 stop latency: {}", r.scenario),
+            format!("stop latency: {}", r.scenario),
             format!("n = {}", r.stop.len()),
             format!("p50/p99/max {}", tail(&r.stop, millis)),
             match &r.baseline {

@@ -71,14 +71,14 @@ pub fn run(opts: &Opts, table: &mut Table) -> Vec<StoreResult> {
         let ingest = Dist::new(ingest);
         let translate = Dist::new(translate);
         table.row(vec![
-            "1 store ingest (syncs/s)".into(),
+            "store ingest (syncs/s)".into(),
             format!("{n} partitions"),
             mmm(&ingest, rate),
             format!("naive BTreeMap index: {}", mmm(&naive_ingest, rate)),
             format!("{:.2}×", ingest.median() / naive_ingest.median()),
         ]);
         table.row(vec![
-            "1 store translate (queries/s)".into(),
+            "store translate (queries/s)".into(),
             format!("{n} partitions"),
             mmm(&translate, rate),
             format!("naive BTreeMap index: {}", mmm(&naive_translate, rate)),
@@ -88,7 +88,7 @@ pub fn run(opts: &Opts, table: &mut Table) -> Vec<StoreResult> {
         let (store_bytes, naive_bytes, naive_syncs) = memory(n);
         let analytic = analytic_bytes(n);
         table.row(vec![
-            "1 memory per tracked partition".into(),
+            "memory per tracked partition".into(),
             format!("{n} partitions"),
             format!("{store_bytes:.0} B measured, {analytic:.0} B analytic"),
             format!(
