@@ -6,7 +6,6 @@
 # ~/.cache, so a fresh machine behaves like this one.
 #
 # Exports written to .tools/env.sh:
-#   MM2_KAFKA_VERSION  the Apache Kafka version pinned in java/parent/pom.xml
 #   MM2_KAFKA_LIBS     its broker jars, run by scripts/kafka-broker.sh (required)
 #   MM2_KAFKA_JAVA     the java that runs the brokers (the JDK 17+ below)
 #   MM2_JAVAC      a javac of JDK 17+ (required)
@@ -15,7 +14,6 @@
 #   MM2_JAVA22     a Java 22+ runtime (for the FFM API), empty if none could be had
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
 #   MM2_JAVA_AARCH64  an aarch64 Java runtime (run under qemu-aarch64-static by java/'s tests)
-#   MM2_NIGHTLY    1 when a nightly Rust toolchain is usable, else 0
 #   MM2_JAPICMP_LIBS  japicmp's jars (the Java API gate of scripts/compat-check.sh)
 #   MM2_FUZZ_LIBFUZZER  LLVM's prebuilt libFuzzer.a, which fuzz/run.sh links; empty if none
 #
@@ -358,19 +356,11 @@ fi
 # Nightly Rust: fuzz/run.sh builds the fuzz targets with -Zsanitizer=address. No cargo-fuzz
 # install (minutes of compiling on a fresh machine): fuzz/run.sh gives a plain cargo build the
 # same flags. Installed with --with-fuzz only; not fatal here (fuzz/run.sh fails without it).
-MM2_NIGHTLY=0
 if command -v rustup >/dev/null; then
-    if rustup run nightly rustc --version >/dev/null 2>&1; then
-        MM2_NIGHTLY=1
-    elif [ "$WITH_FUZZ" = 0 ]; then
-        :
-    else
+    if [ "$WITH_FUZZ" = 1 ] && ! rustup run nightly rustc --version >/dev/null 2>&1; then
         log "installing the nightly Rust toolchain"
-        if timeout 300 rustup toolchain install nightly --profile minimal >&2; then
-            MM2_NIGHTLY=1
-        else
-            warn "nightly Rust toolchain unavailable (rustup could not download it); the fuzz stage will fail"
-        fi
+        timeout 300 rustup toolchain install nightly --profile minimal >&2 \
+            || warn "nightly Rust toolchain unavailable (rustup could not download it); the fuzz stage will fail"
     fi
 else
     warn "rustup not found; nightly Rust (for fuzz/run.sh) unavailable; the fuzz stage will fail"
@@ -429,7 +419,6 @@ fi
 
 {
     echo "# Written by scripts/setup-test-env.sh; source it, do not edit."
-    printf 'export MM2_KAFKA_VERSION=%q\n' "$KAFKA_VERSION"
     printf 'export MM2_KAFKA_LIBS=%q\n' "$KAFKA_LIBS"
     printf 'export MM2_KAFKA_JAVA=%q\n' "$MM2_JAVA17"
     printf 'export MM2_JAVAC=%q\n' "$MM2_JAVAC"
@@ -438,7 +427,6 @@ fi
     printf 'export MM2_JAVAC22=%q\n' "$MM2_JAVAC22"
     printf 'export MM2_JAVA_AARCH64=%q\n' "$MM2_JAVA_AARCH64"
     printf 'export JAVA_HOME=%q\n' "$JDK_HOME"
-    printf 'export MM2_NIGHTLY=%q\n' "$MM2_NIGHTLY"
     printf 'export MM2_JAPICMP_LIBS=%q\n' "$JAPICMP_LIBS"
     printf 'export MM2_FUZZ_LIBFUZZER=%q\n' "$MM2_FUZZ_LIBFUZZER"
     printf 'case ":$PATH:" in *:%q:*) ;; *) export PATH=%q:"$PATH" ;; esac\n' \

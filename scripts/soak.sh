@@ -27,9 +27,10 @@
 #
 # Each step starts the brokers it needs (no MM2_SHARED_*: a soak's brokers are its own). Prints
 # a table of step times and results at the end; exit 1 when any step failed (all still run).
-# Knobs: MM2_SOAK_* override the counts above: MM2_SOAK_STORE_STREAMS, MM2_SOAK_RUST_CYCLES,
-# MM2_SOAK_ELASTIC_ROUNDS, MM2_SOAK_FFI_CYCLES, MM2_SOAK_INTEROP_CYCLES, MM2_SOAK_JAVA_CYCLES,
-# MM2_SOAK_FUZZ_SECONDS.
+# Knobs: each count above is the variable of the test it sizes (docs/DEVELOPMENT.md, "Soak
+# tests"): MM2_SOAK_STORE_STREAMS, MM2_KAFKA_CHURN_CYCLES, MM2_ELASTIC_ROUNDS, MM2_FFI_CYCLES,
+# MM2_SOAK_INTEROP_CYCLES, MM2_SOAK_JAVA_CYCLES, MM2_FAULT_HEAL_SECS and MM2_FAULT_SCENARIOS (of
+# the first network-faults pass), MM2_FUZZ_SECONDS.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -42,7 +43,7 @@ steps=("$@")
 scripts/setup-test-env.sh --with-fuzz || { echo "soak.sh: scripts/setup-test-env.sh failed" >&2; exit 1; }
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
-export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
 unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 
 step_store_reference() {
@@ -50,14 +51,14 @@ step_store_reference() {
         run_length_shortcut_equals_the_reference -- --nocapture
 }
 step_rust_churn() {
-    MM2_KAFKA_CHURN_CYCLES="${MM2_SOAK_RUST_CYCLES:-1200}" cargo test --all-features --test runtime_kafka \
+    MM2_KAFKA_CHURN_CYCLES="${MM2_KAFKA_CHURN_CYCLES:-1200}" cargo test --all-features --test runtime_kafka \
         start_stop_cycles_with_random_delays_never_share_a_client -- --nocapture
 }
 step_elastic() {
-    MM2_ELASTIC_ROUNDS="${MM2_SOAK_ELASTIC_ROUNDS:-50}" cargo test --all-features --test elastic_kafka -- --nocapture
+    MM2_ELASTIC_ROUNDS="${MM2_ELASTIC_ROUNDS:-50}" cargo test --all-features --test elastic_kafka -- --nocapture
 }
 step_c_churn() {
-    local cycles="${MM2_SOAK_FFI_CYCLES:-200}"
+    local cycles="${MM2_FFI_CYCLES:-200}"
     # A release library beside the debug one: ffi-tests/run.sh then also runs the example on it
     # under valgrind (the suppressions must match an optimised build).
     # (With the mock clusters, as the C tests and the example need.)
@@ -77,7 +78,7 @@ step_java_churn() {
 step_network_faults() {
     local secs rc=0
     # Every scenario healing after a minute; the partitions (blackholes) after 5 minutes.
-    MM2_FAULT_HEAL_SECS=60 MM2_FAULT_SCENARIOS=all \
+    MM2_FAULT_HEAL_SECS="${MM2_FAULT_HEAL_SECS:-60}" MM2_FAULT_SCENARIOS="${MM2_FAULT_SCENARIOS:-all}" \
         cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
     MM2_FAULT_HEAL_SECS=300 MM2_FAULT_SCENARIOS='blackhole-*' \
         cargo test --all-features --test network_faults_kafka -- --nocapture || rc=1
@@ -87,7 +88,7 @@ step_network_faults() {
     return $rc
 }
 step_fuzz() {
-    bash fuzz/run.sh "${MM2_SOAK_FUZZ_SECONDS:-600}"
+    bash fuzz/run.sh "${MM2_FUZZ_SECONDS:-600}"
 }
 
 names=() secs=() results=() failed=0

@@ -105,7 +105,7 @@ run_stage "setup: build tools (scripts/setup-test-env.sh --build-tools)" scripts
 load_setup_env() {
     # shellcheck source=/dev/null
     source "$ROOT/.tools/env.sh"
-    export MM2_KAFKA_VERSION MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+    export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
     export MM2_MAVEN_OFFLINE=1
 }
 
