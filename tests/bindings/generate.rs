@@ -243,22 +243,11 @@ fn javadoc(doc: &str) -> String {
 
 /// Words of `text` wrapped at `width`, each line starting with `prefix`.
 fn wrap(text: &str, prefix: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line = String::from(prefix);
-    for word in text.split_whitespace() {
-        if line.len() > prefix.len() && line.len() + 1 + word.len() > width {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line = String::from(prefix);
-        }
-        if line.len() > prefix.len() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(line.trim_end());
-    out.push('\n');
-    out
+    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+    packed(&words, " ", width - prefix.len())
+        .iter()
+        .map(|line| format!("{}\n", format!("{prefix}{line}").trim_end()))
+        .collect()
 }
 
 const LAYOUT_COMMENT: &str = "# Layout of the public structs and enums of include/mm2_checkpoint.h (C ABI {abi}): sizes and\n\

@@ -113,13 +113,7 @@ pub fn partition_leader(bootstrap: &str, topic: &str, partition: i32) -> Option<
 
 /// The partition count of `topic`, or None if the broker does not know the topic.
 pub fn partition_count(bootstrap: &str, topic: &str) -> Option<usize> {
-    let metadata = fetch_metadata(bootstrap, TIMEOUT)
-        .unwrap_or_else(|e| panic!("metadata from {bootstrap}: {e}"));
-    metadata
-        .topics()
-        .iter()
-        .find(|t| t.name() == topic && t.error().is_none())
-        .map(|t| t.partitions().len())
+    replica_counts(bootstrap, topic).map(|counts| counts.len())
 }
 
 /// Creates `name` with `partitions` partitions (replication 1) and waits until metadata

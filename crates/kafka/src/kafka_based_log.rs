@@ -239,21 +239,17 @@ impl KafkaBasedLog {
                 stall.seconds()
             );
         }
-        let status = self.retry.as_ref().map(|(status, _)| status);
-        if let Some(status) = status {
-            status.count_retry(STARTUP);
+        match &self.retry {
+            Some((status, cluster)) => {
+                status.count_retry(STARTUP);
+                stall.tell(
+                    Some(status),
+                    || format!("{cluster}: no progress reading `{}` for ", self.topic),
+                    " s (no answer to its fetches)",
+                );
+            }
+            None => stall.tell(None, String::new, ""),
         }
-        stall.tell(
-            status,
-            || {
-                let cluster = self
-                    .retry
-                    .as_ref()
-                    .map_or("", |(_, cluster)| cluster.as_str());
-                format!("{cluster}: no progress reading `{}` for ", self.topic)
-            },
-            " s (no answer to its fetches)",
-        );
     }
 
     fn progress(&mut self) {
