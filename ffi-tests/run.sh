@@ -37,12 +37,13 @@
 #
 # Knobs: MM2_FFI_CYCLES (test_threads lifecycles, default 20), MM2_FFI_VALGRIND_CYCLES
 # (test_threads under valgrind, default none), MM2_FFI_ASAN_CYCLES (default 20), MM2_FFI_SKIP_ASAN=1, MM2_FFI_SKIP_VALGRIND=1,
-# MM2_FFI_CROSS_PREBUILT=1 (cross mode: scripts/cross-aarch64.sh has run, no cargo call),
 # MM2_FFI_ASAN_BUILD=nightly (also instrument the library: a nightly -Zsanitizer=address build
-# into target/asan, as scripts/soak.sh runs it), MM2_FFI_PREBUILT_NOTES=FILE (the library is
-# built; FILE holds the stderr of `cargo rustc -p mm2-checkpoint-capi --lib --features embedded
-# -- --print=native-static-libs`, MM2_FFI_PREBUILT_DEFAULT_LIB the default-feature
-# libmm2_checkpoint.so that build was preceded by).
+# into target/asan, as scripts/soak.sh runs it), MM2_BUILD_INFO=DIR (scripts/test.sh's
+# build-info directory; no cargo call when it holds the build: in cross mode the marker
+# DIR/aarch64-built, scripts/cross-aarch64.sh has run; on the host DIR/rustc-notes.txt, the
+# stderr of `cargo rustc -p mm2-checkpoint-capi --lib --all-features --
+# --print=native-static-libs`, and DIR/default/libmm2_checkpoint.so, the default-feature
+# library that build was preceded by).
 #
 # Cross mode, `MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh`: the
 # library from scripts/cross-aarch64.sh (run here; a no-op when fresh), the header checks, steps
@@ -96,17 +97,19 @@ TESTS=(test_api test_misuse test_threads test_abi)
 step "cargo build (cdylib + staticlib; default features, then with the mock clusters) and the native libraries of a static link"
 notes="$BUILD/rustc-notes.txt"
 DEFAULT_LIB=""
+INFO="${MM2_BUILD_INFO:-}"
 if [ -n "$TARGET" ]; then
     # scripts/test.sh's aarch64 lane has just built it (a second run would only be a no-op).
-    if [ "${MM2_FFI_CROSS_PREBUILT:-0}" != 1 ]; then
+    if [ -z "$INFO" ] || [ ! -f "$INFO/aarch64-built" ]; then
         bash scripts/cross-aarch64.sh || fail "scripts/cross-aarch64.sh"
     fi
     cp "$LIBDIR/rustc-notes.txt" "$notes"
-elif [ -n "${MM2_FFI_PREBUILT_NOTES:-}" ]; then
+elif [ -n "$INFO" ] && [ -f "$INFO/rustc-notes.txt" ]; then
     # scripts/test.sh built the library before its lanes (and runs cargo nowhere else while
     # clippy holds the build lock): its output of this very command is in that file.
-    cp "$MM2_FFI_PREBUILT_NOTES" "$notes" || fail "MM2_FFI_PREBUILT_NOTES=$MM2_FFI_PREBUILT_NOTES"
-    DEFAULT_LIB="${MM2_FFI_PREBUILT_DEFAULT_LIB:?scripts/test.sh sets it beside MM2_FFI_PREBUILT_NOTES}"
+    cp "$INFO/rustc-notes.txt" "$notes" || fail "copying $INFO/rustc-notes.txt"
+    DEFAULT_LIB="$INFO/default/libmm2_checkpoint.so"
+    [ -f "$DEFAULT_LIB" ] || fail "$DEFAULT_LIB missing (scripts/test.sh writes it beside $INFO/rustc-notes.txt)"
 else
     # The library users get, kept aside: the build with the mock clusters takes its place.
     cargo build -p mm2-checkpoint-capi --lib || fail "cargo build -p mm2-checkpoint-capi"

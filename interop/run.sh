@@ -36,9 +36,8 @@
 # source/target) and discover every group of their clusters, which must hold nothing else.
 # Knobs: MM2_INTEROP_HEAP (harness JVM heap, default 384m); MM2_INTEROP_PROFILE (differential
 # and churn: the cargo profile of our example binaries, release by default; scripts/test.sh
-# uses debug, the build it already has); MM2_INTEROP_PREBUILT=1 (those binaries are built, no
-# cargo call); MM2_MAVEN_OFFLINE=1 (mvn -o; scripts/test.sh sets it
-# after scripts/setup-test-env.sh resolved everything).
+# uses debug, the build it already has); MM2_BUILD_INFO=DIR (scripts/test.sh's build-info
+# directory: with the marker DIR/examples-built, those binaries are built, no cargo call).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,19 +52,18 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 log() { echo "interop: $*" >&2; }
 
-MVN_OFFLINE=()
-if [ "${MM2_MAVEN_OFFLINE:-0}" = 1 ]; then MVN_OFFLINE=(-o); fi
 LIBS="$ROOT/interop/target/libs"
 JAR="$ROOT/interop/target/mm2-interop-0.jar"
 CP="$JAR:$LIBS/*"
 # Maven only when the harness jar is older than its sources (scripts/setup-test-env.sh packages
-# it; each of scripts/test.sh's two interop stages would otherwise start Maven again for nothing).
+# it, and leaves every artifact it needs in the local repository: scripts/test.sh's interop
+# stage starts no Maven).
 if [ -f "$JAR" ] && [ -d "$LIBS" ] &&
     [ -z "$(find interop/pom.xml interop/src java/parent/pom.xml -newer "$JAR" -print -quit)" ]; then
     log "interop/target: the harness jar is newer than interop/pom.xml and interop/src (no mvn run)"
 else
     log "mvn package (interop/pom.xml: Java MM2 classes and broker jars)"
-    mvn -B -q "${MVN_OFFLINE[@]}" -f interop/pom.xml package -DskipTests >&2
+    mvn -B -q -f interop/pom.xml package -DskipTests >&2
 fi
 
 if [ "$mode" = cycle ]; then
@@ -82,8 +80,8 @@ if [ "$mode" != load ] && [ "$mode" != cycle ]; then
         *) log "MM2_INTEROP_PROFILE is '$profile'; expected release or debug"; exit 2 ;;
     esac
     BIN="$ROOT/target/$profile/examples"
-    if [ "${MM2_INTEROP_PREBUILT:-0}" = 1 ]; then
-        log "examples checkpoint, mirror, interop_churn: built by the caller (MM2_INTEROP_PREBUILT=1)"
+    if [ -n "${MM2_BUILD_INFO:-}" ] && [ -f "$MM2_BUILD_INFO/examples-built" ]; then
+        log "examples checkpoint, mirror, interop_churn: built by the caller ($MM2_BUILD_INFO/examples-built)"
     else
         log "cargo build ${profile_args[*]} --examples checkpoint, mirror, interop_churn"
         cargo build "${profile_args[@]}" --example checkpoint --example mirror --example interop_churn >&2

@@ -39,7 +39,7 @@ WINDOW="${2:-120}"
 PROFILE="${MM2_BENCH_PROFILE:-release}"
 READY="${MM2_BENCH_READY_SECONDS:-1200}"
 JAVA="${MM2_KAFKA_JAVA:-java}"
-JAVAC="${MM2_JAVAC:-javac}"
+JAVAC="${JAVA_HOME:+$JAVA_HOME/bin/}javac"
 LIBS="${MM2_KAFKA_LIBS:?source .tools/env.sh (scripts/setup-test-env.sh)}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mm2-bench-offsets-source.XXXXXX")"
 HANDLES=()
@@ -69,7 +69,7 @@ harness() { "$JAVA" -Xmx512m -cp "$CP" mm2interop.OffsetsSourceBench "$@"; }
 # start_broker VAR [JMX_PORT]: starts a broker watched by this shell; sets VAR to its bootstrap.
 start_broker() {
     local out
-    out="$(MM2_KAFKA_JMX_PORT="${2:-}" MM2_KAFKA_HEAP=1g scripts/kafka-broker.sh start --owner-pid $$)"
+    out="$(scripts/kafka-broker.sh start --owner-pid $$ --heap 1g ${2:+--jmx-port "$2"})"
     HANDLES+=("$(sed -n 's/^handle=//p' <<<"$out")")
     printf -v "$1" '%s' "$(sed -n 's/^bootstrap=//p' <<<"$out")"
 }

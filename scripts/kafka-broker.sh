@@ -25,9 +25,12 @@
 #                        quorum, internal topics with N replicas (at most 3) and
 #                        default.replication.factor N; the nodes start side by side and each
 #                        is a handle of its own, DIR/node-I, for kill, restart and status; stop
-#                        DIR stops them all. With N > 1 only --dir, --prop and the lifeline
-#                        options apply
+#                        DIR stops them all. With N > 1 only --dir, --heap, --prop and the
+#                        lifeline options apply
 #   --port PORT          the PLAINTEXT port (default: a free one); no retry if it is taken
+#   --heap SIZE          the broker JVM's -Xmx (default 256m); kept for restart
+#   --jmx-port PORT      serve the broker's JMX on that port of 127.0.0.1, no authentication;
+#                        kept for restart
 #   --prop KEY=VALUE     extra server property (repeatable; wins over the defaults)
 #   --listener NAME=PROTOCOL
 #                        an extra listener on its own free port, e.g. SSL=SSL or
@@ -59,9 +62,8 @@
 # scripts/test.sh can tell which of its stages left a broker running), MM2_BROKER_START_LOG
 # (a file that gets one line per JVM start or restart: time, tag, port), MM2_KAFKA_LIBS (directory of the broker jars; default .tools/kafka-<version>/libs
 # from scripts/setup-test-env.sh), MM2_KAFKA_JAVA (java 17+; default $JAVA_HOME/bin/java, then
-# java on PATH), MM2_KAFKA_HEAP (default 256m), MM2_KAFKA_READY_SECONDS (default 180; start-up
+# java on PATH), MM2_KAFKA_READY_SECONDS (default 180; start-up
 # takes about 3 s on an idle 2-core machine, and took 40 s on one loaded far beyond its cores),
-# MM2_KAFKA_JMX_PORT (serve the broker's JMX on that port of 127.0.0.1, no authentication),
 # MM2_KAFKA_CDS_DIR (where the class-data archive is kept; default .tools/kafka-cds),
 # MM2_KAFKA_FORMAT_DIR (where formatted-log-dir templates are kept; default .tools/kafka-format),
 # MM2_BROKER_CPU_LOG (a file that gets one line per broker JVM this script kills: its tag and
@@ -152,10 +154,13 @@ cds_flags() {
     echo "-XX:SharedArchiveFile=$archive -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off"
 }
 
-# Java flags for a quick start on a small shared machine: a small heap, the serial collector,
-# the C1 compiler only, no perf-data file, and the class-data archive when there is one.
+# Java flags for a quick start on a small shared machine: a small heap (start --heap, kept in
+# DIR/heap), the serial collector, the C1 compiler only, no perf-data file, and the class-data
+# archive when there is one.
 jvm_flags() {
-    echo "-Xms32m -Xmx${MM2_KAFKA_HEAP:-256m} -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
+    local heap=256m
+    [ ! -s "$1/heap" ] || heap="$(cat "$1/heap")"
+    echo "-Xms32m -Xmx$heap -Xss512k -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
     cds_flags
     echo "-XX:-UsePerfData -Djava.awt.headless=true -Dlog4j2.configurationFile=$1/log4j2.properties"
     # Marks our brokers in `ps` so scripts/test.sh can find any this tree left behind, and
@@ -163,11 +168,13 @@ jvm_flags() {
     echo "-Dmm2.broker.root=$ROOT -Dmm2.broker.tag=$(cat "$1/tag" 2>/dev/null)"
 }
 
-# With MM2_KAFKA_JMX_PORT, the broker's MBeans (e.g. kafka.network RequestMetrics, counted by
-# scripts/bench-offsets-source.sh) on that port of 127.0.0.1, without authentication: loopback only.
+# jmx_flags DIR: with start --jmx-port (kept in DIR/jmx_port), the broker's MBeans (e.g.
+# kafka.network RequestMetrics, counted by scripts/bench-offsets-source.sh) on that port of
+# 127.0.0.1, without authentication: loopback only.
 jmx_flags() {
-    [ -n "${MM2_KAFKA_JMX_PORT:-}" ] || return 0
-    local p="$MM2_KAFKA_JMX_PORT"
+    [ -s "$1/jmx_port" ] || return 0
+    local p
+    p="$(cat "$1/jmx_port")"
     echo "-Dcom.sun.management.jmxremote.port=$p -Dcom.sun.management.jmxremote.rmi.port=$p"
     echo "-Dcom.sun.management.jmxremote.host=127.0.0.1 -Djava.rmi.server.hostname=127.0.0.1"
     echo "-Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false"
@@ -332,7 +339,7 @@ spawn() {
     wc -l <"$dir/broker.log" >"$dir/log_mark"
     # exec: the recorded pid is the JVM's own, so SIGKILL reaches the broker itself.
     # shellcheck disable=SC2046
-    (exec "$java" $(jvm_flags "$dir") $(jmx_flags) ${MM2_KAFKA_CDS_DUMP:+"-XX:ArchiveClassesAtExit=$MM2_KAFKA_CDS_DUMP"} \
+    (exec "$java" $(jvm_flags "$dir") $(jmx_flags "$dir") ${MM2_KAFKA_CDS_DUMP:+"-XX:ArchiveClassesAtExit=$MM2_KAFKA_CDS_DUMP"} \
         -cp "$libs/*" kafka.Kafka "$dir/server.properties" \
         </dev/null >>"$dir/broker.log" 2>&1) &
     echo $! >"$dir/pid"
@@ -403,12 +410,14 @@ handle_dir() {
     fi
 }
 
-# init_handle DIR: a handle's first files: no pid yet, an empty log, the broker's tag.
+# init_handle DIR [HEAP]: a handle's first files: no pid yet, an empty log, the broker's tag,
+# and its heap when start --heap gave one.
 init_handle() {
     : >"$1/pid"
     : >"$1/broker.log"
     # No spaces: the tag becomes one JVM argument.
     printf '%s' "${MM2_BROKER_TAG:-}" | tr -c 'A-Za-z0-9._-' _ >"$1/tag"
+    if [ -n "${2:-}" ]; then echo "$2" >"$1/heap"; fi
 }
 
 check_handle() {
@@ -437,12 +446,14 @@ start_watchdog() {
 
 cmd_start() {
     local dir="" lifeline="" owner="" port="" props=() listeners=() fargs=() secure=0
-    local authorizer=0 fixed_ports=() nodes=1
+    local authorizer=0 fixed_ports=() nodes=1 heap="" jmx_port=""
     while [ $# -gt 0 ]; do
         case "$1" in
             --dir) dir="$2"; shift 2 ;;
             --nodes) nodes="$2"; shift 2 ;;
             --port) port="$2"; shift 2 ;;
+            --heap) heap="$2"; shift 2 ;;
+            --jmx-port) jmx_port="$2"; shift 2 ;;
             --prop) props+=("$2"); shift 2 ;;
             --listener) listeners+=("$2"); shift 2 ;;
             --listener-port) fixed_ports+=("$2"); shift 2 ;;
@@ -457,15 +468,17 @@ cmd_start() {
     [ $authorizer = 0 ] || [ $secure = 1 ] || die "start: --authorizer needs --secure"
     [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || die "start: --nodes takes a positive count, not $nodes"
     if [ "$nodes" -gt 1 ]; then
-        [ $secure = 0 ] && [ -z "$port" ] && [ ${#listeners[@]} = 0 ] && [ ${#fixed_ports[@]} = 0 ] \
-            && [ ${#fargs[@]} = 0 ] || die "start: with --nodes, only --dir, --prop and a lifeline"
-        start_cluster "$dir" "$nodes" "$lifeline" "$owner" "${props[@]+"${props[@]}"}"
+        [ $secure = 0 ] && [ -z "$port" ] && [ -z "$jmx_port" ] && [ ${#listeners[@]} = 0 ] \
+            && [ ${#fixed_ports[@]} = 0 ] && [ ${#fargs[@]} = 0 ] \
+            || die "start: with --nodes, only --dir, --heap, --prop and a lifeline"
+        start_cluster "$dir" "$nodes" "$lifeline" "$owner" "$heap" "${props[@]+"${props[@]}"}"
         return
     fi
     local began
     began="$(date +%s%N)"
     dir="$(handle_dir "$dir")"
-    init_handle "$dir"
+    init_handle "$dir" "$heap"
+    if [ -n "$jmx_port" ]; then echo "$jmx_port" >"$dir/jmx_port"; fi
     if [ $secure = 1 ]; then
         secure_certs "$dir/tls"
         listeners=(SSL=SSL MTLS=SSL SASL_SSL=SASL_SSL "${listeners[@]+"${listeners[@]}"}")
@@ -526,12 +539,12 @@ cmd_start() {
     if [ $authorizer = 1 ]; then authorizer_report; fi
 }
 
-# start_cluster DIR NODES LIFELINE OWNER PROPS...: `start --nodes NODES`. Each node is a handle
-# of its own under DIR; they share the cluster id and the quorum, and start side by side (a
-# node is ready only once a quorum of them runs).
+# start_cluster DIR NODES LIFELINE OWNER HEAP PROPS...: `start --nodes NODES`. Each node is a
+# handle of its own under DIR; they share the cluster id and the quorum, and start side by side
+# (a node is ready only once a quorum of them runs).
 start_cluster() {
-    local dir="$1" nodes="$2" lifeline="$3" owner="$4" began i node attempt rc
-    shift 4
+    local dir="$1" nodes="$2" lifeline="$3" owner="$4" heap="$5" began i node attempt rc
+    shift 5
     began="$(date +%s%N)"
     dir="$(handle_dir "$dir")"
     echo "$nodes" >"$dir/nodes"
@@ -542,7 +555,7 @@ start_cluster() {
         node="$dir/node-$i"
         all+=("$node")
         mkdir -p "$node"
-        init_handle "$node"
+        init_handle "$node" "$heap"
         : >"$node/listeners"
         : >"$node/format_args"
         cp "$dir/cluster_id" "$node/cluster_id"

@@ -6,7 +6,8 @@
 # 1. `cargo test --workspace --all-features --no-run --message-format=json` (and the same with
 #    --benches) builds every unit `cargo test` would run (lib tests, integration tests, the bench
 #    in test mode; the examples as programs, which hold no test) and names each executable
-#    (with MM2_TEST_CARGO_JSON=FILE, the messages of that build are read from FILE instead);
+#    (with MM2_BUILD_INFO=DIR, scripts/test.sh's build-info directory, the messages of that
+#    build are read from DIR/cargo-test.json instead);
 # 2. runs each one as cargo does: from the package root, with each binary's own harness and the
 #    ARGS given after `--` (libtest filters, --nocapture, ...), JOBS at a time (default:
 #    MM2_TEST_JOBS, else 2), the slowest known ones first;
@@ -80,9 +81,9 @@ with open(out, "w") as f:
         f.write(f"{kind}-{name}\t{exe}\n")
 PY
 )
-if [ -n "${MM2_TEST_CARGO_JSON:-}" ]; then
+if [ -n "${MM2_BUILD_INFO:-}" ] && [ -f "$MM2_BUILD_INFO/cargo-test.json" ]; then
     # scripts/test.sh built them already and kept cargo's messages (no cargo call here).
-    cp "$MM2_TEST_CARGO_JSON" "$OUT/cargo.json"
+    cp "$MM2_BUILD_INFO/cargo-test.json" "$OUT/cargo.json"
 else
     # As scripts/test.sh builds them: cargo test's own selection (examples built as programs,
     # holding no test), then the bench in test mode.

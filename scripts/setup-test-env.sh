@@ -8,8 +8,7 @@
 # Exports written to .tools/env.sh:
 #   MM2_KAFKA_LIBS     its broker jars, run by scripts/kafka-broker.sh (required)
 #   MM2_KAFKA_JAVA     the java that runs the brokers (the JDK 17+ below)
-#   MM2_JAVAC      a javac of JDK 17+ (required)
-#   JAVA_HOME      the JDK that MM2_JAVAC belongs to (JNI headers live in $JAVA_HOME/include)
+#   JAVA_HOME      a JDK 17+ with javac (required; JNI headers live in $JAVA_HOME/include)
 #   MM2_JAVA17     the java launcher of that same JDK
 #   MM2_JAVA22     a Java 22+ runtime (for the FFM API), empty if none could be had
 #   MM2_JAVAC22    a javac of JDK 22+, empty if none is installed (none can be downloaded here)
@@ -195,9 +194,8 @@ if [ -z "$JDK_HOME" ]; then
     JDK_HOME="$(find_jdk17 || true)"
     [ -n "$JDK_HOME" ] || die "no JDK 17+ with javac and JNI headers found, even after installing default-jdk-headless"
 fi
-MM2_JAVAC="$JDK_HOME/bin/javac"
 MM2_JAVA17="$JDK_HOME/bin/java"
-log "javac: $MM2_JAVAC (major $(java_major "$MM2_JAVAC")); JAVA_HOME=$JDK_HOME"
+log "javac: $JDK_HOME/bin/javac (major $(java_major "$JDK_HOME/bin/javac")); JAVA_HOME=$JDK_HOME"
 
 # A javac that can compile against java.lang.foreign (final in 22), if one happens to be installed.
 MM2_JAVAC22=""
@@ -421,7 +419,6 @@ fi
     echo "# Written by scripts/setup-test-env.sh; source it, do not edit."
     printf 'export MM2_KAFKA_LIBS=%q\n' "$KAFKA_LIBS"
     printf 'export MM2_KAFKA_JAVA=%q\n' "$MM2_JAVA17"
-    printf 'export MM2_JAVAC=%q\n' "$MM2_JAVAC"
     printf 'export MM2_JAVA17=%q\n' "$MM2_JAVA17"
     printf 'export MM2_JAVA22=%q\n' "$MM2_JAVA22"
     printf 'export MM2_JAVAC22=%q\n' "$MM2_JAVAC22"

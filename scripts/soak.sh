@@ -43,7 +43,7 @@ steps=("$@")
 scripts/setup-test-env.sh --with-fuzz || { echo "soak.sh: scripts/setup-test-env.sh failed" >&2; exit 1; }
 # shellcheck source=/dev/null
 source "$ROOT/.tools/env.sh"
-export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
+export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
 unset MM2_SHARED_BOOTSTRAP MM2_SHARED_TARGET_BOOTSTRAP MM2_SHARED_SECURE_START
 
 step_store_reference() {

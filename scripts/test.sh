@@ -101,12 +101,11 @@ note() { echo "==> [$((SECONDS - STARTED))s] $*"; }
 # and nightly toolchains: on a fresh machine over a minute, mostly downloads) runs beside the
 # build, in lane_setup below.
 run_stage "setup: build tools (scripts/setup-test-env.sh --build-tools)" scripts/setup-test-env.sh --build-tools
-# After lane_setup: its tools, and no network for Maven (it resolved every artifact).
+# After lane_setup: its tools.
 load_setup_env() {
     # shellcheck source=/dev/null
     source "$ROOT/.tools/env.sh"
-    export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVAC MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
-    export MM2_MAVEN_OFFLINE=1
+    export MM2_KAFKA_LIBS MM2_KAFKA_JAVA MM2_JAVA17 MM2_JAVA22 MM2_JAVAC22 JAVA_HOME
 }
 
 # ---------------------------------------------------------------- shared brokers
@@ -255,7 +254,7 @@ build_all() {
     # --workspace: every crate (the layers are crates under crates/, and the Rust API at the top).
     # cargo test's own target selection: the unit tests, the integration tests, and the examples
     # built as the programs `cargo run --example` runs, which interop/run.sh and
-    # tests/example_cli.rs run (MM2_INTEROP_PREBUILT, MM2_TEST_PREBUILT_EXAMPLES). Then the bench
+    # tests/example_cli.rs run (the marker examples-built below). Then the bench
     # in test mode (criterion runs each benchmark once). That is what --all-targets built, but
     # for the examples: it built them as test harnesses, which hold no test (7 empty runs), and a
     # `cargo build` of three examples then built them again. That build also compiled a second
@@ -269,6 +268,7 @@ build_all() {
     for example in checkpoint mirror interop_churn; do
         [ -x "target/debug/examples/$example" ] || { echo "build_all: no target/debug/examples/$example" >&2; return 1; }
     done
+    touch "$BUILD_INFO/examples-built"
     # ffi-tests/run.sh's builds of the cdylib and staticlib: with default features, as users get
     # them (run.sh checks it exports no mock cluster; kept aside, since the next build takes its
     # place), then with the mock clusters, which the C and Java tests use, and the native
@@ -291,11 +291,19 @@ lane_build() {
     # --all-features: docs/TYPE_GUARANTEES.md's compile-fail tests name `internals` items.
     run_stage "cargo test --workspace --doc --all-features" cargo test --workspace --doc --all-features
 }
-export MM2_TEST_CARGO_JSON="$BUILD_INFO/cargo-test.json"
-export MM2_FFI_PREBUILT_NOTES="$BUILD_INFO/rustc-notes.txt"
-export MM2_FFI_PREBUILT_DEFAULT_LIB="$BUILD_INFO/default/libmm2_checkpoint.so"
-export MM2_INTEROP_PREBUILT=1
-export MM2_TEST_PREBUILT_EXAMPLES=1
+# What the build left, for the stages that would otherwise build it again: the build-info
+# directory, one file per fact, read by the scripts and tests named here:
+#   cargo-test.json               cargo's messages of the test build (scripts/run-test-binaries.sh)
+#   examples-built                the examples are built as programs, in target/debug/examples
+#                                 (interop/run.sh, tests/support/examples.rs)
+#   rustc-notes.txt               the native libraries of a static link (ffi-tests/run.sh)
+#   default/libmm2_checkpoint.so  the default-feature library (ffi-tests/run.sh, and below)
+#   aarch64-built                 lane_aarch64's cross build is done (ffi-tests/run.sh's cross
+#                                 mode, await_aarch64_library)
+#   jvm-example-built             java/verify.sh's first run of examples/jvm/run.sh built the
+#                                 program (examples/jvm/run.sh, at its second run)
+export MM2_BUILD_INFO="$BUILD_INFO"
+DEFAULT_LIB="$BUILD_INFO/default/libmm2_checkpoint.so"
 
 # ---------------------------------------------------------------- lanes
 
@@ -347,7 +355,7 @@ java_doc_snippets() {
     python3 scripts/lib/doc-snippets.py --java "$dir/src" README.md docs/*.md examples/jvm/README.md || return 1
     mvn -B -q -o -f java/pom.xml dependency:build-classpath -Dmdep.includeScope=compile \
         -Dmdep.outputFile="$dir/classpath.txt" || return 1
-    "$MM2_JAVAC" --release 17 -Xlint:all -Werror -d "$dir/classes" \
+    "$JAVA_HOME/bin/javac" --release 17 -Xlint:all -Werror -d "$dir/classes" \
         -cp "$jar:$(cat "$dir/classpath.txt")" "$dir"/src/*.java
 }
 stage_java() {
@@ -359,7 +367,7 @@ stage_java() {
         # so the Java lane does not idle minutes for the cross build.
         # The project address Maven Central requires in the pom: a placeholder here, where
         # scripts/release-java.sh only checks the packing.
-        local host_libs=(-Dmm2.native.lib="$MM2_FFI_PREBUILT_DEFAULT_LIB"
+        local host_libs=(-Dmm2.native.lib="$DEFAULT_LIB"
             -Dmm2.native.lib.testkit="$ROOT/target/debug/libmm2_checkpoint.so"
             -Dmm2.project.url="$JAVA_CHECK_URL")
         run_stage "java/verify.sh (Maven offline: JUnit on Java 17/JNI and 22+/Panama, Connect tests, example)" \
@@ -390,7 +398,7 @@ stage_java() {
 stage_compat() {
     # The C ABI and the Rust API against the last release's baseline (docs/VERSIONING.md).
     run_stage "compatibility gates: scripts/compat-check.sh (C ABI, Rust API against abi/)" \
-        scripts/compat-check.sh --lib "$MM2_FFI_PREBUILT_DEFAULT_LIB"
+        scripts/compat-check.sh --lib "$DEFAULT_LIB"
 }
 
 # What crates.io takes: the published crates' documentation builds without a warning, and each
@@ -423,7 +431,8 @@ stage_interop() {
 # qemu-aarch64-static (ffi-tests/run.sh's cross mode), in a lane of their own: the build is
 # minutes of CPU on a clean clone, and the emulated tests are mostly waiting. The Java stage
 # packages that library: await_aarch64_library waits for the marker this lane leaves after the
-# build (in serial mode this lane runs before the Java stage's).
+# build (in serial mode this lane runs before the Java stage's), which also spares the emulated
+# tests a cargo call.
 AARCH64_BUILT="$BUILD_INFO/aarch64-built"
 lane_aarch64() {
     # Not linted: the host build was (and clippy-driver would add its time to a cold build).
@@ -435,7 +444,7 @@ lane_aarch64() {
         bash scripts/cross-aarch64.sh
     touch "$AARCH64_BUILT"
     run_stage "ffi-tests/run.sh on aarch64 under qemu (MM2_FFI_TARGET=aarch64-unknown-linux-gnu)" \
-        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu MM2_FFI_CROSS_PREBUILT=1 bash ffi-tests/run.sh
+        env MM2_FFI_TARGET=aarch64-unknown-linux-gnu bash ffi-tests/run.sh
 }
 await_aarch64_library() {
     local waited=0

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Builds the example program against the installed mm2-checkpoint artifact (run
 # `mvn -f java/pom.xml install` first; scripts/test.sh does) and runs it once on the given java
-# (default: java on PATH). Extra arguments go to the program. MM2_EXAMPLE_BUILT=1 skips the
-# build when an earlier run did it (java/verify.sh runs the program on two JVMs).
+# (default: java on PATH). Extra arguments go to the program. MM2_BUILD_INFO=DIR skips the
+# build when DIR holds the marker jvm-example-built, which java/verify.sh leaves there after an
+# earlier run (it runs the program on two JVMs).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 JAVA="${MM2_EXAMPLE_JAVA:-java}"
 
-if [ "${MM2_EXAMPLE_BUILT:-0}" != 1 ] || [ ! -f "$HERE/target/classpath.txt" ]; then
+if [ -z "${MM2_BUILD_INFO:-}" ] || [ ! -f "$MM2_BUILD_INFO/jvm-example-built" ] ||
+    [ ! -f "$HERE/target/classpath.txt" ]; then
     mvn -B -q -f "$HERE/pom.xml" package dependency:build-classpath -Dmdep.outputFile="$HERE/target/classpath.txt"
 fi
 native_access=()

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The example `name`: the one scripts/test.sh built (MM2_TEST_PREBUILT_EXAMPLES=1: its `cargo
-/// test` build of the workspace builds the examples as programs), else built now with
-/// `features` of the Rust API crate (pass the calling test's own, e.g. from `cfg!`): `cargo test
-/// --test NAME` does not build examples.
+/// The example `name`: the one scripts/test.sh built (its build-info directory, MM2_BUILD_INFO,
+/// holds the marker `examples-built` once its `cargo test` build of the workspace has built the
+/// examples as programs), else built now with `features` of the Rust API crate (pass the
+/// calling test's own, e.g. from `cfg!`): `cargo test --test NAME` does not build examples.
 pub fn example(name: &str, features: &[&str]) -> PathBuf {
     // Tests run from target/<profile>/deps; examples live in target/<profile>/examples.
     let exe = std::env::current_exe().expect("the test's own path");
@@ -15,11 +15,15 @@ pub fn example(name: &str, features: &[&str]) -> PathBuf {
         .and_then(|d| d.parent())
         .expect("a test binary under target/<profile>/deps");
     let bin = profile_dir.join("examples").join(name);
-    if std::env::var_os("MM2_TEST_PREBUILT_EXAMPLES").is_some_and(|v| v == "1") {
+    let marker = std::env::var_os("MM2_BUILD_INFO")
+        .map(|dir| PathBuf::from(dir).join("examples-built"))
+        .filter(|m| m.exists());
+    if let Some(marker) = marker {
         assert!(
             bin.exists(),
-            "{} missing (MM2_TEST_PREBUILT_EXAMPLES=1)",
-            bin.display()
+            "{} missing ({} says it is built)",
+            bin.display(),
+            marker.display()
         );
         return bin;
     }
