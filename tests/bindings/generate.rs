@@ -19,6 +19,9 @@
 //! parameter and the result reduced to how the JVM passes it (a pointer, a 32-bit or 64-bit
 //! integer, a byte, or nothing).
 
+#[path = "calls.rs"]
+mod calls;
+
 /// One field of a header struct, with its doc comment (without the comment markers).
 struct Field {
     c_type: String,
@@ -684,52 +687,44 @@ fn jvm_layout(c_type: &str) -> Option<&'static str> {
     }
 }
 
-/// A C parameter's type: the declaration without its name (`const struct mm_conf_t *conf` is
-/// `const struct mm_conf_t *`).
-fn parameter_type(param: &str) -> &str {
-    let param = param.trim();
-    match param.rfind(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        Some(i) if !param[..=i].trim().is_empty() => param[..=i].trim(),
-        _ => param,
-    }
-}
-
 /// Every function the header declares, by name: its result's and parameters' JVM layouts.
 fn functions(
     header: &str,
 ) -> std::collections::BTreeMap<String, (Option<&'static str>, Vec<&'static str>)> {
-    let mut out = std::collections::BTreeMap::new();
+    calls::c_functions(header)
+        .into_iter()
+        .map(|f| {
+            let params = f
+                .params
+                .iter()
+                .map(|p| jvm_layout(&p.c_type).expect("no void parameter"))
+                .collect();
+            (f.name, (jvm_layout(&f.result), params))
+        })
+        .collect()
+}
+
+/// Every callback type the header declares (`typedef void (*mm_log_cb)(...)`), by name: its
+/// parameters' JVM layouts.
+fn callbacks(header: &str) -> Vec<(String, Vec<&'static str>)> {
+    let mut out = Vec::new();
     for statement in declarations(header).split(';') {
-        // What follows the last brace: a declaration after an `extern "C" {` or a struct.
-        let statement = statement
-            .rsplit(['{', '}'])
-            .next()
-            .unwrap_or_default()
-            .trim();
-        if statement.starts_with("typedef") || statement.contains("(*") {
-            continue;
-        }
-        let (Some(open), Some(close)) = (statement.find('('), statement.rfind(')')) else {
+        let Some(rest) = statement.trim().strip_prefix("typedef void (*") else {
             continue;
         };
-        let head = statement[..open].trim_end();
-        let name_at = head
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
-        let name = &head[name_at..];
-        if !name.starts_with("mm_") {
-            continue;
-        }
-        let result = jvm_layout(&head[..name_at]);
-        let list = statement[open + 1..close].trim();
-        let params = if list.is_empty() || list == "void" {
-            Vec::new()
-        } else {
-            list.split(',')
-                .map(|p| jvm_layout(parameter_type(p)).expect("no void parameter"))
-                .collect()
-        };
-        out.insert(name.to_string(), (result, params));
+        let (name, list) = rest.split_once(')').expect("a callback typedef");
+        let list = list.trim().trim_start_matches('(').trim_end_matches(')');
+        let params = list
+            .split(',')
+            .map(|p| {
+                let p = p.trim();
+                let at = p
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(0, |i| i + 1);
+                jvm_layout(p[..at].trim()).expect("no void parameter")
+            })
+            .collect();
+        out.push((name.to_string(), params));
     }
     out
 }
@@ -764,6 +759,13 @@ fn panama_functions(header: &str) -> String {
             name.to_uppercase()
         ));
     }
+    for (name, params) in callbacks(header) {
+        out.push_str(&format!(
+            "\n    /** The callback type {{@code {name}}}, as an upcall stub for it is described. */\n    static final FunctionDescriptor {} =\n            FunctionDescriptor.ofVoid({});\n",
+            name.to_uppercase(),
+            params.join(", ")
+        ));
+    }
     out.push_str("}\n");
     out
 }
@@ -784,7 +786,7 @@ pub fn generate(header: &str) -> Vec<(&'static str, String)> {
         "found only {} counter structs",
         structs.len()
     );
-    vec![
+    let mut files = vec![
         ("include/mm2_checkpoint.layout", layout_file(&items, &abi)),
         ("ffi-tests/layout_table.h", layout_table(&items)),
         ("java/src/main/c/mm2_checkpoint_rows.h", jni_rows(&rows)),
@@ -808,5 +810,7 @@ pub fn generate(header: &str) -> Vec<(&'static str, String)> {
             "java/src/main/java22/io/mm2checkpoint/NativeFunctions.java",
             panama_functions(header),
         ),
-    ]
+    ];
+    files.extend(calls::generate(header, &structs));
+    files
 }

@@ -99,18 +99,23 @@ file="${soname:-libmm2_checkpoint.so}"
 rm -rf "$out"
 mkdir -p "$out"
 "${cross}objcopy" --strip-debug "$lib" "$out/$file"
-# The bridge, then the prototypes: C rejects a declaration incompatible with the definition.
+# The bridge, then the prototypes javac wrote for every class with native methods (JniBinding and
+# the generated JniCalls): C rejects a declaration incompatible with the definition.
 unit="$jni_headers/bridge_checked.c"
-printf '#include "%s"\n#include "io_mm2checkpoint_JniBinding.h"\n' \
-    "$(cd "$(dirname "$0")" && pwd)/mm2_checkpoint_jni.c" > "$unit"
+prototypes=("$jni_headers"/io_mm2checkpoint_*.h)
+[ -e "${prototypes[0]}" ] || die "no JNI prototypes in $jni_headers"
+{
+    printf '#include "%s"\n' "$(cd "$(dirname "$0")" && pwd)/mm2_checkpoint_jni.c"
+    printf '#include "%s"\n' "${prototypes[@]##*/}"
+} > "$unit"
 "${cross}gcc" -std=c11 -shared -fPIC -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wconversion \
     -I"$java_home/include" -I"$java_home/include/linux" -I"$root/include" -I"$jni_headers" \
     -o "$out/libmm2_checkpoint_jni.so" "$unit" \
     -L"$out" -l:"$file" -Wl,-rpath,'$ORIGIN' -Wl,--no-undefined -lpthread \
     || die "gcc: the JNI bridge"
-declared="$(sed -n 's/.*JNICALL \(Java_[A-Za-z0-9_]*\).*/\1/p' "$jni_headers/io_mm2checkpoint_JniBinding.h" | sort -u)"
+declared="$(sed -n 's/.*JNICALL \(Java_[A-Za-z0-9_]*\).*/\1/p' "${prototypes[@]}" | sort -u)"
 defined="$("${cross}nm" -D --defined-only "$out/libmm2_checkpoint_jni.so" | awk '{ print $3 }' | grep '^Java_' | sort -u)"
 missing="$(comm -23 <(echo "$declared") <(echo "$defined"))"
-[ -z "$missing" ] || die "JniBinding declares native methods the bridge does not define: $missing"
+[ -z "$missing" ] || die "the Java classes declare native methods the bridge does not define: $missing"
 [ -n "$declared" ] || die "no JNI prototypes in $jni_headers"
 printf 'library=%s\nbridge=libmm2_checkpoint_jni.so\n' "$file" > "$out/index.properties"

@@ -10,7 +10,7 @@ final class Batches {
     /** The batch's checkpoints; always destroys the batch. */
     static List<Checkpoint> drain(NativeBinding b, long batch) {
         try {
-            int n = b.batchLen(batch);
+            int n = Math.toIntExact(b.batchLen(batch));
             List<Checkpoint> out = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 NativeRows.CheckpointRow row = NativeRows.checkpoint(b, batch, i);

@@ -73,7 +73,7 @@ public final class CheckpointFlows implements AutoCloseable {
         List<String> found = new ArrayList<>();
         long[] lent;
         try {
-            int n = binding.flowsCount(handle);
+            int n = Math.toIntExact(binding.flowsCount(handle));
             lent = new long[n];
             for (int i = 0; i < n; i++) {
                 found.add(binding.flowsName(handle, i));
@@ -131,7 +131,7 @@ public final class CheckpointFlows implements AutoCloseable {
     /** A snapshot of flow {@code flow}'s counters. */
     public TaskStats stats(String flow) {
         int index = indexOf(flow);
-        return TaskStats.fromNative(onTask(index, binding::taskStats));
+        return TaskStats.fromNative(onTask(index, binding::taskGetStats));
     }
 
     /** A reading of flow {@code flow}'s metrics, labelled with its source and target. */

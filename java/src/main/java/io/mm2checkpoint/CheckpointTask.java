@@ -162,7 +162,7 @@ public final class CheckpointTask implements AutoCloseable {
     /** A snapshot of the task's counters. */
     public TaskStats stats() {
         try {
-            return TaskStats.fromNative(task.use(binding::taskStats));
+            return TaskStats.fromNative(task.use(binding::taskGetStats));
         } finally {
             Reference.reachabilityFence(this);
         }

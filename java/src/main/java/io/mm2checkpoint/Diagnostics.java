@@ -8,7 +8,7 @@ public final class Diagnostics {
     private Diagnostics() {}
 
     private static NativeStructs.Values counters() {
-        return new NativeStructs.Values(NativeStructs.MM_DIAGNOSTICS, NativeLibrary.binding().diagnostics());
+        return new NativeStructs.Values(NativeStructs.MM_DIAGNOSTICS, NativeLibrary.binding().diagnosticsGet());
     }
 
     /** Kafka clients made by the library and not yet destroyed; 0 when every task is stopped. */

@@ -55,11 +55,11 @@ public final class OffsetSyncWriter implements AutoCloseable {
         long conf = CheckpointConfig.toNative(binding, config);
         long handle;
         try {
-            handle = binding.writerNew(conf, offsetSyncsTopic);
+            handle = binding.offsetSyncWriterNew(conf, offsetSyncsTopic);
         } finally {
             binding.confDestroy(conf);
         }
-        writer = NativeHandle.register(this, "offset-sync writer", handle, h -> { }, binding::writerDestroy);
+        writer = NativeHandle.register(this, "offset-sync writer", handle, h -> { }, binding::offsetSyncWriterDestroy);
     }
 
     /**
@@ -70,7 +70,7 @@ public final class OffsetSyncWriter implements AutoCloseable {
     public void report(String topic, int partition, long upstreamOffset, long downstreamOffset) {
         Objects.requireNonNull(topic, "topic");
         try {
-            writer.run(h -> binding.writerReport(h, topic, partition, upstreamOffset, downstreamOffset));
+            writer.run(h -> binding.offsetSyncWriterReport(h, topic, partition, upstreamOffset, downstreamOffset));
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -82,7 +82,7 @@ public final class OffsetSyncWriter implements AutoCloseable {
      */
     public void tick() {
         try {
-            writer.run(binding::writerTick);
+            writer.run(binding::offsetSyncWriterTick);
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -95,7 +95,7 @@ public final class OffsetSyncWriter implements AutoCloseable {
     public boolean waitForCapacity(Duration timeout) {
         int ms = NativeLibrary.timeoutMillis(timeout);
         try {
-            return writer.use(h -> binding.writerWaitForCapacity(h, ms));
+            return writer.use(h -> binding.offsetSyncWriterWaitForCapacity(h, ms));
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -109,7 +109,7 @@ public final class OffsetSyncWriter implements AutoCloseable {
     public void flush(Duration timeout) {
         int ms = NativeLibrary.timeoutMillis(timeout);
         try {
-            writer.run(h -> binding.writerFlush(h, ms));
+            writer.run(h -> binding.offsetSyncWriterFlush(h, ms));
         } finally {
             Reference.reachabilityFence(this);
         }
@@ -118,7 +118,7 @@ public final class OffsetSyncWriter implements AutoCloseable {
     /** A snapshot of the counters; the final ones after close. */
     public OffsetSyncWriterStats stats() {
         try {
-            return OffsetSyncWriterStats.fromNative(writer.use(binding::writerStats));
+            return OffsetSyncWriterStats.fromNative(writer.use(binding::offsetSyncWriterGetStats));
         } catch (IllegalStateException closed) {
             OffsetSyncWriterStats last = finalStats;
             if (last != null) {
@@ -145,10 +145,10 @@ public final class OffsetSyncWriter implements AutoCloseable {
             return finalStats;
         }
         try {
-            writer.run(h -> binding.writerClose(h, ms));
+            writer.run(h -> binding.offsetSyncWriterClose(h, ms));
         } finally {
             try {
-                finalStats = OffsetSyncWriterStats.fromNative(writer.use(binding::writerStats));
+                finalStats = OffsetSyncWriterStats.fromNative(writer.use(binding::offsetSyncWriterGetStats));
             } finally {
                 writer.close();
                 Reference.reachabilityFence(this);

@@ -60,7 +60,7 @@ public final class RemoteClusterUtils {
         try {
             return drain(b, translated);
         } finally {
-            b.translatedDestroy(translated);
+            b.translatedOffsetsDestroy(translated);
         }
     }
 
@@ -86,10 +86,10 @@ public final class RemoteClusterUtils {
         Objects.requireNonNull(translated, "translated");
         int ms = NativeLibrary.timeoutMillis(timeout);
         NativeBinding b = NativeLibrary.binding();
-        long list = b.translatedNew();
+        long list = b.translatedOffsetsNew();
         try {
             for (TranslatedOffset o : translated.offsets()) {
-                b.translatedAdd(list, o.group(), o.topic(), o.partition(), o.offset(), o.upstreamOffset(),
+                b.translatedOffsetsAdd(list, o.group(), o.topic(), o.partition(), o.offset(), o.upstreamOffset(),
                         o.metadata());
             }
             long conf = CheckpointConfig.toNative(b, Objects.requireNonNull(targetConfig, "targetConfig"));
@@ -102,10 +102,10 @@ public final class RemoteClusterUtils {
             try {
                 return drainReport(b, report);
             } finally {
-                b.reportDestroy(report);
+                b.failoverReportDestroy(report);
             }
         } finally {
-            b.translatedDestroy(list);
+            b.translatedOffsetsDestroy(list);
         }
     }
 
@@ -139,7 +139,7 @@ public final class RemoteClusterUtils {
             b.confDestroy(conf);
         }
         try {
-            int n = b.failbackLen(back);
+            int n = Math.toIntExact(b.failbackOffsetsLen(back));
             List<FailbackOffset> offsets = new ArrayList<>(n);
             List<UntranslatedOffset> untranslated = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -155,7 +155,7 @@ public final class RemoteClusterUtils {
             }
             return new FailbackOffsets(offsets, untranslated);
         } finally {
-            b.failbackDestroy(back);
+            b.failbackOffsetsDestroy(back);
         }
     }
 
@@ -178,10 +178,10 @@ public final class RemoteClusterUtils {
         Objects.requireNonNull(plan, "plan");
         int ms = NativeLibrary.timeoutMillis(timeout);
         NativeBinding b = NativeLibrary.binding();
-        long list = b.translatedNew();
+        long list = b.translatedOffsetsNew();
         try {
             for (TranslatedOffset o : plan.offsets()) {
-                b.translatedAdd(list, o.group(), o.topic(), o.partition(), o.offset(), o.upstreamOffset(),
+                b.translatedOffsetsAdd(list, o.group(), o.topic(), o.partition(), o.offset(), o.upstreamOffset(),
                         o.metadata());
             }
             long conf = CheckpointConfig.toNative(b, Objects.requireNonNull(clusterConfig, "clusterConfig"));
@@ -192,7 +192,7 @@ public final class RemoteClusterUtils {
                 b.confDestroy(conf);
             }
             try {
-                int n = b.commitLen(report);
+                int n = Math.toIntExact(b.commitReportLen(report));
                 List<PartitionCommit> partitions = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     NativeRows.CommitRow row = NativeRows.commit(b, report, i);
@@ -201,15 +201,15 @@ public final class RemoteClusterUtils {
                 }
                 return new CommitReport(partitions);
             } finally {
-                b.commitDestroy(report);
+                b.commitReportDestroy(report);
             }
         } finally {
-            b.translatedDestroy(list);
+            b.translatedOffsetsDestroy(list);
         }
     }
 
     private static TranslatedOffsets drain(NativeBinding b, long t) {
-        int n = b.translatedLen(t);
+        int n = Math.toIntExact(b.translatedOffsetsLen(t));
         List<TranslatedOffset> offsets = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             NativeRows.TranslatedOffsetRow row = NativeRows.translatedOffset(b, t, i);
@@ -217,13 +217,13 @@ public final class RemoteClusterUtils {
                     row.offset(), row.upstreamOffset(), row.metadata()));
         }
         NativeStructs.Values counts = new NativeStructs.Values(NativeStructs.MM_TRANSLATION_COUNTS,
-                b.translatedCounts(t));
-        return new TranslatedOffsets(b.translatedCheckpointsTopic(t), offsets, counts.get("records_read"),
+                b.translatedOffsetsGetCounts(t));
+        return new TranslatedOffsets(b.translatedOffsetsCheckpointsTopic(t), offsets, counts.get("records_read"),
                 counts.get("malformed_records"), counts.get("negative_offset_records"));
     }
 
     private static FailoverReport drainReport(NativeBinding b, long r) {
-        int n = b.reportLen(r);
+        int n = Math.toIntExact(b.failoverReportLen(r));
         List<PartitionFailover> partitions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             NativeRows.FailoverRow row = NativeRows.failover(b, r, i);
@@ -232,7 +232,7 @@ public final class RemoteClusterUtils {
                     row.translatedOffset(), current < 0 ? OptionalLong.empty() : OptionalLong.of(current),
                     row.skipped(), row.reread()));
         }
-        NativeStructs.Values totals = new NativeStructs.Values(NativeStructs.MM_FAILOVER_TOTALS, b.reportTotals(r));
+        NativeStructs.Values totals = new NativeStructs.Values(NativeStructs.MM_FAILOVER_TOTALS, b.failoverReportGetTotals(r));
         return new FailoverReport(partitions, unsigned(totals.get("skipped")), unsigned(totals.get("reread")),
                 totals.get("without_current_offset"));
     }

@@ -276,4 +276,12 @@ final class NativeFunctions {
 
     static final Function MM_VERSION_NUM =
             new Function("mm_version_num", FunctionDescriptor.of(JAVA_INT));
+
+    /** The callback type {@code mm_log_cb}, as an upcall stub for it is described. */
+    static final FunctionDescriptor MM_LOG_CB =
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, ADDRESS);
+
+    /** The callback type {@code mm_stats_cb}, as an upcall stub for it is described. */
+    static final FunctionDescriptor MM_STATS_CB =
+            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG);
 }
