@@ -46,6 +46,17 @@ static void conf_round_trip(void) {
     CHECK_OK(mm_conf_get(conf, "groups", value, &size));
     CHECK(strcmp(value, "g.*") == 0);
 
+    /* The keys, listed by index in byte order. */
+    const char *keys[] = {"groups", "source.cluster.alias", "topics"};
+    for (size_t i = 0; i < count; i++) {
+        char key[32];
+        size = sizeof key;
+        CHECK_OK(mm_conf_key(conf, i, key, &size));
+        CHECK(strcmp(key, keys[i]) == 0);
+    }
+    size = sizeof value;
+    CHECK_RESULT(mm_conf_key(conf, count, value, &size), MM_RESULT_INVALID_ARGUMENT);
+
     mm_conf_t *copy = NULL;
     CHECK_OK(mm_conf_dup(conf, &copy));
     REQUIRE(copy != NULL);

@@ -90,6 +90,9 @@ static void null_everywhere(void) {
     CHECK_RESULT(mm_conf_load_properties(conf, NULL), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_count(NULL, &size), MM_RESULT_NULL_PARAMETER);
     CHECK_RESULT(mm_conf_count(conf, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_key(NULL, 0, buf, &size), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_key(conf, 0, buf, NULL), MM_RESULT_NULL_PARAMETER);
+    CHECK_RESULT(mm_conf_key(conf, SIZE_MAX, NULL, &size), MM_RESULT_INVALID_ARGUMENT);
     mm_conf_destroy(NULL);
 
     /* task */

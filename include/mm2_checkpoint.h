@@ -1138,6 +1138,25 @@ enum mm_result mm_conf_describe(const struct mm_conf_t *conf, char *dest, size_t
 enum mm_result mm_conf_count(const struct mm_conf_t *conf, size_t *count_out);
 
 /**
+ * Reads the key at `index` (from 0, below `mm_conf_count`) into `dest`, NUL-terminated: the keys
+ * in byte order of their trimmed text, so a caller can list what a conf holds (with
+ * `mm_conf_get` for each value) after `mm_conf_load_properties`. Sizes as `mm_conf_get`:
+ * `*dest_size` is the capacity and receives the size needed; `dest` NULL asks only for the
+ * size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_INVALID_ARGUMENT` when
+ * `index` is not below the count; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+ *
+ * Non-blocking. May run concurrently with other reads of the same conf, not with writes.
+ *
+ * # Safety
+ * `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+ * is NULL or valid for writing `*dest_size` bytes.
+ */
+enum mm_result mm_conf_key(const struct mm_conf_t *conf,
+                           size_t index,
+                           char *dest,
+                           size_t *dest_size);
+
+/**
  * Fills `*diagnostics_out` with the process-wide counters, at most
  * `diagnostics_out->struct_size` bytes of them (on return it holds the bytes filled).
  * `MM_RESULT_INVALID_ARGUMENT` when `struct_size` is below 8; `MM_RESULT_NULL_PARAMETER` when

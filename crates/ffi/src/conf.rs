@@ -262,6 +262,42 @@ pub unsafe extern "C" fn mm_conf_count(conf: *const mm_conf_t, count_out: *mut u
     })
 }
 
+/// Reads the key at `index` (from 0, below `mm_conf_count`) into `dest`, NUL-terminated: the keys
+/// in byte order of their trimmed text, so a caller can list what a conf holds (with
+/// `mm_conf_get` for each value) after `mm_conf_load_properties`. Sizes as `mm_conf_get`:
+/// `*dest_size` is the capacity and receives the size needed; `dest` NULL asks only for the
+/// size; `MM_RESULT_BUFFER_TOO_SMALL` leaves `dest` untouched. `MM_RESULT_INVALID_ARGUMENT` when
+/// `index` is not below the count; `MM_RESULT_NULL_PARAMETER` when `conf` or `dest_size` is NULL.
+///
+/// Non-blocking. May run concurrently with other reads of the same conf, not with writes.
+///
+/// # Safety
+/// `conf` is NULL or a live conf; `dest_size` is NULL or valid for reading and writing; `dest`
+/// is NULL or valid for writing `*dest_size` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mm_conf_key(
+    conf: *const mm_conf_t,
+    index: usize,
+    dest: *mut c_char,
+    dest_size: *mut usize,
+) -> mm_result {
+    run(|| {
+        // SAFETY: this function's contract.
+        let (conf, size) = unsafe { (borrow(conf, "conf")?, borrow_mut(dest_size, "dest_size")?) };
+        let key = conf.entries.keys().nth(index).ok_or_else(|| {
+            Failure::new(
+                mm_result::InvalidArgument,
+                format!(
+                    "key index {index} is out of range: the conf holds {} keys",
+                    conf.entries.len()
+                ),
+            )
+        })?;
+        // SAFETY: this function's contract.
+        unsafe { copy_out(key, "the key", dest, size) }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::boundary::last_error_text;
@@ -390,6 +426,39 @@ mod tests {
             unsafe { mm_conf_unset(conf.0, k.as_ptr()) },
             mm_result::NotFound
         );
+    }
+
+    /// The key at `index`, or the result that refused it.
+    fn key_at(conf: &Conf, index: usize) -> Result<String, mm_result> {
+        let mut size = 0usize;
+        // SAFETY: size query with a NULL dest.
+        let r = unsafe { mm_conf_key(conf.0, index, std::ptr::null_mut(), &mut size) };
+        if r != mm_result::Ok {
+            return Err(r);
+        }
+        let mut buf = vec![0 as c_char; size];
+        // SAFETY: buf holds `size` bytes.
+        let r = unsafe { mm_conf_key(conf.0, index, buf.as_mut_ptr(), &mut size) };
+        assert_eq!(r, mm_result::Ok);
+        // SAFETY: NUL-terminated by the successful call.
+        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_string())
+    }
+
+    #[test]
+    fn keys_are_listed_in_order_by_index() {
+        let conf = new_conf();
+        for key in ["topics", " clusters ", "A.bootstrap.servers"] {
+            assert_eq!(set(&conf, key, "x").0, mm_result::Ok);
+        }
+        let keys: Vec<String> = (0..3).map(|i| key_at(&conf, i).unwrap()).collect();
+        assert_eq!(keys, ["A.bootstrap.servers", "clusters", "topics"]);
+        assert_eq!(key_at(&conf, 3), Err(mm_result::InvalidArgument));
+        assert!(last_error_text().contains("key index 3 is out of range: the conf holds 3 keys"));
+        assert_eq!(key_at(&conf, usize::MAX), Err(mm_result::InvalidArgument));
+        let mut size = 0usize;
+        // SAFETY: a NULL conf is refused before anything is read.
+        let r = unsafe { mm_conf_key(std::ptr::null(), 0, std::ptr::null_mut(), &mut size) };
+        assert_eq!(r, mm_result::NullParameter);
     }
 
     #[test]

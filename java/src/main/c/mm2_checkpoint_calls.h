@@ -201,6 +201,35 @@ JNIEXPORT jlong JNICALL Java_io_mm2checkpoint_JniCalls_nConfCount(JNIEnv *env, j
     return ret;
 }
 
+JNIEXPORT jbyteArray JNICALL Java_io_mm2checkpoint_JniCalls_nConfKey(JNIEnv *env, jclass cls, jlong conf, jlong index) {
+    (void)env;
+    (void)cls;
+    jbyteArray ret = NULL;
+    size_t size = 0; /* first the size (a NULL buffer), then the text, again while it grows */
+    char *text = NULL;
+    enum mm_result r = mm_conf_key(ptr(conf), (size_t)index, NULL, &size);
+    while (r == MM_RESULT_OK) {
+        free(text);
+        text = malloc_or_throw(env, size, "the text of mm_conf_key");
+        if (text == NULL) {
+            break;
+        }
+        r = mm_conf_key(ptr(conf), (size_t)index, text, &size);
+        if (r == MM_RESULT_OK) {
+            ret = java_bytes(env, text, strlen(text));
+            break;
+        }
+        if (r == MM_RESULT_BUFFER_TOO_SMALL) {
+            r = MM_RESULT_OK;
+        }
+    }
+    if (r != MM_RESULT_OK && r != MM_RESULT_NOT_FOUND) {
+        check(env, r);
+    }
+    free(text);
+    return ret;
+}
+
 JNIEXPORT jlongArray JNICALL Java_io_mm2checkpoint_JniCalls_nDiagnosticsGet(JNIEnv *env, jclass cls) {
     (void)env;
     (void)cls;

@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * A checkpoint task's configuration: MM2 property names and values, connector style
@@ -112,14 +111,39 @@ public final class CheckpointConfig {
             return this;
         }
 
-        /** Sets every entry of an {@code mm2.properties} file read with {@link Properties}. */
+        /**
+         * Sets every entry of an {@code mm2.properties} text, read as the native library reads it
+         * ({@code mm_conf_load_properties}: the Rust and C APIs' parser, so one text means the same
+         * through every API): {@code java.util.Properties} syntax, a key given twice takes its last
+         * value, and each value is checked as {@link #set} would check it. All or nothing: on a
+         * failure nothing of the text is set.
+         *
+         * @throws IOException when reading fails
+         * @throws Mm2Exception with code {@link Mm2Exception#INVALID_CONFIG} naming the key (or
+         *                      line) and why, when the text or a value is rejected
+         */
         public Builder load(Reader reader) throws IOException {
-            Properties p = new Properties();
-            p.load(reader);
-            for (String key : p.stringPropertyNames()) {
-                set(key, p.getProperty(key));
+            StringBuilder text = new StringBuilder();
+            char[] buffer = new char[8192];
+            for (int n; (n = reader.read(buffer)) >= 0; ) {
+                text.append(buffer, 0, n);
             }
-            return this;
+            NativeBinding binding = NativeLibrary.binding();
+            long conf = binding.confNew();
+            Map<String, String> loaded = new LinkedHashMap<>();
+            try {
+                // C text ends at a NUL; written as the escape the parser decodes to the same
+                // character, a NUL in the text meets the check the Rust API gives it.
+                binding.confLoadProperties(conf, text.toString().replace("\0", "\\u0000"));
+                long count = binding.confCount(conf);
+                for (long i = 0; i < count; i++) {
+                    String key = binding.confKey(conf, i);
+                    loaded.put(key, binding.confGet(conf, key));
+                }
+            } finally {
+                binding.confDestroy(conf);
+            }
+            return setAll(loaded);
         }
 
         /**

@@ -115,6 +115,13 @@ abstract class JniCalls implements NativeCalls {
     private static native long nConfCount(long conf);
 
     @Override
+    public final String confKey(long conf, long index) {
+        return NativeText.decode(nConfKey(conf, index));
+    }
+
+    private static native byte[] nConfKey(long conf, long index);
+
+    @Override
     public final long[] diagnosticsGet() {
         return nDiagnosticsGet();
     }

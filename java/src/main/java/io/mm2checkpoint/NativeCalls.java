@@ -96,6 +96,14 @@ interface NativeCalls {
     long confCount(long conf);
 
     /**
+     * {@code mm_conf_key}: Reads the key at {@code index} (from 0, below {@code mm_conf_count})
+     * into {@code dest}, NUL-terminated: the keys in byte order of their trimmed text, so a caller
+     * can list what a conf holds (with {@code mm_conf_get} for each value) after {@code
+     * mm_conf_load_properties}.
+     */
+    String confKey(long conf, long index);
+
+    /**
      * {@code mm_diagnostics_get}: Fills {@code *diagnostics_out} with the process-wide counters, at
      * most {@code diagnostics_out->struct_size} bytes of them (on return it holds the bytes
      * filled).

@@ -58,6 +58,9 @@ final class NativeFunctions {
     static final Function MM_CONF_GET =
             new Function("mm_conf_get", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
 
+    static final Function MM_CONF_KEY =
+            new Function("mm_conf_key", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+
     static final Function MM_CONF_LOAD_PROPERTIES =
             new Function("mm_conf_load_properties", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 

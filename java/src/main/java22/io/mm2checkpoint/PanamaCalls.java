@@ -33,6 +33,7 @@ abstract class PanamaCalls implements NativeCalls {
     private final MethodHandle confLoadProperties;
     private final MethodHandle confDescribe;
     private final MethodHandle confCount;
+    private final MethodHandle confKey;
     private final MethodHandle diagnosticsGet;
     private final MethodHandle taskPartitionStatuses;
     private final MethodHandle partitionStatusesLen;
@@ -112,6 +113,7 @@ abstract class PanamaCalls implements NativeCalls {
         confLoadProperties = bind(symbols, NativeFunctions.MM_CONF_LOAD_PROPERTIES);
         confDescribe = bind(symbols, NativeFunctions.MM_CONF_DESCRIBE);
         confCount = bind(symbols, NativeFunctions.MM_CONF_COUNT);
+        confKey = bind(symbols, NativeFunctions.MM_CONF_KEY);
         diagnosticsGet = bind(symbols, NativeFunctions.MM_DIAGNOSTICS_GET);
         taskPartitionStatuses = bind(symbols, NativeFunctions.MM_TASK_PARTITION_STATUSES);
         partitionStatusesLen = bind(symbols, NativeFunctions.MM_PARTITION_STATUSES_LEN);
@@ -350,6 +352,31 @@ abstract class PanamaCalls implements NativeCalls {
             MemorySegment out = arena.allocate(JAVA_LONG);
             check((int) confCount.invokeExact(ptr(conf), out));
             return out.get(JAVA_LONG, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public final String confKey(long conf, long index) {
+        try (Arena arena = Arena.ofConfined()) {
+            // First the size (a NULL buffer), then the text, again while it grows.
+            MemorySegment size = arena.allocate(JAVA_LONG);
+            int r = (int) confKey.invokeExact(ptr(conf), index, MemorySegment.NULL, size);
+            while (r == NativeConstants.RESULT_OK) {
+                MemorySegment text = arena.allocate(size.get(JAVA_LONG, 0));
+                r = (int) confKey.invokeExact(ptr(conf), index, text, size);
+                if (r == NativeConstants.RESULT_OK) {
+                    return cString(text);
+                }
+                if (r == Mm2Exception.BUFFER_TOO_SMALL) {
+                    r = NativeConstants.RESULT_OK;
+                }
+            }
+            if (r != Mm2Exception.NOT_FOUND) {
+                check(r);
+            }
+            return null;
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -183,6 +183,22 @@ public final class ApiTest {
         Check.equal("A, B", c.properties().get("clusters"), "clusters");
         Check.equal("5", c.properties().get("A->B.emit.checkpoints.interval.seconds"), "flow key");
         new CheckpointTask(c).close();
+
+        // The library's parser: escapes and continuation lines decoded, a key given twice takes
+        // its last value, and a bad value refused at once, naming the key, with nothing set.
+        c = CheckpointConfig.builder().set("topics", "kept")
+                .load(new StringReader("topics = a\\\n  , b\\u0021\nclusters = A\nclusters = A, B\n")).build();
+        Check.equal("a, b!", c.properties().get("topics"), "escapes and a continuation line");
+        Check.equal("A, B", c.properties().get("clusters"), "the last of a key given twice");
+        CheckpointConfig.Builder builder = CheckpointConfig.builder().set("topics", "kept");
+        Mm2Exception e = Check.throwsType(Mm2Exception.class, () -> builder.load(new StringReader(
+                "clusters = A, B\nsync.group.offsets.enabled = maybe\n")), "a bad value");
+        Check.equal(Mm2Exception.INVALID_CONFIG, e.code(), "result: " + e.getMessage());
+        Check.equal("sync.group.offsets.enabled", e.configKey().orElse(null), "key: " + e.getMessage());
+        Check.equal(Map.of("topics", "kept"), builder.build().properties(), "nothing of a refused text is set");
+        e = Check.throwsType(Mm2Exception.class, () -> CheckpointConfig.builder().load(new StringReader(
+                "clusters = A\0B\n")), "a NUL in the text");
+        Check.isTrue(e.nativeMessage().contains("NUL"), "message: " + e.nativeMessage());
     }
 
     /** A panic inside the library comes back as an exception; the JVM and the library carry on. */
