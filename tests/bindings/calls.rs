@@ -21,7 +21,7 @@
 //! the functions each binding calls by hand. Any other function that fits no rule stops the
 //! generator, naming it.
 
-use super::{camel, javadoc, wrap, Item};
+use super::{camel, javadoc, wrap, DocComments, Item};
 
 /// A parameter of a C function: its type (`const struct mm_conf_t *`) and name.
 pub(super) struct CParam {
@@ -58,7 +58,7 @@ const FALSE_ON: &[(&str, &str)] = &[
 pub(super) fn c_functions(header: &str) -> Vec<CFunction> {
     let mut out = Vec::new();
     let mut doc = String::new();
-    let mut in_doc = false;
+    let mut comments = DocComments::default();
     let mut embedded = false;
     let mut pending: Option<(String, String)> = None;
     for line in header.lines() {
@@ -66,22 +66,7 @@ pub(super) fn c_functions(header: &str) -> Vec<CFunction> {
         if let Some((text, _)) = pending.as_mut() {
             text.push(' ');
             text.push_str(t);
-        } else if in_doc || t.starts_with("/**") {
-            if t.starts_with("/**") {
-                doc.clear();
-            }
-            in_doc = !t.ends_with("*/");
-            let text = t
-                .trim_start_matches("/**")
-                .trim_end_matches("*/")
-                .trim_start_matches('*')
-                .trim();
-            if !text.is_empty() {
-                if !doc.is_empty() {
-                    doc.push(' ');
-                }
-                doc.push_str(text);
-            }
+        } else if comments.read(t, &mut doc) {
             continue;
         } else if t == "#if defined(MM2_CHECKPOINT_EMBEDDED)" {
             embedded = true;

@@ -51,33 +51,50 @@ enum Value<'a> {
     Text(&'a Field),
 }
 
+/// Follows the header's `/** ... */` doc comments line by line.
+#[derive(Default)]
+struct DocComments {
+    inside: bool,
+}
+
+impl DocComments {
+    /// Whether trimmed line `t` belongs to a doc comment; if so its text joins `doc` (which a
+    /// comment's first line clears).
+    fn read(&mut self, t: &str, doc: &mut String) -> bool {
+        if t.starts_with("/**") {
+            self.inside = true;
+            doc.clear();
+        }
+        if !self.inside {
+            return false;
+        }
+        let text = t
+            .trim_start_matches("/**")
+            .trim_end_matches("*/")
+            .trim_start_matches('*')
+            .trim();
+        if !text.is_empty() {
+            if !doc.is_empty() {
+                doc.push(' ');
+            }
+            doc.push_str(text);
+        }
+        if t.ends_with("*/") {
+            self.inside = false;
+        }
+        true
+    }
+}
+
 /// Every struct and enum of the header, in header order.
 fn items(header: &str) -> Vec<Item> {
     let mut out = Vec::new();
     let mut doc = String::new();
-    let mut in_doc = false;
+    let mut comments = DocComments::default();
     let mut current: Option<Item> = None;
     for line in header.lines() {
         let t = line.trim();
-        if t.starts_with("/**") {
-            in_doc = true;
-            doc.clear();
-        }
-        if in_doc {
-            let text = t
-                .trim_start_matches("/**")
-                .trim_end_matches("*/")
-                .trim_start_matches('*')
-                .trim();
-            if !text.is_empty() {
-                if !doc.is_empty() {
-                    doc.push(' ');
-                }
-                doc.push_str(text);
-            }
-            if t.ends_with("*/") {
-                in_doc = false;
-            }
+        if comments.read(t, &mut doc) {
             continue;
         }
         if let Some(rest) = line

@@ -61,14 +61,19 @@ static jbyteArray java_bytes(JNIEnv *env, const char *s, size_t len) {
     return a;
 }
 
+/* Throws a new exception of `class_name` (as JNI names classes) with `message`. */
+static void throw_new(JNIEnv *env, const char *class_name, const char *message) {
+    jclass c = (*env)->FindClass(env, class_name);
+    if (c != NULL) {
+        (*env)->ThrowNew(env, c, message);
+    }
+}
+
 /* malloc(size), or NULL with an OutOfMemoryError naming `what` pending. */
 static char *malloc_or_throw(JNIEnv *env, size_t size, const char *what) {
     char *p = malloc(size);
     if (p == NULL) {
-        jclass oom = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
-        if (oom != NULL) {
-            (*env)->ThrowNew(env, oom, what);
-        }
+        throw_new(env, "java/lang/OutOfMemoryError", what);
     }
     return p;
 }
@@ -78,10 +83,7 @@ static char *malloc_or_throw(JNIEnv *env, size_t size, const char *what) {
  * library blocks. */
 static char *c_text(JNIEnv *env, jbyteArray bytes) {
     if (bytes == NULL) {
-        jclass npe = (*env)->FindClass(env, "java/lang/NullPointerException");
-        if (npe != NULL) {
-            (*env)->ThrowNew(env, npe, "text argument is null");
-        }
+        throw_new(env, "java/lang/NullPointerException", "text argument is null");
         return NULL;
     }
     jsize n = (*env)->GetArrayLength(env, bytes);
@@ -97,10 +99,7 @@ static char *c_text(JNIEnv *env, jbyteArray bytes) {
 /* A malloc'd copy of a long[] (never of size 0); NULL with an exception pending on failure. */
 static int64_t *c_longs(JNIEnv *env, jlongArray values) {
     if (values == NULL) {
-        jclass npe = (*env)->FindClass(env, "java/lang/NullPointerException");
-        if (npe != NULL) {
-            (*env)->ThrowNew(env, npe, "array argument is null");
-        }
+        throw_new(env, "java/lang/NullPointerException", "array argument is null");
         return NULL;
     }
     jsize n = (*env)->GetArrayLength(env, values);
@@ -122,10 +121,8 @@ static jlongArray java_longs(JNIEnv *env, const jlong *values, jsize n) {
 
 /* Throws for a call into a mock clusters' function the loaded library lacks. */
 static void no_mock_clusters(JNIEnv *env) {
-    jclass err = (*env)->FindClass(env, "java/lang/IllegalStateException");
-    if (err != NULL) {
-        (*env)->ThrowNew(env, err, "the loaded native library has no mock clusters (the test kit's has)");
-    }
+    throw_new(env, "java/lang/IllegalStateException",
+              "the loaded native library has no mock clusters (the test kit's has)");
 }
 
 /* Throws the Mm2Exception JniBinding.failure builds for `code`, `message` and `kafka_code`. */
@@ -228,10 +225,7 @@ JNIEXPORT void JNICALL Java_io_mm2checkpoint_JniBinding_init(JNIEnv *env, jclass
         return;
     }
     if (pthread_key_create(&g_detach_key, detach_thread) != 0) {
-        jclass err = (*env)->FindClass(env, "java/lang/IllegalStateException");
-        if (err != NULL) {
-            (*env)->ThrowNew(env, err, "pthread_key_create failed");
-        }
+        throw_new(env, "java/lang/IllegalStateException", "pthread_key_create failed");
     }
 }
 
