@@ -41,9 +41,18 @@ pub(super) struct CFunction {
 
 /// Functions each binding calls by hand, and why.
 const HAND_BOUND: &[(&str, &str)] = &[
-    ("mm_last_error", "the error channel, read by each binding right after a failed call"),
-    ("mm_last_error_kafka_code", "the error channel, read by each binding right after a failed call"),
-    ("mm_set_log_callback", "takes a callback: the bindings' log bridges"),
+    (
+        "mm_last_error",
+        "the error channel, read by each binding right after a failed call",
+    ),
+    (
+        "mm_last_error_kafka_code",
+        "the error channel, read by each binding right after a failed call",
+    ),
+    (
+        "mm_set_log_callback",
+        "takes a callback: the bindings' log bridges",
+    ),
     ("mm_task_set_stats_cb", "takes a callback"),
 ];
 
@@ -51,7 +60,10 @@ const HAND_BOUND: &[(&str, &str)] = &[
 const FALSE_ON: &[(&str, &str)] = &[
     ("mm_task_stop", "MM_RESULT_ALREADY_STOPPED"),
     ("mm_flows_stop", "MM_RESULT_ALREADY_STOPPED"),
-    ("mm_offset_sync_writer_wait_for_capacity", "MM_RESULT_TIMED_OUT"),
+    (
+        "mm_offset_sync_writer_wait_for_capacity",
+        "MM_RESULT_TIMED_OUT",
+    ),
 ];
 
 /// Every function the header declares, in header order.
@@ -258,9 +270,7 @@ fn is_handle(c_type: &str, stars: usize) -> bool {
 /// Takes the output parameters off the end of `params`.
 fn output(params: &mut Vec<&CParam>, structs: &[&Item]) -> std::result::Result<Output, String> {
     let n = params.len();
-    let pair = |a: &str, b: &str| {
-        n >= 2 && params[n - 2].c_type == a && params[n - 1].c_type == b
-    };
+    let pair = |a: &str, b: &str| n >= 2 && params[n - 2].c_type == a && params[n - 1].c_type == b;
     if pair("char *", "size_t *") && params[n - 2].name == "dest" {
         params.truncate(n - 2);
         return Ok(Output::BufferText);
@@ -275,9 +285,16 @@ fn output(params: &mut Vec<&CParam>, structs: &[&Item]) -> std::result::Result<O
     if !last.name.ends_with("_out") {
         return Ok(Output::Nothing);
     }
-    let pointee = last.c_type.strip_suffix('*').unwrap_or_default().trim().to_string();
+    let pointee = last
+        .c_type
+        .strip_suffix('*')
+        .unwrap_or_default()
+        .trim()
+        .to_string();
     let output = match pointee.as_str() {
-        _ if is_handle(&last.c_type, 2) => Output::Handle(pointee.trim_end_matches('*').trim().into()),
+        _ if is_handle(&last.c_type, 2) => {
+            Output::Handle(pointee.trim_end_matches('*').trim().into())
+        }
         "size_t" | "uint64_t" => Output::Long(pointee),
         "int" => Output::Int(pointee),
         t if t.starts_with("enum mm_") => Output::Int(pointee),
@@ -529,7 +546,9 @@ fn jni_c_function(c: &Call) -> String {
         let copy = format!("{copy}(env, {})", p.name);
         match resources.last() {
             None => body.push_str(&format!("    {t} *{var} = {copy};\n")),
-            Some(before) => body.push_str(&format!("    {t} *{var} = {before} == NULL ? NULL : {copy};\n")),
+            Some(before) => body.push_str(&format!(
+                "    {t} *{var} = {before} == NULL ? NULL : {copy};\n"
+            )),
         }
         resources.push(var);
     }
@@ -550,7 +569,11 @@ fn jni_c_function(c: &Call) -> String {
             Input::Int | Input::Long | Input::Size => format!("({}){}", p.c_type, p.name),
         })
         .collect();
-    let indent = if resources.is_empty() { "    " } else { "        " };
+    let indent = if resources.is_empty() {
+        "    "
+    } else {
+        "        "
+    };
     let mut call = String::new();
     let mut line = |text: &str| {
         for l in text.lines() {
@@ -668,7 +691,10 @@ fn panama_calls(calls: &[Call]) -> String {
          abstract class PanamaCalls implements NativeCalls {{\n"
     );
     for c in calls {
-        out.push_str(&format!("    private final MethodHandle {};\n", c.java_name()));
+        out.push_str(&format!(
+            "    private final MethodHandle {};\n",
+            c.java_name()
+        ));
     }
     out.push_str(
         "\n    /** Binds every function; a mock clusters' function the library lacks stays null. */\n\
@@ -678,7 +704,11 @@ fn panama_calls(calls: &[Call]) -> String {
         out.push_str(&format!(
             "        {} = {}(symbols, NativeFunctions.{});\n",
             c.java_name(),
-            if c.f.embedded { "bindIfPresent" } else { "bind" },
+            if c.f.embedded {
+                "bindIfPresent"
+            } else {
+                "bind"
+            },
             c.f.name.to_uppercase()
         ));
     }
@@ -707,7 +737,10 @@ fn panama_method(c: &Call) -> String {
                 Input::Longs => format!("arena.allocateFrom(JAVA_LONG, {name})"),
                 Input::Count => format!(
                     "(long) {}.length",
-                    camel(&c.first_array().expect("a count follows arrays").name, false)
+                    camel(
+                        &c.first_array().expect("a count follows arrays").name,
+                        false
+                    )
                 ),
                 Input::Int | Input::Long | Input::Size => name,
             }
@@ -793,9 +826,8 @@ fn panama_method(c: &Call) -> String {
             ));
         }
     }
-    let indent = |text: &str, by: &str| -> String {
-        text.lines().map(|l| format!("{by}{l}\n")).collect()
-    };
+    let indent =
+        |text: &str, by: &str| -> String { text.lines().map(|l| format!("{by}{l}\n")).collect() };
     let guarded = if needs_arena {
         format!(
             "        try (Arena arena = Arena.ofConfined()) {{\n{}        }} catch (Throwable t) {{\n            throw rethrow(t);\n        }}\n",
@@ -825,11 +857,27 @@ fn panama_method(c: &Call) -> String {
 pub(super) fn generate(header: &str, structs: &[&Item]) -> Vec<(&'static str, String)> {
     let functions = c_functions(header);
     let calls = calls(&functions, structs);
-    assert!(calls.len() >= 50, "only {} functions cross by rule", calls.len());
+    assert!(
+        calls.len() >= 50,
+        "only {} functions cross by rule",
+        calls.len()
+    );
     vec![
-        ("java/src/main/java/io/mm2checkpoint/NativeCalls.java", native_calls(&calls)),
-        ("java/src/main/java/io/mm2checkpoint/JniCalls.java", jni_calls(&calls)),
-        ("java/src/main/c/mm2_checkpoint_calls.h", jni_c_calls(&calls)),
-        ("java/src/main/java22/io/mm2checkpoint/PanamaCalls.java", panama_calls(&calls)),
+        (
+            "java/src/main/java/io/mm2checkpoint/NativeCalls.java",
+            native_calls(&calls),
+        ),
+        (
+            "java/src/main/java/io/mm2checkpoint/JniCalls.java",
+            jni_calls(&calls),
+        ),
+        (
+            "java/src/main/c/mm2_checkpoint_calls.h",
+            jni_c_calls(&calls),
+        ),
+        (
+            "java/src/main/java22/io/mm2checkpoint/PanamaCalls.java",
+            panama_calls(&calls),
+        ),
     ]
 }

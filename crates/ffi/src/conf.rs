@@ -441,7 +441,10 @@ mod tests {
         let r = unsafe { mm_conf_key(conf.0, index, buf.as_mut_ptr(), &mut size) };
         assert_eq!(r, mm_result::Ok);
         // SAFETY: NUL-terminated by the successful call.
-        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap().to_string())
+        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_string())
     }
 
     #[test]
