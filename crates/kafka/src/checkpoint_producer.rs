@@ -9,6 +9,7 @@
 //! (`DELIVERY_SLICE`) and check the stop flag between them: a stop is seen within one slice.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -16,9 +17,10 @@ use rdkafka::client::ClientContext;
 use rdkafka::config::RDKafkaLogLevel;
 use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::{DeliveryResult, Header, Message, OwnedHeaders};
-use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
 
 use super::client_log::ClientLog;
+use super::producer_drop::purge_before_drop;
 use super::{producer_config, Owned};
 use crate::failure::{classify, client_creation_error, kafka_error, Retry, RetryStatus};
 use crate::mutex::lock;
@@ -53,6 +55,8 @@ pub struct DeliveryLog {
     /// ACL on the topic, with its code.
     fatal: Arc<Mutex<Option<(RDKafkaErrorCode, String)>>>,
     log: ClientLog,
+    /// Set while the producer is dropped: the reports of the records it purges are not kept.
+    dropping: AtomicBool,
 }
 
 impl ClientContext for DeliveryLog {
@@ -69,6 +73,9 @@ impl ProducerContext for DeliveryLog {
     type DeliveryOpaque = Box<usize>;
 
     fn delivery(&self, result: &DeliveryResult<'_>, index: Self::DeliveryOpaque) {
+        if self.dropping.load(Ordering::Relaxed) {
+            return;
+        }
         let outcome = match result {
             Ok(m) => Ok(Delivery {
                 at_ms: delivered_at_ms(),
@@ -120,6 +127,7 @@ impl CheckpointProducer {
             outcomes: Arc::default(),
             fatal: Arc::default(),
             log: ClientLog::new(settings),
+            dropping: AtomicBool::new(false),
         };
         let outcomes = Arc::clone(&context.outcomes);
         let fatal = Arc::clone(&context.fatal);
@@ -252,6 +260,17 @@ impl CheckpointProducer {
             self.failed_last = !failed.is_empty();
         }
         Ok(batch)
+    }
+}
+
+impl Drop for CheckpointProducer {
+    fn drop(&mut self) {
+        // A stop inside a cycle leaves the batch's records queued or in flight (100,000 for
+        // 10,000 groups): their reports are dropped unread.
+        self.producer.call(|p| {
+            p.context().dropping.store(true, Ordering::Relaxed);
+            purge_before_drop(p);
+        });
     }
 }
 

@@ -37,6 +37,7 @@ pub mod library_thread;
 pub mod librdkafka;
 pub mod mutex;
 pub mod offset_sync_producer;
+mod producer_drop;
 pub mod range_reader;
 mod slow_wait;
 pub mod stop_signal;

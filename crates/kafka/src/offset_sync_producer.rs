@@ -16,6 +16,7 @@ use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseProducer, BaseRecord, ProducerContext};
 
 use super::client_log::ClientLog;
+use super::producer_drop::purge_before_drop;
 use super::{producer_config, Owned};
 use crate::mutex::lock;
 use crate::stop_signal::StopSignal;
@@ -114,6 +115,13 @@ pub struct OffsetSyncWriter {
     timer: PromoteTimer,
     topic: String,
     stats: OffsetSyncWriterStats,
+}
+
+impl Drop for OffsetSyncWriter {
+    fn drop(&mut self) {
+        // What `close` did not deliver within its timeout, or all a writer dropped unclosed holds.
+        self.producer.call(purge_before_drop);
+    }
 }
 
 impl std::fmt::Debug for OffsetSyncWriter {

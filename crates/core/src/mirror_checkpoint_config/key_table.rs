@@ -166,6 +166,14 @@ pub const CLIENT_DEFAULTS: &[ClientDefault] = &[
         why: "a batch waits for its delivery reports, so a delivery must end in bounded time \
               rather than librdkafka's five minutes",
     },
+    ClientDefault {
+        given_to: &[ClientUse::Producer],
+        key: "queue.buffering.max.messages",
+        value: "10000",
+        why: "a stop drops what the producer still holds, and librdkafka reports every dropped \
+              record before it lets go (librdkafka's 100,000 cost a stop inside a 10,000-group \
+              cycle about 50 ms); one produce batch of records at a time still fills a request",
+    },
 ];
 
 /// Puts the [`CLIENT_DEFAULTS`] given to `client` into `settings` where the user set nothing;
