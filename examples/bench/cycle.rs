@@ -70,9 +70,25 @@ pub fn setup(cluster: &dyn Cluster, count: usize) -> Duration {
         .collect();
     let began = Instant::now();
     let groups = group_names(count);
-    let results = admin_round(&bootstrap, &groups, 64, |client, queue, group, tag| {
-        librdkafka::submit_alter_group_offsets(client, queue, group, &offsets, tag, ADMIN_TIMEOUT)
-    });
+    let results = admin_round_complete(
+        &bootstrap,
+        &groups,
+        64,
+        |client, queue, group, tag| {
+            librdkafka::submit_alter_group_offsets(
+                client,
+                queue,
+                group,
+                &offsets,
+                tag,
+                ADMIN_TIMEOUT,
+            )
+        },
+        |outcome| {
+            matches!(outcome, AdminOutcome::GroupOffsets(gs)
+            if !gs.iter().any(|g| g.error.is_some() || g.partitions.iter().any(|p| p.error.is_some())))
+        },
+    );
     for (group, outcome) in groups.iter().zip(results) {
         match outcome {
             AdminOutcome::GroupOffsets(gs) => {
@@ -124,12 +140,56 @@ fn admin_round(
     out.into_iter().map(|o| o.expect("every outcome")).collect()
 }
 
+/// Rounds of [`admin_round`] a group is asked in at most.
+const ATTEMPTS: usize = 5;
+
+/// As [`admin_round`], asking again, in up to [`ATTEMPTS`] rounds, for every group whose outcome
+/// `complete` refuses: a broker just started answers `CoordinatorLoadInProgress` for a while, and
+/// one with thousands of requests queued lets some of them time out. The retries' time counts.
+fn admin_round_complete(
+    bootstrap: &str,
+    groups: &[String],
+    in_flight: usize,
+    submit: impl Fn(&Client<DefaultProducerContext>, &QueueHandle, &str, u64),
+    complete: impl Fn(&AdminOutcome) -> bool,
+) -> Vec<AdminOutcome> {
+    let mut out = admin_round(bootstrap, groups, in_flight, &submit);
+    for _ in 1..ATTEMPTS {
+        let again: Vec<usize> = (0..groups.len()).filter(|&i| !complete(&out[i])).collect();
+        if again.is_empty() {
+            break;
+        }
+        eprintln!(
+            "[cycle] asking {} of {} groups again",
+            again.len(),
+            groups.len()
+        );
+        let names: Vec<String> = again.iter().map(|&i| groups[i].clone()).collect();
+        for (i, outcome) in again
+            .into_iter()
+            .zip(admin_round(bootstrap, &names, in_flight, &submit))
+        {
+            out[i] = outcome;
+        }
+    }
+    out
+}
+
 /// Fetches every group's committed offsets with a raw admin client; returns the time taken.
 fn raw_fetch(bootstrap: &str, groups: &[String], in_flight: usize) -> Duration {
     let began = Instant::now();
-    let results = admin_round(bootstrap, groups, in_flight, |client, queue, group, tag| {
-        librdkafka::submit_list_group_offsets(client, queue, group, None, tag, ADMIN_TIMEOUT)
-    });
+    let results = admin_round_complete(
+        bootstrap,
+        groups,
+        in_flight,
+        |client, queue, group, tag| {
+            librdkafka::submit_list_group_offsets(client, queue, group, None, tag, ADMIN_TIMEOUT)
+        },
+        |outcome| {
+            matches!(outcome, AdminOutcome::GroupOffsets(gs)
+            if gs.iter().map(|g| g.partitions.len()).sum::<usize>() == PARTITIONS as usize)
+        },
+    );
     let elapsed = began.elapsed();
     let partitions: usize = results
         .iter()
