@@ -25,7 +25,7 @@ public record OffsetSyncWriterStats(
         long outstanding,
         boolean closed) {
 
-    /** From the fields of {@code mm_offset_sync_writer_stats}, as {@link NativeBinding#writerStats} gives them. */
+    /** From the fields of {@code mm_offset_sync_writer_stats}, as {@link NativeCalls#offsetSyncWriterGetStats} gives them. */
     static OffsetSyncWriterStats fromNative(long[] values) {
         NativeStructs.Values f = new NativeStructs.Values(NativeStructs.MM_OFFSET_SYNC_WRITER_STATS, values);
         return new OffsetSyncWriterStats(f.get("records_reported"), f.get("syncs_sent"), f.get("syncs_delivered"),

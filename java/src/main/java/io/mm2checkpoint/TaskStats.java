@@ -35,7 +35,7 @@ public record TaskStats(
         long groups,
         long groupFetchesDenied) {
 
-    /** From the fields of {@code mm_task_stats}, as {@link NativeBinding#taskStats} gives them. */
+    /** From the fields of {@code mm_task_stats}, as {@link NativeCalls#taskGetStats} gives them. */
     static TaskStats fromNative(long[] values) {
         NativeStructs.Values f = new NativeStructs.Values(NativeStructs.MM_TASK_STATS, values);
         return new TaskStats(f.get("initialized") != 0, f.get("checkpoints_emitted"), f.get("records_skipped"),
