@@ -2,6 +2,7 @@ package io.mm2checkpoint;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringWriter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -123,11 +124,8 @@ public final class CheckpointConfig {
          *                      line) and why, when the text or a value is rejected
          */
         public Builder load(Reader reader) throws IOException {
-            StringBuilder text = new StringBuilder();
-            char[] buffer = new char[8192];
-            for (int n; (n = reader.read(buffer)) >= 0; ) {
-                text.append(buffer, 0, n);
-            }
+            StringWriter text = new StringWriter();
+            reader.transferTo(text);
             NativeBinding binding = NativeLibrary.binding();
             long conf = binding.confNew();
             Map<String, String> loaded = new LinkedHashMap<>();

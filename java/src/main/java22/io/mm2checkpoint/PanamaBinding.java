@@ -69,7 +69,7 @@ final class PanamaBinding extends PanamaCalls implements NativeBinding {
         lastErrorKafkaCode = bind(symbols, NativeFunctions.MM_LAST_ERROR_KAFKA_CODE);
         setLogCallback = bind(symbols, NativeFunctions.MM_SET_LOG_CALLBACK);
         currentTaskId = bind(symbols, NativeFunctions.MM_CURRENT_TASK_ID);
-        mockClusters = bindIfPresent(symbols, NativeFunctions.MM_EMBEDDED_NEW) != null;
+        mockClusters = symbols.find(NativeFunctions.MM_EMBEDDED_NEW.symbol()).isPresent();
         try {
             MethodHandle target = MethodHandles.lookup().findStatic(PanamaBinding.class, "onLog",
                     MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class,
